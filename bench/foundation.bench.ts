@@ -1,0 +1,115 @@
+/**
+ * Foundation benchmark (issue 2), against the embedded stack in its own process:
+ * create-order throughput and latency (interface B, a fresh seed and reference per request),
+ * A1 lookups of 1, 100 and 1 000 numbers, a bare node:http hello-world as the ceiling, and the
+ * server's RSS after 100 000 orders.  Run: `npm run bench` (BENCH_DURATION_S, BENCH_ORDERS).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type autocannon from 'autocannon';
+import { signature } from '@parcel/gateway';
+import { load, printTable, rssMb, startProcess, stopProcess, waitForHttp } from './support.ts';
+import type { Row } from './support.ts';
+
+const duration = Number(process.env.BENCH_DURATION_S ?? 10);
+const totalOrders = Number(process.env.BENCH_ORDERS ?? 100_000);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const root = path.resolve(import.meta.dirname, '..');
+let seq = 0;
+
+function orderJson(): string {
+  seq += 1;
+  return JSON.stringify({
+    custom_tracking_num: `B-${process.pid}-${seq}`,
+    recipient_name: 'Tan Ah Kow', recipient_country: 'SG', recipient_phone: '6591234567',
+    recipient_address: '1 Raffles Place', postal_code: '048616', sender_country: 'SG',
+    client_size: '10,30,20', client_weight: 1.2, declared_value: 49.9, declared_value_currency: 'SGD',
+    item: [{ description: 'Book', unitPrice: 24.95, quantity: 2, weight: 0.6, currency: 'SGD', totalValue: 49.9 }],
+  });
+}
+
+function signed(): Record<string, string> {
+  const seed = String(Date.now());
+  return { 'content-type': 'application/json', 'x-auth-name': 'demo', 'x-auth-seed': seed, 'x-auth-token': signature('demo', 'demo-secret', seed) };
+}
+
+const createOrderRequest: autocannon.Request = {
+  method: 'POST',
+  path: '/v1/openapi/order/create-order',
+  setupRequest: (req) => ({ ...req, headers: signed(), body: orderJson() }),
+};
+
+async function main() {
+  const rows: Row[] = [];
+  const helloPort = '18081';
+  const hello = startProcess([path.join(root, 'bench/hello.ts')], { PORT: helloPort });
+  await waitForHttp(`http://127.0.0.1:${helloPort}/`);
+  rows.push(await load('node:http hello-world (ceiling)', { url: `http://127.0.0.1:${helloPort}/`, connections, duration }));
+  await stopProcess(hello);
+
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-bench-'));
+  const port = '18080';
+  const url = `http://127.0.0.1:${port}`;
+  const server = startProcess([path.join(root, 'services/embedded/src/main.ts')], {
+    PORT: port, HOST: '127.0.0.1', PARCEL_DATA_DIR: dataDir, PARCEL_RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn',
+  });
+  try {
+    await waitForHttp(`${url}/healthz`);
+    const create = await load('create-order (B1)', { url, connections, duration, requests: [createOrderRequest] });
+    rows.push(create);
+
+    const tokenReply = await fetch(`${url}/api/auth/token`, { method: 'POST', body: JSON.stringify({ ApiName: 'demo', ApiKey: 'demo-secret' }) });
+    const token = ((await tokenReply.json()) as { Data: { AccessToken: string } }).Data.AccessToken;
+    const tracking: string[] = [];
+    while (tracking.length < 1000) {
+      const r = await fetch(`${url}/v1/openapi/order/create-order`, { method: 'POST', headers: signed(), body: orderJson() });
+      tracking.push(((await r.json()) as { data: { wmg_tracking_num: string } }).data.wmg_tracking_num);
+    }
+    for (const n of [1, 100, 1000]) {
+      const body = JSON.stringify({ TrackingNumber: tracking.slice(0, n) });
+      rows.push(
+        await load(`A1 status lookup, ${n} numbers`, {
+          url: `${url}/api/status/lookup`, method: 'POST', connections: n === 1000 ? 4 : connections, duration,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body,
+        }),
+      );
+    }
+    const a1Serial = await load('A1 1 000 numbers, one client', {
+      url: `${url}/api/status/lookup`, method: 'POST', connections: 1, duration,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ TrackingNumber: tracking }),
+    });
+    rows.push(a1Serial);
+
+    const already = create.requests + 1000;
+    const remaining = Math.max(0, totalOrders - already);
+    if (remaining > 0) {
+      rows.push(await load(`create-order up to ${totalOrders} orders`, { url, connections, amount: remaining, requests: [createOrderRequest] }));
+    }
+    const rss = rssMb(server.pid!);
+    const ceiling = rows[0]!.rps;
+    printTable(rows);
+    const summary = {
+      ceilingRps: ceiling,
+      createOrderRps: create.rps,
+      createOrderShareOfCeiling: Math.round((create.rps / ceiling) * 1000) / 10,
+      a1ThousandP50Ms: a1Serial.p50,
+      rssAfterOrdersMb: rss,
+      ordersCreated: Math.max(totalOrders, already),
+    };
+    console.log(
+      `\ncreate-order: ${summary.createOrderShareOfCeiling}% of the ceiling (target >= 25%); ` +
+        `A1 1 000 numbers p50 ${summary.a1ThousandP50Ms} ms (target < 30 ms); RSS after ${summary.ordersCreated} orders ${rss} MB (target < 300 MB)`,
+    );
+    mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+    const out = path.join(root, 'bench/results/foundation.json');
+    writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), node: process.version, connections, duration, rows, summary }, null, 2));
+    console.log(`wrote ${out}`);
+  } finally {
+    await stopProcess(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

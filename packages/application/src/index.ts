@@ -1,0 +1,4 @@
+export * from './ids.ts';
+export * from './toAppend.ts';
+export * from './parcelProjector.ts';
+export * from './parcelCommands.ts';

@@ -1,0 +1,56 @@
+/** Runs a parcel command: read the stream, decide, append with the expected revision, project inline. */
+import { deserializeEvent, isParcelEvent, parcelStreamName } from '@parcel/contracts';
+import type { ParcelEvent } from '@parcel/contracts';
+import { decide, evolve, initialState } from '@parcel/domain';
+import type { ParcelCommand, ParcelState } from '@parcel/domain';
+import { WrongExpectedRevisionError } from '@parcel/eventstore';
+import type { EventStore } from '@parcel/eventstore';
+import type { Ids } from './ids.ts';
+import type { ParcelProjector, PositionedEvent } from './parcelProjector.ts';
+import { toAppend } from './toAppend.ts';
+
+const MAX_ATTEMPTS = 10;
+
+export async function readParcel(eventStore: EventStore, trackingNumber: string): Promise<{ state: ParcelState; revision: number }> {
+  const recorded = await eventStore.readStream(parcelStreamName(trackingNumber));
+  let state = initialState();
+  for (const r of recorded) {
+    const event = deserializeEvent(r);
+    if (isParcelEvent(event)) state = evolve(state, event);
+  }
+  return { state, revision: recorded.length - 1 };
+}
+
+/**
+ * Decides against the current state and appends; a concurrent writer makes it read and decide again.
+ * Returns the state the command was decided on and the events appended (possibly none).
+ */
+export async function handleParcelCommand(
+  deps: { eventStore: EventStore; projector: ParcelProjector; ids: Ids; onProjectionError?: (error: unknown) => void },
+  trackingNumber: string,
+  command: (state: ParcelState) => ParcelCommand,
+  metadata: Record<string, unknown>,
+): Promise<{ state: ParcelState; events: ParcelEvent[] }> {
+  const { eventStore, projector, ids } = deps;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const { state, revision } = await readParcel(eventStore, trackingNumber);
+    const events = decide(command(state), state);
+    if (events.length === 0) return { state, events };
+    const withIds = events.map((event) => ({ event, eventId: ids.eventId() }));
+    try {
+      await eventStore.append({
+        streamName: parcelStreamName(trackingNumber),
+        expectedRevision: revision < 0 ? 'no_stream' : revision,
+        events: withIds.map((e) => toAppend(e, metadata)),
+      });
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError) continue;
+      throw error;
+    }
+    const positioned: PositionedEvent[] = withIds.map((e, i) => ({ ...e, revision: revision + 1 + i }));
+    // The events are committed: a failed inline update is left to the subscription to repair.
+    await projector.project(trackingNumber, positioned).catch((e: unknown) => deps.onProjectionError?.(e));
+    return { state, events };
+  }
+  throw new Error(`parcel ${trackingNumber}: too many concurrent writers`);
+}

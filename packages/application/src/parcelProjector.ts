@@ -1,0 +1,62 @@
+/**
+ * Keeps the parcel view in step with the parcel streams. The service that appends calls it inline
+ * (read-your-writes); the tracking service's subscription calls it for every event (repair after a
+ * crash or a missed inline update). Both are safe at once: each write is a compare-and-set on the
+ * stream revision, and a gap is filled from the stream itself.
+ */
+import { deserializeEvent, isParcelEvent, PARCEL_STREAM_PREFIX, parcelStreamName } from '@parcel/contracts';
+import type { ParcelEvent, ParcelView } from '@parcel/contracts';
+import { evolveParcelView } from '@parcel/domain';
+import type { EventStore, RecordedEvent } from '@parcel/eventstore';
+import type { ParcelViewStore } from '@parcel/projections';
+
+export interface PositionedEvent {
+  event: ParcelEvent;
+  eventId: string;
+  revision: number;
+}
+
+const MAX_ATTEMPTS = 20;
+
+export function createParcelProjector(deps: { eventStore: EventStore; views: ParcelViewStore }) {
+  const { eventStore, views } = deps;
+
+  async function eventsAfter(trackingNumber: string, revision: number, known: readonly PositionedEvent[]) {
+    const usable = known.filter((e) => e.revision > revision);
+    if (usable.length > 0 && usable[0]!.revision === revision + 1) return usable;
+    const recorded = await eventStore.readStream(parcelStreamName(trackingNumber), { fromRevision: revision + 1 });
+    return recorded.map(positioned).filter((e): e is PositionedEvent => e !== null);
+  }
+
+  /** Brings the view up to at least the given events (or to the stream's end when none are given). */
+  async function project(trackingNumber: string, known: readonly PositionedEvent[] = []): Promise<void> {
+    const target = known.length > 0 ? known[known.length - 1]!.revision : Infinity;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const view = await views.get(trackingNumber);
+      const current = view?.revision ?? -1;
+      if (current >= target) return;
+      const events = await eventsAfter(trackingNumber, current, known);
+      if (events.length === 0) return;
+      let next: ParcelView | null = view;
+      for (const e of events) next = evolveParcelView(next, e.event, e);
+      if (!next || (await views.save(next, current))) return;
+    }
+    throw new Error(`parcel view ${trackingNumber}: gave up after ${MAX_ATTEMPTS} concurrent updates`);
+  }
+
+  /** Subscription handler: every recorded event of the store. */
+  async function handleRecorded(recorded: RecordedEvent): Promise<void> {
+    const e = positioned(recorded);
+    if (e) await project(e.event.data.trackingNumber, [e]);
+  }
+
+  return { project, handleRecorded };
+}
+
+export type ParcelProjector = ReturnType<typeof createParcelProjector>;
+
+function positioned(recorded: RecordedEvent): PositionedEvent | null {
+  if (!recorded.streamName.startsWith(PARCEL_STREAM_PREFIX)) return null;
+  const event = deserializeEvent(recorded);
+  return isParcelEvent(event) ? { event, eventId: recorded.id, revision: recorded.revision } : null;
+}

@@ -1,0 +1,13 @@
+import { serializeEvent } from '@parcel/contracts';
+import type { DomainEvent } from '@parcel/contracts';
+import type { EventToAppend } from '@parcel/eventstore';
+
+export interface EventWithId<E extends DomainEvent = DomainEvent> {
+  event: E;
+  eventId: string;
+}
+
+export function toAppend({ event, eventId }: EventWithId, metadata: Record<string, unknown>): EventToAppend {
+  const stored = serializeEvent(event);
+  return { id: eventId, type: stored.type, data: stored.data, metadata };
+}

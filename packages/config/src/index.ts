@@ -1,0 +1,60 @@
+/** Settings from the environment, read once by each composition root. */
+import path from 'node:path';
+import { DEFAULT_REFERENCE_DIR, DEMO_ACCOUNTS_FILE } from '@parcel/reference-data';
+
+export interface Settings {
+  port: number;
+  host: string;
+  dataDir: string;
+  accountsFile: string;
+  referenceDir: string;
+  tokenTtlS: number;
+  commandTimeoutMs: number;
+  genericErrorA: string;
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
+  batchCreate: { enabled: boolean; max: number };
+  /** `full` syncs every commit to disk; `normal` survives a process crash but not a power cut. */
+  durability: 'full' | 'normal';
+  logLevel: string;
+}
+
+export class SettingsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SettingsError';
+  }
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new SettingsError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new SettingsError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
+export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  return {
+    port: integer(env, 'PORT', 8080, 0),
+    host: env.HOST || '0.0.0.0',
+    dataDir: path.resolve(env.PARCEL_DATA_DIR || './data'),
+    accountsFile: env.PARCEL_ACCOUNTS_FILE || DEMO_ACCOUNTS_FILE,
+    referenceDir: env.PARCEL_REFERENCE_DIR || DEFAULT_REFERENCE_DIR,
+    tokenTtlS: integer(env, 'PARCEL_TOKEN_TTL_S', 24 * 60 * 60, 1),
+    commandTimeoutMs: integer(env, 'PARCEL_COMMAND_TIMEOUT_MS', 10_000, 1),
+    genericErrorA: `Error encountered, please contact ${env.PARCEL_SUPPORT_EMAIL || 'support@parcel.example'}`,
+    rateLimitPerSecond: integer(env, 'PARCEL_RATE_LIMIT_RPS', 1000, 0),
+    rateLimitBurst: integer(env, 'PARCEL_RATE_LIMIT_BURST', 2000, 1),
+    batchCreate: { enabled: oneOf(env, 'PARCEL_BATCH_CREATE', ['on', 'off'], 'off') === 'on', max: integer(env, 'PARCEL_BATCH_MAX', 50, 1) },
+    durability: oneOf(env, 'PARCEL_DURABILITY', ['full', 'normal'], 'full'),
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

@@ -1,0 +1,53 @@
+/** Every message text of the interface, in one place. Texts are contract: change none without the spec. */
+
+export const A = {
+  success: 'Success',
+  tokenError: 'Token error',
+  trackingNumberRequire: 'TrackingNumber require',
+  trackingNumberInvalid: 'TrackingNumber invalid',
+  parcelNotFound: 'Parcel not found',
+  cannotUndergoOperation: 'The package cannot undergo this operation',
+  invalidCredentials: 'Invalid credentials',
+  require: (field: string) => `${field} require`,
+  invalid: (field: string) => `${field} invalid`,
+  maxSize: (field: string, max: number) => `max size of ${field} must be ${max}`,
+} as const;
+
+export const B = {
+  success: 'success',
+  fail: 'fail',
+  apiNotFound: 'Api not found',
+  somethingError: 'something error',
+  orderNotFound: 'Order Not Found!',
+  permissionDenied: 'Permission denied',
+  trackingNumsRequired: 'tracking_nums required',
+  batchCancelMaximum: 'Batch Cancel Maximum 100 tracking nums',
+  serverError: 'server error',
+  require: (field: string) => `${field} require`,
+  invalid: (field: string) => `${field} invalid`,
+  clientSizeInvalid: 'Client Size invalid',
+  itemRequire: (row: number, field: string) => `Item ${row} ${field} require`,
+  itemInvalid: (row: number, field: string) => `Item ${row} ${field} invalid`,
+  countryNotAllowed: (country: string) => `recipient_country(${country}) not allow`,
+  serviceCodeInvalid: 'Service code invalid',
+  serviceCodeValueInvalid: (code: string) => `Service code (${code}) invalid`,
+  referenceExists: (ref: string) => `custom_tracking_num (${ref}) already exist`,
+  batchLimit: (n: number) => `The one-time push order data cannot exceed ${n} pieces`,
+  authRequired: (header: string) => `${header}: REQUIRED`,
+  authInvalid: (header: string) => `${header}: INVALID`,
+  authTimeout: (header: string) => `${header}: TIMEOUT`,
+} as const;
+
+export const Remarks = {
+  noRecord: 'No Record(s)',
+  canceled: 'Canceled',
+  notFoundInPartner: 'Not Found In Partner System',
+  cancelFail: 'Cancel Fail',
+} as const;
+
+/** Not part of either table: system errors of the HTTP layer (decisions.md, HTTP statuses). */
+export const Http = {
+  invalidJson: 'Invalid JSON body',
+  bodyTooLarge: 'Request body too large',
+  rateLimited: 'Too many requests',
+} as const;

@@ -1,0 +1,5 @@
+export * from './time.ts';
+export * from './trackingNumber.ts';
+export * from './statusCatalogue.ts';
+export * from './parcel/decider.ts';
+export * from './parcel/parcelView.ts';

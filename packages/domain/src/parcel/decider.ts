@@ -1,0 +1,147 @@
+/** The parcel decider: decide(command, state) -> events, evolve(state, event) -> state. No I/O, no clock. */
+import type { AssignedStation, ParcelEvent, ValidOrder } from '@parcel/contracts';
+
+export type ParcelCommand =
+  | {
+      type: 'RegisterParcel';
+      data: {
+        trackingNumber: string;
+        clientId: string;
+        order: ValidOrder;
+        serviceType: string;
+        carrier: string;
+        weightUnit: string;
+        lockerStation?: AssignedStation;
+        now: Date;
+      };
+    }
+  | {
+      type: 'GenerateLabel';
+      data: { labelType: string; direction: 'horizontal' | 'vertical'; selfLabelServiceTypes: readonly string[]; now: Date };
+    }
+  | { type: 'CancelParcel'; data: { now: Date } }
+  | { type: 'RecordCarrierRegistration'; data: { partnerTrackingNo: string; partnerName: string; now: Date } }
+  | { type: 'RecordCarrierRegistrationFailure'; data: { reason: string; now: Date } }
+  | {
+      type: 'RecordCarrierEvent';
+      data: {
+        carrierCode: string;
+        statusCode: string;
+        eventTime: Date;
+        location: string;
+        remarks: string;
+        receiveBy: string;
+        pod: string[];
+        now: Date;
+      };
+    };
+
+export type ParcelState =
+  | { status: 'empty' }
+  | {
+      status: 'active' | 'cancelled';
+      trackingNumber: string;
+      clientId: string;
+      carrier: string;
+      serviceType: string;
+      partnerTrackingNo: string | null;
+      registrationAttempts: number;
+      /** carrier|code|time of every carrier event recorded: a replay is recorded once. */
+      carrierEventKeys: ReadonlySet<string>;
+    };
+
+export type ParcelErrorCode =
+  | 'ParcelAlreadyRegistered'
+  | 'ParcelNotFound'
+  | 'SelfLabelNotAllowed'
+  | 'ParcelAlreadyCancelled'
+  | 'AlreadyRegisteredWithCarrier';
+
+export class ParcelError extends Error {
+  readonly code: ParcelErrorCode;
+  constructor(code: ParcelErrorCode) {
+    super(code);
+    this.name = 'ParcelError';
+    this.code = code;
+  }
+}
+
+export const initialState = (): ParcelState => ({ status: 'empty' });
+
+const carrierEventKey = (carrier: string, code: string, time: Date) => `${carrier}|${code}|${time.toISOString()}`;
+
+export function decide(command: ParcelCommand, state: ParcelState): ParcelEvent[] {
+  if (command.type === 'RegisterParcel') {
+    if (state.status !== 'empty') throw new ParcelError('ParcelAlreadyRegistered');
+    const { now, ...data } = command.data;
+    return [{ type: 'ParcelRegistered', data: { ...data, registeredAt: now } }];
+  }
+  if (state.status === 'empty') throw new ParcelError('ParcelNotFound');
+  const { trackingNumber, carrier } = state;
+  switch (command.type) {
+    case 'GenerateLabel': {
+      const { labelType, direction, selfLabelServiceTypes, now } = command.data;
+      if (selfLabelServiceTypes.includes(state.serviceType)) throw new ParcelError('SelfLabelNotAllowed');
+      return [{ type: 'LabelGenerated', data: { trackingNumber, labelType, direction, generatedAt: now } }];
+    }
+    case 'CancelParcel':
+      if (state.status === 'cancelled') throw new ParcelError('ParcelAlreadyCancelled');
+      return [{ type: 'ParcelCancelled', data: { trackingNumber, cancelledAt: command.data.now } }];
+    case 'RecordCarrierRegistration': {
+      if (state.partnerTrackingNo !== null) throw new ParcelError('AlreadyRegisteredWithCarrier');
+      const { partnerTrackingNo, partnerName, now } = command.data;
+      return [{ type: 'CarrierRegistered', data: { trackingNumber, carrier, partnerTrackingNo, partnerName, registeredAt: now } }];
+    }
+    case 'RecordCarrierRegistrationFailure': {
+      const { reason, now } = command.data;
+      const attempt = state.registrationAttempts + 1;
+      return [{ type: 'CarrierRegistrationFailed', data: { trackingNumber, carrier, attempt, reason, failedAt: now } }];
+    }
+    case 'RecordCarrierEvent': {
+      const { now, ...event } = command.data;
+      if (state.carrierEventKeys.has(carrierEventKey(carrier, event.carrierCode, event.eventTime))) return [];
+      return [{ type: 'CarrierEventRecorded', data: { trackingNumber, carrier, ...event, recordedAt: now } }];
+    }
+    default: {
+      const unhandled: never = command;
+      throw new Error(`unknown command ${(unhandled as { type: string }).type}`);
+    }
+  }
+}
+
+export function evolve(state: ParcelState, event: ParcelEvent): ParcelState {
+  if (event.type === 'ParcelRegistered') {
+    const { trackingNumber, clientId, carrier, serviceType } = event.data;
+    return {
+      status: 'active',
+      trackingNumber,
+      clientId,
+      carrier,
+      serviceType,
+      partnerTrackingNo: null,
+      registrationAttempts: 0,
+      carrierEventKeys: new Set(),
+    };
+  }
+  if (state.status === 'empty') return state;
+  switch (event.type) {
+    case 'LabelGenerated':
+      return state;
+    case 'ParcelCancelled':
+      return { ...state, status: 'cancelled' };
+    case 'CarrierRegistered':
+      return { ...state, partnerTrackingNo: event.data.partnerTrackingNo };
+    case 'CarrierRegistrationFailed':
+      return { ...state, registrationAttempts: event.data.attempt };
+    case 'CarrierEventRecorded': {
+      const { carrier, carrierCode, eventTime } = event.data;
+      return { ...state, carrierEventKeys: new Set(state.carrierEventKeys).add(carrierEventKey(carrier, carrierCode, eventTime)) };
+    }
+    default: {
+      const unhandled: never = event;
+      throw new Error(`unknown event ${(unhandled as { type: string }).type}`);
+    }
+  }
+}
+
+export const foldParcel = (events: readonly ParcelEvent[]): ParcelState => events.reduce(evolve, initialState());

@@ -1,0 +1,92 @@
+import type { ParcelEvent } from '@parcel/contracts';
+import { decide, foldParcel, ParcelError } from './decider.ts';
+import type { ParcelCommand } from './decider.ts';
+import { sampleOrder } from './fixtures.ts';
+
+const now = new Date('2026-11-22T06:00:00Z');
+const later = new Date('2026-11-22T07:00:00Z');
+const TN = 'PX000000000000001Y';
+
+const registered: ParcelEvent = {
+  type: 'ParcelRegistered',
+  data: { trackingNumber: TN, clientId: 'demo', order: sampleOrder(), serviceType: 'LMD', carrier: 'LMX', weightUnit: 'kg', registeredAt: now },
+};
+
+const given = (...events: ParcelEvent[]) => ({
+  when: (command: ParcelCommand) => ({
+    then: (expected: ParcelEvent[]) => expect(decide(command, foldParcel(events))).toEqual(expected),
+    thenThrows: (code: string) => {
+      expect(() => decide(command, foldParcel(events))).toThrow(ParcelError);
+      expect(() => decide(command, foldParcel(events))).toThrow(code);
+    },
+  }),
+});
+
+const label = (selfLabelServiceTypes: string[] = ['SLF']): ParcelCommand => ({
+  type: 'GenerateLabel',
+  data: { labelType: 'CN23', direction: 'vertical', selfLabelServiceTypes, now: later },
+});
+
+const carrierEvent = (code: string, eventTime = later): ParcelCommand => ({
+  type: 'RecordCarrierEvent',
+  data: { carrierCode: code, statusCode: 'DL_DL', eventTime, location: 'SG', remarks: '', receiveBy: 'Tan', pod: ['pod-1.jpg'], now: later },
+});
+
+describe('parcel decider', () => {
+  test('RegisterParcel on no stream -> ParcelRegistered (DR_DR)', () => {
+    const { registeredAt, ...data } = registered.data as Extract<ParcelEvent, { type: 'ParcelRegistered' }>['data'];
+    given().when({ type: 'RegisterParcel', data: { ...data, now: registeredAt } }).then([registered]);
+  });
+
+  test('RegisterParcel on an existing parcel is refused', () => {
+    const { registeredAt, ...data } = registered.data as Extract<ParcelEvent, { type: 'ParcelRegistered' }>['data'];
+    given(registered).when({ type: 'RegisterParcel', data: { ...data, now: registeredAt } }).thenThrows('ParcelAlreadyRegistered');
+  });
+
+  test('"any parcel | label generation | parcel found and not a self-label service" -> LabelGenerated', () => {
+    given(registered)
+      .when(label())
+      .then([{ type: 'LabelGenerated', data: { trackingNumber: TN, labelType: 'CN23', direction: 'vertical', generatedAt: later } }]);
+  });
+
+  test('"The package cannot undergo this operation": a self-label parcel gets no label', () => {
+    const slf = { ...registered, data: { ...registered.data, serviceType: 'SLF' } } as ParcelEvent;
+    given(slf).when(label()).thenThrows('SelfLabelNotAllowed');
+  });
+
+  test('commands other than RegisterParcel on no stream: ParcelNotFound', () => {
+    given().when(label()).thenThrows('ParcelNotFound');
+    given().when({ type: 'CancelParcel', data: { now } }).thenThrows('ParcelNotFound');
+  });
+
+  test('"order routed to the particular carrier | cancel-orders" -> ParcelCancelled; again -> already cancelled ("Canceled")', () => {
+    given(registered).when({ type: 'CancelParcel', data: { now: later } }).then([{ type: 'ParcelCancelled', data: { trackingNumber: TN, cancelledAt: later } }]);
+    given(registered, { type: 'ParcelCancelled', data: { trackingNumber: TN, cancelledAt: later } })
+      .when({ type: 'CancelParcel', data: { now: later } })
+      .thenThrows('ParcelAlreadyCancelled');
+  });
+
+  test('carrier registration is recorded once', () => {
+    const cmd: ParcelCommand = { type: 'RecordCarrierRegistration', data: { partnerTrackingNo: 'LMX1', partnerName: 'LMX Express', now: later } };
+    given(registered)
+      .when(cmd)
+      .then([{ type: 'CarrierRegistered', data: { trackingNumber: TN, carrier: 'LMX', partnerTrackingNo: 'LMX1', partnerName: 'LMX Express', registeredAt: later } }]);
+    given(registered, ...decide(cmd, foldParcel([registered]))).when(cmd).thenThrows('AlreadyRegisteredWithCarrier');
+  });
+
+  test('failed registrations count their attempts', () => {
+    const fail: ParcelCommand = { type: 'RecordCarrierRegistrationFailure', data: { reason: 'ECONNREFUSED', now: later } };
+    const first = decide(fail, foldParcel([registered]));
+    const second = decide(fail, foldParcel([registered, ...first]));
+    expect(second).toEqual([{ type: 'CarrierRegistrationFailed', data: { trackingNumber: TN, carrier: 'LMX', attempt: 2, reason: 'ECONNREFUSED', failedAt: later } }]);
+  });
+
+  test('"A replayed event (same carrier, number, code and time) is recorded once"', () => {
+    const first = decide(carrierEvent('DELIVERED'), foldParcel([registered]));
+    expect(first).toHaveLength(1);
+    given(registered, ...first).when(carrierEvent('DELIVERED')).then([]);
+    given(registered, ...first).when(carrierEvent('DELIVERED', new Date('2026-11-22T08:00:00Z'))).then([
+      expect.objectContaining({ type: 'CarrierEventRecorded' }) as unknown as ParcelEvent,
+    ]);
+  });
+});

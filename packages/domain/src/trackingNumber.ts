@@ -1,0 +1,41 @@
+/**
+ * Platform tracking numbers: `PX` + 15 random symbols + 1 check symbol, 18 characters, upper-case
+ * letters and digits from Crockford's base-32 alphabet (no I, L, O, U: nothing to misread).
+ * 75 random bits make numbers neither sequential nor guessable; the check symbol is Luhn mod 32
+ * over the 15 random symbols, so a single mistyped symbol is always detected, and a swap of neighbours is unless it swaps 0 and Z.
+ */
+import { randomBytes } from 'node:crypto';
+
+export const TRACKING_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const TRACKING_PREFIX = 'PX';
+const RANDOM_LENGTH = 15;
+const N = TRACKING_ALPHABET.length;
+const FORMAT = new RegExp(`^${TRACKING_PREFIX}[${TRACKING_ALPHABET}]{${RANDOM_LENGTH + 1}}$`);
+
+/** Luhn mod N check symbol of `payload` (symbols of the tracking alphabet). */
+export function checkSymbol(payload: string): string {
+  let sum = 0;
+  let factor = 2;
+  for (let i = payload.length - 1; i >= 0; i--) {
+    const code = TRACKING_ALPHABET.indexOf(payload[i]!);
+    if (code < 0) throw new Error(`not a tracking symbol: ${payload[i]}`);
+    const addend = factor * code;
+    sum += Math.floor(addend / N) + (addend % N);
+    factor = factor === 2 ? 1 : 2;
+  }
+  return TRACKING_ALPHABET[(N - (sum % N)) % N]!;
+}
+
+/** A new tracking number from 15 random symbols (`random` returns at least 15 bytes; tests pass fixed ones). */
+export function newTrackingNumber(random: (size: number) => Uint8Array = randomBytes): string {
+  const bytes = random(RANDOM_LENGTH);
+  let payload = '';
+  for (let i = 0; i < RANDOM_LENGTH; i++) payload += TRACKING_ALPHABET[bytes[i]! % N];
+  return TRACKING_PREFIX + payload + checkSymbol(payload);
+}
+
+export function isValidTrackingNumber(value: string): boolean {
+  if (!FORMAT.test(value)) return false;
+  const payload = value.slice(TRACKING_PREFIX.length, -1);
+  return checkSymbol(payload) === value.slice(-1);
+}

@@ -1,0 +1,158 @@
+/**
+ * A catch-up subscription over any store that can page its global log and keep checkpoints:
+ * delivers in global order, retries a failing handler forever (never skips), sleeps between
+ * polls unless woken by an in-process commit.
+ */
+import type { RecordedEvent, SubscribeToAllOptions, Subscription } from './port.ts';
+
+export interface CatchUpSource {
+  readAll(afterPosition: number, limit: number): Promise<RecordedEvent[]>;
+  /** Global position of the last committed event, 0 when the log is empty. */
+  headPosition(): Promise<number>;
+  loadCheckpoint(subscriptionId: string): Promise<number>;
+  saveCheckpoint(subscriptionId: string, position: number): Promise<void>;
+}
+
+export type HandlerErrorListener = (error: unknown, event: RecordedEvent, attempt: number, subscriptionId: string) => void;
+
+export interface CatchUpOptions extends SubscribeToAllOptions {
+  batchSize?: number;
+  onHandlerError?: HandlerErrorListener;
+}
+
+export interface CatchUpSubscription extends Subscription {
+  /** New events were committed: stop sleeping and read. */
+  wake(): void;
+}
+
+const firstBackoffMs = 50;
+const maxBackoffMs = 2000;
+
+export const warnHandlerError: HandlerErrorListener = (error, event, attempt, subscriptionId) => {
+  console.warn(
+    `subscription ${subscriptionId}: handler failed on position ${event.globalPosition} (attempt ${attempt}), retrying`,
+    error,
+  );
+};
+
+export function startCatchUpSubscription(source: CatchUpSource, options: CatchUpOptions): CatchUpSubscription {
+  const { subscriptionId: id, handler } = options;
+  const pollIntervalMs = options.pollIntervalMs ?? 250;
+  const batchSize = options.batchSize ?? 100;
+  const onHandlerError = options.onHandlerError ?? warnHandlerError;
+
+  let position = 0;
+  let saved = 0;
+  let loaded = false;
+  let stopped = false;
+  let woken = false;
+  let sleeper: { timer: NodeJS.Timeout; wakeable: boolean; done: () => void } | undefined;
+  let waiters: { target: number; resolve: () => void; reject: (e: Error) => void }[] = [];
+
+  const sleep = (ms: number, wakeable: boolean): Promise<void> =>
+    new Promise((done) => {
+      if (stopped || (wakeable && woken)) return done();
+      const timer = setTimeout(() => {
+        sleeper = undefined;
+        done();
+      }, ms);
+      sleeper = { timer, wakeable, done };
+    });
+
+  const interrupt = (force: boolean): void => {
+    if (!sleeper || (!force && !sleeper.wakeable)) return;
+    clearTimeout(sleeper.timer);
+    const { done } = sleeper;
+    sleeper = undefined;
+    done();
+  };
+
+  const settleWaiters = (): void => {
+    const ready = waiters.filter((w) => w.target <= position);
+    waiters = waiters.filter((w) => w.target > position);
+    for (const w of ready) w.resolve();
+  };
+
+  const persist = async (): Promise<void> => {
+    if (!loaded || position === saved) return;
+    const at = position;
+    await source.saveCheckpoint(id, at);
+    saved = at;
+  };
+
+  /** True once handled; false when stopped before the event was handled. */
+  const deliver = async (event: RecordedEvent): Promise<boolean> => {
+    let backoff = firstBackoffMs;
+    for (let attempt = 1; !stopped; attempt++) {
+      try {
+        await handler(event);
+        return true;
+      } catch (error) {
+        onHandlerError(error, event, attempt, id);
+        await persist().catch(() => undefined);
+        await sleep(backoff, false);
+        backoff = Math.min(backoff * 2, maxBackoffMs);
+      }
+    }
+    return false;
+  };
+
+  const run = async (): Promise<void> => {
+    let failures = 0;
+    while (!stopped) {
+      try {
+        if (!loaded) {
+          position = saved = await source.loadCheckpoint(id);
+          loaded = true;
+        }
+        woken = false;
+        const batch = await source.readAll(position, batchSize);
+        for (const event of batch) {
+          if (!(await deliver(event))) break;
+          position = event.globalPosition;
+          settleWaiters();
+        }
+        await persist();
+        failures = 0;
+        if (batch.length < batchSize) {
+          settleWaiters();
+          await sleep(pollIntervalMs, true);
+        }
+      } catch {
+        // The store itself failed (locked, closed, unreachable): back off and read again.
+        failures++;
+        await sleep(Math.min(firstBackoffMs * 2 ** failures, maxBackoffMs), false);
+      }
+    }
+    await persist().catch(() => undefined);
+  };
+
+  const running = run();
+  let stopping: Promise<void> | undefined;
+
+  return {
+    wake() {
+      woken = true;
+      interrupt(false);
+    },
+    async caughtUp() {
+      if (stopped) throw new Error(`subscription ${id} is stopped`);
+      const target = await source.headPosition();
+      if (loaded && position >= target) return;
+      await new Promise<void>((resolve, reject) => {
+        waiters.push({ target, resolve, reject });
+        settleWaiters();
+      });
+    },
+    stop() {
+      stopping ??= (async () => {
+        stopped = true;
+        interrupt(true);
+        await running;
+        for (const w of waiters) w.reject(new Error(`subscription ${id} stopped before catching up`));
+        waiters = [];
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { expect, it } from '@jest/globals';
+import type { RecordedEvent } from '../port.ts';
+import { delay, events, record, waitFor, type Context } from './context.ts';
+
+export function subscriptionCases(ctx: Context): void {
+  const appendTo = (label: string, count: number) =>
+    ctx.store.append({ streamName: ctx.stream(label), expectedRevision: 'any', events: events(count) });
+  const ours = async () => (await ctx.store.readAll({ limit: 1_000_000 })).filter((e) => e.streamName.startsWith(ctx.prefix));
+  const ids = (list: RecordedEvent[]) => list.map((e) => e.id);
+
+  it('delivers stored and then new events once each, in global order', async () => {
+    await appendTo('a', 3);
+    await appendTo('b', 2);
+    const { subscription, seen } = record(ctx.store, ctx.prefix, { pollIntervalMs: 20 });
+    try {
+      await subscription.caughtUp();
+      expect(seen).toHaveLength(5);
+      await appendTo('a', 2);
+      await ctx.store.appendMany([
+        { streamName: ctx.stream('c'), expectedRevision: 'no_stream', events: events(2) },
+        { streamName: ctx.stream('b'), expectedRevision: 1, events: events(1) },
+      ]);
+      await subscription.caughtUp();
+      expect(ids(seen)).toEqual(ids(await ours()));
+      expect(seen).toHaveLength(10);
+    } finally {
+      await subscription.stop();
+    }
+  });
+
+  it('wakes at once for an append made through the same store object', async () => {
+    const { subscription, seen } = record(ctx.store, ctx.prefix, { pollIntervalMs: 60_000 });
+    try {
+      await subscription.caughtUp();
+      await delay(20);
+      await appendTo('live', 1);
+      await waitFor(() => seen.length === 1, 1000);
+    } finally {
+      await subscription.stop();
+    }
+  });
+
+  it('resumes after its checkpoint when re-created: no redelivery, no gap', async () => {
+    await appendTo('a', 4);
+    const first = record(ctx.store, ctx.prefix);
+    await first.subscription.caughtUp();
+    await first.subscription.stop();
+    await appendTo('b', 3);
+    await appendTo('a', 1);
+
+    const second = record(ctx.store, ctx.prefix);
+    try {
+      await second.subscription.caughtUp();
+      expect(ids([...first.seen, ...second.seen])).toEqual(ids(await ours()));
+      expect(second.seen).toHaveLength(4);
+    } finally {
+      await second.subscription.stop();
+    }
+  });
+
+  it('retries a failing handler with the same event and never skips it', async () => {
+    await appendTo('s', 3);
+    const [, poisoned] = await ctx.store.readStream(ctx.stream('s'));
+    let failing = true;
+    let attempts = 0;
+    const before = (e: RecordedEvent) => {
+      if (e.id !== poisoned!.id) return;
+      attempts++;
+      if (failing) throw new Error('handler down');
+    };
+    const first = record(ctx.store, ctx.prefix, { before });
+    await waitFor(() => attempts >= 3);
+    await first.subscription.stop();
+    expect(first.seen).toHaveLength(1);
+
+    const second = record(ctx.store, ctx.prefix, { before });
+    try {
+      await waitFor(() => attempts >= 4);
+      expect(second.seen).toEqual([]);
+      failing = false;
+      await second.subscription.caughtUp();
+      expect(ids([...first.seen, ...second.seen])).toEqual(ids(await ours()));
+    } finally {
+      await second.subscription.stop();
+    }
+  });
+
+  it('caughtUp resolves only when every event committed before the call is handled', async () => {
+    await appendTo('a', 20);
+    const { subscription, seen } = record(ctx.store, ctx.prefix, { before: () => delay(2) });
+    try {
+      await subscription.caughtUp();
+      expect(seen).toHaveLength(20);
+      await subscription.caughtUp();
+      await appendTo('b', 5);
+      await subscription.caughtUp();
+      expect(ids(seen)).toEqual(ids(await ours()));
+    } finally {
+      await subscription.stop();
+    }
+  });
+
+  it('stop waits for the handler in flight and delivers nothing afterwards', async () => {
+    await appendTo('a', 5);
+    let inFlight = 0;
+    let handled = 0;
+    const { subscription } = record(ctx.store, ctx.prefix, {
+      before: async () => {
+        inFlight++;
+        await delay(30);
+        inFlight--;
+        handled++;
+      },
+    });
+    await waitFor(() => inFlight === 1);
+    await subscription.stop();
+    expect(inFlight).toBe(0);
+    const after = handled;
+    await appendTo('a', 2);
+    await delay(100);
+    expect(handled).toBe(after);
+  });
+}

@@ -1,0 +1,11 @@
+export * from './port.ts';
+export * from './errors.ts';
+export { createSqliteEventStore, type SqliteEventStoreOptions } from './sqlite.ts';
+export {
+  startCatchUpSubscription,
+  warnHandlerError,
+  type CatchUpOptions,
+  type CatchUpSource,
+  type CatchUpSubscription,
+  type HandlerErrorListener,
+} from './catchUpSubscription.ts';

@@ -1,0 +1,82 @@
+/** Event store port: streams of events with optimistic concurrency, a global log and catch-up subscriptions. */
+
+/** `no_stream`: the stream must not exist; `stream_exists`: it must; a number: the revision of its last event. */
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
+
+export interface EventToAppend {
+  id: string;
+  /** Stored type name, version included: `ParcelRegistered.v1`. */
+  type: string;
+  data: unknown;
+  metadata?: Record<string, unknown>;
+}
+
+export interface RecordedEvent {
+  id: string;
+  streamName: string;
+  type: string;
+  /** 0-based position of the event in its stream. */
+  revision: number;
+  /** 1-based position in the store's global log; strictly increasing in commit order. */
+  globalPosition: number;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  /** ISO 8601 UTC time the store recorded the event. */
+  recordedAt: string;
+}
+
+export interface AppendRequest {
+  streamName: string;
+  expectedRevision: ExpectedRevision;
+  events: EventToAppend[];
+}
+
+export interface AppendResult {
+  streamName: string;
+  /** Revision of the last event appended. */
+  nextExpectedRevision: number;
+  lastGlobalPosition: number;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  readonly streamName: string;
+  readonly expected: ExpectedRevision;
+  /** Revision of the stream's last event, or -1 when it has none. */
+  readonly actual: number;
+  constructor(streamName: string, expected: ExpectedRevision, actual: number) {
+    super(`stream ${streamName}: expected revision ${String(expected)}, actual ${actual}`);
+    this.name = 'WrongExpectedRevisionError';
+    this.streamName = streamName;
+    this.expected = expected;
+    this.actual = actual;
+  }
+}
+
+export interface Subscription {
+  /** Resolves once every event committed before the call has been handled. */
+  caughtUp(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface SubscribeToAllOptions {
+  /** Names the stored checkpoint: a restarted subscription resumes after the last handled event. */
+  subscriptionId: string;
+  /** Called in global order; a throw is retried (with backoff) and the checkpoint does not move. */
+  handler: (event: RecordedEvent) => Promise<void>;
+  /** Polling interval for commits made by other processes. */
+  pollIntervalMs?: number;
+}
+
+export interface EventStore {
+  append(request: AppendRequest): Promise<AppendResult>;
+  /** All requests commit together or none does (the first conflict rejects the whole call). */
+  appendMany(requests: AppendRequest[]): Promise<AppendResult[]>;
+  /** Events of one stream, from `fromRevision` (inclusive, default 0); empty when the stream does not exist. */
+  readStream(streamName: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
+  /** Events of the global log after `afterPosition` (exclusive, default 0), at most `limit`. */
+  readAll(options: { afterPosition?: number; limit: number }): Promise<RecordedEvent[]>;
+  subscribeToAll(options: SubscribeToAllOptions): Subscription;
+  /** Store reachable (for /readyz). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

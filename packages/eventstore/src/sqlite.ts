@@ -1,0 +1,161 @@
+/** Event store on one SQLite file through Node's built-in `node:sqlite` (the embedded default). */
+import { DatabaseSync } from 'node:sqlite';
+import { startCatchUpSubscription, type CatchUpSubscription, type HandlerErrorListener } from './catchUpSubscription.ts';
+import type { EventStore, RecordedEvent } from './port.ts';
+import { createGroupCommitWriter } from './sqliteAppend.ts';
+
+export interface SqliteEventStoreOptions {
+  file: string | ':memory:';
+  /** 'full' (default): a resolved append survives power loss. 'normal': it survives a process crash only. */
+  durability?: 'full' | 'normal';
+  /** Clock for `recordedAt`. */
+  now?: () => Date;
+  /** Told about every failed handler attempt; defaults to a console warning. */
+  onHandlerError?: HandlerErrorListener;
+  /** How long a write waits for another connection's write lock before failing. */
+  busyTimeoutMs?: number;
+}
+
+const schema = `
+CREATE TABLE IF NOT EXISTS events (
+  global_position INTEGER PRIMARY KEY AUTOINCREMENT,
+  stream_name TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  event_id TEXT NOT NULL UNIQUE,
+  type TEXT NOT NULL,
+  data TEXT NOT NULL,
+  metadata TEXT NOT NULL,
+  recorded_at TEXT NOT NULL,
+  UNIQUE (stream_name, revision)
+);
+CREATE TABLE IF NOT EXISTS checkpoints (
+  subscription_id TEXT PRIMARY KEY,
+  position INTEGER NOT NULL
+);`;
+
+interface EventRow {
+  global_position: number;
+  stream_name: string;
+  revision: number;
+  event_id: string;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: string;
+}
+
+const toRecorded = (row: EventRow): RecordedEvent => ({
+  id: row.event_id,
+  streamName: row.stream_name,
+  type: row.type,
+  revision: row.revision,
+  globalPosition: row.global_position,
+  data: JSON.parse(row.data) as unknown,
+  metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+  recordedAt: row.recorded_at,
+});
+
+const columns = 'global_position, stream_name, revision, event_id, type, data, metadata, recorded_at';
+
+export function createSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
+  const db = new DatabaseSync(options.file, { timeout: options.busyTimeoutMs ?? 5000 });
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec(`PRAGMA synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
+  db.exec(schema);
+
+  const readStreamStmt = db.prepare(
+    `SELECT ${columns} FROM events WHERE stream_name = ? AND revision >= ? ORDER BY revision`,
+  );
+  const readAllStmt = db.prepare(`SELECT ${columns} FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?`);
+  const headStmt = db.prepare('SELECT COALESCE(MAX(global_position), 0) AS head FROM events');
+  const loadCheckpointStmt = db.prepare('SELECT position FROM checkpoints WHERE subscription_id = ?');
+  const saveCheckpointStmt = db.prepare(
+    `INSERT INTO checkpoints (subscription_id, position) VALUES (?, ?)
+     ON CONFLICT (subscription_id) DO UPDATE SET position = excluded.position`,
+  );
+
+  const subscriptions = new Set<CatchUpSubscription>();
+  const writer = createGroupCommitWriter(db, {
+    now: options.now ?? (() => new Date()),
+    onCommit: () => subscriptions.forEach((s) => s.wake()),
+  });
+  let closing: Promise<void> | undefined;
+  let closed = false;
+
+  /** Public calls are refused from the start of close; subscriptions may still save checkpoints while stopping. */
+  const open = (): void => {
+    if (closing) throw new Error('event store is closed');
+  };
+  const usable = (): void => {
+    if (closed) throw new Error('event store is closed');
+  };
+  const readAll = (afterPosition: number, limit: number): RecordedEvent[] => {
+    usable();
+    // SQLite reads a negative LIMIT as "no limit".
+    return (readAllStmt.all(afterPosition, Math.max(0, limit)) as unknown as EventRow[]).map(toRecorded);
+  };
+
+  return {
+    async append(request) {
+      open();
+      const [result] = await writer.submit([request]);
+      return result!;
+    },
+    async appendMany(requests) {
+      open();
+      return requests.length === 0 ? [] : writer.submit(requests);
+    },
+    async readStream(streamName, readOptions) {
+      open();
+      const rows = readStreamStmt.all(streamName, readOptions?.fromRevision ?? 0) as unknown as EventRow[];
+      return rows.map(toRecorded);
+    },
+    async readAll({ afterPosition = 0, limit }) {
+      open();
+      return readAll(afterPosition, limit);
+    },
+    subscribeToAll(subscribeOptions) {
+      open();
+      const subscription = startCatchUpSubscription(
+        {
+          readAll: async (after, limit) => readAll(after, limit),
+          headPosition: async () => {
+            usable();
+            return (headStmt.get() as { head: number }).head;
+          },
+          loadCheckpoint: async (id) => {
+            usable();
+            return (loadCheckpointStmt.get(id) as { position: number } | undefined)?.position ?? 0;
+          },
+          saveCheckpoint: async (id, position) => {
+            usable();
+            saveCheckpointStmt.run(id, position);
+          },
+        },
+        { onHandlerError: options.onHandlerError, ...subscribeOptions },
+      );
+      subscriptions.add(subscription);
+      return {
+        caughtUp: () => subscription.caughtUp(),
+        stop: async () => {
+          await subscription.stop();
+          subscriptions.delete(subscription);
+        },
+      };
+    },
+    async ping() {
+      open();
+      headStmt.get();
+    },
+    close() {
+      closing ??= (async () => {
+        // Checkpoints are saved while subscriptions stop, so the database closes last.
+        await Promise.all([...subscriptions].map((s) => s.stop()));
+        writer.flush();
+        closed = true;
+        db.close();
+      })();
+      return closing;
+    },
+  };
+}

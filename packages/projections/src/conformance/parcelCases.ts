@@ -1,0 +1,103 @@
+import { expect, it } from '@jest/globals';
+import { parcelView, type Context } from './context.ts';
+
+const hostile = ['$where', '{"$gt":""}', `' OR '1'='1`, 'x"); DROP TABLE parcels;--', '名前🚚', 'nul\u0000byte', '.*', '%', ''];
+
+export function parcelCases(ctx: Context): void {
+  const parcels = () => ctx.store.parcels;
+
+  it('saves a first view with expected revision -1 and reads it back whole', async () => {
+    const view = parcelView({ trackingNumber: ctx.id('A1'), clientId: ctx.id('client') });
+    expect(await parcels().save(view, -1)).toBe(true);
+    expect(await parcels().get(view.trackingNumber)).toEqual(view);
+    expect(await parcels().get(ctx.id('NONE'))).toBeNull();
+  });
+
+  it('compare-and-set: a stale, replayed or misplaced save is refused and writes nothing', async () => {
+    const base = parcelView({ trackingNumber: ctx.id('A1'), clientId: ctx.id('client') });
+    const next = { ...base, revision: 1, status: 'cancelled' as const };
+    await parcels().save(base, -1);
+    expect(await parcels().save(next, 0)).toBe(true);
+    expect(await parcels().save(next, 0)).toBe(false);
+    expect(await parcels().save({ ...base, revision: 2, carrier: 'stale' }, 0)).toBe(false);
+    expect(await parcels().save({ ...base, carrier: 'again' }, -1)).toBe(false);
+    expect(await parcels().get(base.trackingNumber)).toEqual(next);
+
+    const absent = parcelView({ trackingNumber: ctx.id('A2'), clientId: ctx.id('client') });
+    expect(await parcels().save(absent, 0)).toBe(false);
+    expect(await parcels().get(absent.trackingNumber)).toBeNull();
+  });
+
+  it('of 20 concurrent saves expecting the same revision, exactly one is applied', async () => {
+    const base = parcelView({ trackingNumber: ctx.id('A1'), clientId: ctx.id('client') });
+    await parcels().save(base, -1);
+    const saves = Array.from({ length: 20 }, (_, i) => ({ ...base, revision: 1, carrier: `C${i}` }));
+    const outcomes = await Promise.all(saves.map((view) => parcels().save(view, 0)));
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    expect(await parcels().get(base.trackingNumber)).toEqual(saves[outcomes.indexOf(true)]);
+  });
+
+  it("reads another account's parcel exactly as a missing one", async () => {
+    const view = parcelView({ trackingNumber: ctx.id('A1'), clientId: ctx.id('owner'), customTrackingNum: ctx.id('ref') });
+    await parcels().save(view, -1);
+    const other = ctx.id('other');
+    expect(await parcels().getForClient(view.clientId, view.trackingNumber)).toEqual(view);
+    expect(await parcels().getForClient(other, view.trackingNumber)).toBeNull();
+    expect(await parcels().getByReference(view.clientId, view.customTrackingNum)).toEqual(view);
+    expect(await parcels().getByReference(other, view.customTrackingNum)).toBeNull();
+    expect((await parcels().getManyForClient(other, [view.trackingNumber])).size).toBe(0);
+  });
+
+  it('getManyForClient answers only the account’s known parcels, duplicates and unknown numbers included', async () => {
+    const client = ctx.id('client');
+    const mine = [ctx.id('M1'), ctx.id('M2'), ctx.id('M3')];
+    for (const trackingNumber of mine) await parcels().save(parcelView({ trackingNumber, clientId: client }), -1);
+    await parcels().save(parcelView({ trackingNumber: ctx.id('X1'), clientId: ctx.id('other') }), -1);
+
+    const found = await parcels().getManyForClient(client, [mine[0]!, mine[0]!, ctx.id('X1'), ctx.id('NONE'), mine[2]!, mine[0]!]);
+    expect([...found.keys()].sort()).toEqual([mine[0], mine[2]]);
+    expect(found.get(mine[2]!)?.trackingNumber).toBe(mine[2]);
+    expect((await parcels().getManyForClient(client, [])).size).toBe(0);
+  });
+
+  it('getManyForClient answers 1000 numbers in one call', async () => {
+    const client = ctx.id('client');
+    const numbers = Array.from({ length: 1000 }, (_, i) => ctx.id(`N${i}`));
+    for (const trackingNumber of numbers.slice(0, 600)) await parcels().save(parcelView({ trackingNumber, clientId: client }), -1);
+    const found = await parcels().getManyForClient(client, numbers);
+    expect(found.size).toBe(600);
+    expect(found.has(numbers[599]!)).toBe(true);
+    expect(found.has(numbers[600]!)).toBe(false);
+  });
+
+  it('matches tracking numbers and references exactly: no case folding, no trimming', async () => {
+    const view = parcelView({ trackingNumber: ctx.id('ABC123'), clientId: ctx.id('client'), customTrackingNum: ctx.id('Ref-X') });
+    await parcels().save(view, -1);
+    for (const near of [view.trackingNumber.toLowerCase(), `${view.trackingNumber} `, ` ${view.trackingNumber}`]) {
+      expect(await parcels().getForClient(view.clientId, near)).toBeNull();
+      expect((await parcels().getManyForClient(view.clientId, [near])).size).toBe(0);
+    }
+    for (const near of [view.customTrackingNum.toUpperCase(), view.customTrackingNum.toLowerCase(), `${view.customTrackingNum} `]) {
+      expect(await parcels().getByReference(view.clientId, near)).toBeNull();
+    }
+    expect(await parcels().getForClient(view.clientId.toUpperCase(), view.trackingNumber)).toBeNull();
+  });
+
+  it('stores hostile strings literally and matches them only literally', async () => {
+    const client = ctx.id('client');
+    for (const text of hostile) {
+      const view = parcelView({ trackingNumber: `${ctx.id('H')}${text}`, clientId: client, customTrackingNum: text, partnerName: text });
+      expect(await parcels().save(view, -1)).toBe(true);
+      expect(await parcels().getForClient(client, view.trackingNumber)).toEqual(view);
+      expect(await parcels().getByReference(client, text)).toEqual(view);
+    }
+    const numbers = hostile.map((text) => `${ctx.id('H')}${text}`);
+    expect([...(await parcels().getManyForClient(client, numbers)).keys()].sort()).toEqual([...numbers].sort());
+    expect(await parcels().getForClient(client, ctx.id('Hnul'))).toBeNull();
+    expect(await parcels().getByReference(client, 'nul')).toBeNull();
+    for (const text of hostile) {
+      expect(await parcels().getByReference(text, text)).toBeNull();
+      expect((await parcels().getManyForClient(text, numbers)).size).toBe(0);
+    }
+  });
+}

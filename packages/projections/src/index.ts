@@ -1,0 +1,2 @@
+export * from './port.ts';
+export { createSqliteProjectionStore, type SqliteProjectionStoreOptions } from './sqlite.ts';

@@ -1,0 +1,130 @@
+/** Projection store on one SQLite file through Node's built-in `node:sqlite` (the embedded default). */
+import { DatabaseSync } from 'node:sqlite';
+import type { ParcelView } from '@parcel/contracts';
+import type { ProjectionStore, TokenRecord } from './port.ts';
+
+export interface SqliteProjectionStoreOptions {
+  file: string | ':memory:';
+  /** How long a write waits for another connection's write lock before failing. */
+  busyTimeoutMs?: number;
+}
+
+const schema = `
+CREATE TABLE IF NOT EXISTS parcels (
+  tracking_number TEXT PRIMARY KEY,
+  client_id TEXT NOT NULL,
+  custom_ref TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS parcels_by_reference ON parcels (client_id, custom_ref);
+CREATE TABLE IF NOT EXISTS tokens (
+  client_id TEXT PRIMARY KEY,
+  token_hash TEXT NOT NULL UNIQUE,
+  issued_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+);`;
+
+interface TokenRow {
+  client_id: string;
+  token_hash: string;
+  issued_at: number;
+  expires_at: number;
+}
+
+const parseDoc = (row: unknown): ParcelView | null =>
+  row === undefined ? null : (JSON.parse((row as { doc: string }).doc) as ParcelView);
+
+export function createSqliteProjectionStore(options: SqliteProjectionStoreOptions): ProjectionStore {
+  const db = new DatabaseSync(options.file, { timeout: options.busyTimeoutMs ?? 5000 });
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = FULL');
+  db.exec(schema);
+
+  const get = db.prepare('SELECT doc FROM parcels WHERE tracking_number = ?');
+  const getForClient = db.prepare('SELECT doc FROM parcels WHERE tracking_number = ? AND client_id = ?');
+  const getMany = db.prepare(
+    `SELECT tracking_number, doc FROM parcels
+     WHERE tracking_number IN (SELECT value FROM json_each(?)) AND client_id = ?`,
+  );
+  const getByReference = db.prepare(
+    'SELECT doc FROM parcels WHERE client_id = ? AND custom_ref = ? ORDER BY tracking_number LIMIT 1',
+  );
+  const insertParcel = db.prepare(
+    `INSERT INTO parcels (tracking_number, client_id, custom_ref, revision, doc) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (tracking_number) DO NOTHING`,
+  );
+  const updateParcel = db.prepare(
+    `UPDATE parcels SET client_id = ?, custom_ref = ?, revision = ?, doc = ?
+     WHERE tracking_number = ? AND revision = ?`,
+  );
+  const putToken = db.prepare(
+    `INSERT INTO tokens (client_id, token_hash, issued_at, expires_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (client_id) DO UPDATE SET
+       token_hash = excluded.token_hash, issued_at = excluded.issued_at, expires_at = excluded.expires_at`,
+  );
+  const findToken = db.prepare('SELECT client_id, token_hash, issued_at, expires_at FROM tokens WHERE token_hash = ?');
+
+  let closed = false;
+  const open = (): void => {
+    if (closed) throw new Error('projection store is closed');
+  };
+
+  return {
+    parcels: {
+      async get(trackingNumber) {
+        open();
+        return parseDoc(get.get(trackingNumber));
+      },
+      async getForClient(clientId, trackingNumber) {
+        open();
+        return parseDoc(getForClient.get(trackingNumber, clientId));
+      },
+      async getManyForClient(clientId, trackingNumbers) {
+        open();
+        const rows = getMany.all(JSON.stringify(trackingNumbers), clientId) as { tracking_number: string; doc: string }[];
+        return new Map(rows.map((row) => [row.tracking_number, JSON.parse(row.doc) as ParcelView]));
+      },
+      async getByReference(clientId, customTrackingNum) {
+        open();
+        return parseDoc(getByReference.get(clientId, customTrackingNum));
+      },
+      async save(view, expectedRevision) {
+        open();
+        const doc = JSON.stringify(view);
+        const { changes } =
+          expectedRevision === -1
+            ? insertParcel.run(view.trackingNumber, view.clientId, view.customTrackingNum, view.revision, doc)
+            : updateParcel.run(view.clientId, view.customTrackingNum, view.revision, doc, view.trackingNumber, expectedRevision);
+        return changes === 1;
+      },
+    },
+    tokens: {
+      async put(record) {
+        open();
+        putToken.run(record.clientId, record.tokenHash, record.issuedAt, record.expiresAt);
+      },
+      async findByHash(tokenHash) {
+        open();
+        const row = findToken.get(tokenHash) as TokenRow | undefined;
+        if (!row) return null;
+        const record: TokenRecord = {
+          clientId: row.client_id,
+          tokenHash: row.token_hash,
+          issuedAt: row.issued_at,
+          expiresAt: row.expires_at,
+        };
+        return record;
+      },
+    },
+    async ping() {
+      open();
+      get.get('');
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export * from './types.ts';
+export * from './load.ts';
+export { haversineMetres } from './geo.ts';

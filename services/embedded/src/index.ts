@@ -1,0 +1,2 @@
+export { startEmbedded } from './embedded.ts';
+export type { EmbeddedOptions, EmbeddedStack } from './embedded.ts';

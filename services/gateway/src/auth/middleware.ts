@@ -1,0 +1,28 @@
+import type { NextFunction, Request, Response } from 'express';
+import { A, CODE_FAILURE, CODE_TOKEN_ERROR } from '@parcel/contracts';
+import type { Clock } from '@parcel/domain';
+import type { TokenStore } from '@parcel/projections';
+import type { Account } from '@parcel/reference-data';
+import { setAccount } from '../context.ts';
+import { sendA, sendB } from '../http/interfaces.ts';
+import { verifyBearer } from './bearer.ts';
+import { verifySignedHeaders } from './signature.ts';
+
+export function signedHeaders(accountsByName: ReadonlyMap<string, Account>, clock: Clock) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const result = verifySignedHeaders(req.headers, accountsByName, clock.now().getTime());
+    if (!result.ok) return sendB(res, CODE_FAILURE, result.message, []);
+    setAccount(res, result.account);
+    next();
+  };
+}
+
+export function bearerToken(tokens: TokenStore, accountsById: ReadonlyMap<string, Account>, clock: Clock) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const clientId = await verifyBearer(tokens, req.headers.authorization, clock.now().getTime());
+    const account = clientId === null ? undefined : accountsById.get(clientId);
+    if (!account) return sendA(res, CODE_TOKEN_ERROR, A.tokenError, []);
+    setAccount(res, account);
+    next();
+  };
+}

@@ -1,0 +1,47 @@
+import type { Bus } from '@parcel/bus';
+import type { Clock } from '@parcel/domain';
+import type { ProjectionStore } from '@parcel/projections';
+import type { Account, ReferenceData } from '@parcel/reference-data';
+import type { RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+
+export interface GatewayConfig {
+  tokenTtlS: number;
+  commandTimeoutMs: number;
+  /** Interface A's generic server-error message. */
+  genericErrorA: string;
+  /** Requests per second per account (token bucket); 0 turns the limit off. */
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
+  batchCreate: { enabled: boolean; max: number };
+}
+
+export interface GatewayDeps {
+  bus: Bus;
+  projections: ProjectionStore;
+  accounts: readonly Account[];
+  ref: ReferenceData;
+  clock: Clock;
+  log: Logger;
+  config: GatewayConfig;
+  /** Extra readiness checks (the bus and stores of the process). */
+  ready?: () => Promise<void>;
+}
+
+export interface GatewayContext extends GatewayDeps {
+  accountsByName: ReadonlyMap<string, Account>;
+  accountsById: ReadonlyMap<string, Account>;
+  /** Authentication and rate limit of each interface, placed before every route handler of it. */
+  guards: { A: RequestHandler[]; B: RequestHandler[] };
+}
+
+/** The authenticated account of a request, kept in res.locals by the interface's auth middleware. */
+export function accountOf(res: Response): Account {
+  const account = res.locals.account as Account | undefined;
+  if (!account) throw new Error('route reached without authentication');
+  return account;
+}
+
+export function setAccount(res: Response, account: Account): void {
+  res.locals.account = account;
+}

@@ -1,0 +1,44 @@
+/** B1 POST create-order: validated here, created by the order service over the bus. */
+import { randomUUID } from 'node:crypto';
+import type { Router } from 'express';
+import { B, CODE_FAILURE, CODE_SUCCESS, Topics, validateCreateOrder } from '@parcel/contracts';
+import type { AssignedStation, CreateOrder, CreateOrderReply } from '@parcel/contracts';
+import type { StationMatch } from '@parcel/reference-data';
+import { accountOf } from '../context.ts';
+import type { GatewayContext } from '../context.ts';
+import { sendB } from '../http/interfaces.ts';
+
+export function toAssignedStation({ station, distance }: StationMatch): AssignedStation {
+  const { code, name, address, addressDetail, zipcode } = station;
+  return { code, name, address, addressDetail, zipcode, distance: Math.round(distance * 10) / 10 };
+}
+
+export function creatingOrder(router: Router, ctx: GatewayContext): void {
+  router.post('/v1/openapi/order/create-order', ...ctx.guards.B, async (req, res) => {
+    const account = accountOf(res);
+    const result = validateCreateOrder(req.body as Record<string, unknown>, { account, ref: ctx.ref });
+    if (!result.ok) return sendB(res, CODE_FAILURE, result.message, []);
+    const { order, carrier, serviceType, assignedStation } = result;
+    const payload: CreateOrder['payload'] = {
+      clientId: account.clientId,
+      order,
+      serviceType,
+      carrier,
+      weightUnit: account.weightUnit,
+      ...(assignedStation ? { lockerStation: toAssignedStation(assignedStation) } : {}),
+    };
+    const reply = await ctx.bus.request<CreateOrderReply>(
+      Topics.orderCommands,
+      { id: randomUUID(), key: `${account.clientId}/${order.custom_tracking_num}`, type: 'CreateOrder', payload },
+      { timeoutMs: ctx.config.commandTimeoutMs },
+    );
+    if (!reply.ok) return sendB(res, CODE_FAILURE, B.referenceExists(order.custom_tracking_num), []);
+    sendB(res, CODE_SUCCESS, B.success, {
+      custom_tracking_num: order.custom_tracking_num,
+      wmg_tracking_num: reply.trackingNumber,
+      date_time: reply.createdAt,
+      status: '',
+      error: [],
+    });
+  });
+}

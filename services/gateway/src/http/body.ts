@@ -1,0 +1,53 @@
+/**
+ * Request bodies: read as bytes (any Content-Type), at most 5 MiB, and parsed as JSON that must be
+ * an object. Everything else is a system error of the HTTP layer (decisions.md, HTTP statuses).
+ */
+import type { NextFunction, Request, Response } from 'express';
+import { CODE_FAILURE, Http } from '@parcel/contracts';
+import { sendFor } from './interfaces.ts';
+
+export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+
+export function jsonObjectBody(req: Request, res: Response, next: NextFunction): void {
+  if (req.method !== 'POST' && req.method !== 'PUT' && req.method !== 'PATCH') return next();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let done = false;
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > BODY_LIMIT_BYTES) return tooLarge(req, res);
+  req.on('data', (chunk: Buffer) => {
+    if (done) return;
+    size += chunk.length;
+    if (size > BODY_LIMIT_BYTES) {
+      done = true;
+      tooLarge(req, res);
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (done) return;
+    done = true;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      return sendFor(req, res, CODE_FAILURE, Http.invalidJson, 400);
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      return sendFor(req, res, CODE_FAILURE, Http.invalidJson, 400);
+    }
+    req.body = parsed;
+    next();
+  });
+  req.on('error', () => {
+    done = true;
+  });
+}
+
+function tooLarge(req: Request, res: Response): void {
+  res.setHeader('Connection', 'close');
+  sendFor(req, res, CODE_FAILURE, Http.bodyTooLarge, 413);
+  // Stop reading what the client keeps sending; the connection closes after the answer.
+  req.resume();
+}

@@ -1,0 +1,26 @@
+/** Per-account token bucket: over the limit, HTTP 429 with Retry-After (decisions.md). */
+import type { NextFunction, Request, Response } from 'express';
+import { CODE_FAILURE, Http } from '@parcel/contracts';
+import type { Clock } from '@parcel/domain';
+import type { Account } from '@parcel/reference-data';
+import { sendFor } from './interfaces.ts';
+
+export function rateLimit(perSecond: number, burst: number, clock: Clock) {
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  return (req: Request, res: Response, next: NextFunction) => {
+    const account = res.locals.account as Account | undefined;
+    if (perSecond <= 0 || !account) return next();
+    const now = clock.now().getTime();
+    const key = account.clientId;
+    const bucket = buckets.get(key) ?? { tokens: burst, at: now };
+    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
+    bucket.at = now;
+    buckets.set(key, bucket);
+    if (bucket.tokens < 1) {
+      res.setHeader('Retry-After', String(Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond))));
+      return sendFor(req, res, CODE_FAILURE, Http.rateLimited, 429);
+    }
+    bucket.tokens -= 1;
+    next();
+  };
+}

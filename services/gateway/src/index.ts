@@ -1,0 +1,3 @@
+export { createGatewayApp } from './app.ts';
+export type { GatewayConfig, GatewayDeps } from './context.ts';
+export { signature } from './auth/signature.ts';

@@ -1,0 +1,16 @@
+/** POST /api/tracking-number: the platform number of the client's own reference (decisions.md). */
+import type { Router } from 'express';
+import { A, check, CODE_FAILURE, CODE_SUCCESS, TrackingNumberRequest } from '@parcel/contracts';
+import { accountOf } from '../context.ts';
+import type { GatewayContext } from '../context.ts';
+import { sendA } from '../http/interfaces.ts';
+
+export function lookingUpTrackingNumber(router: Router, ctx: GatewayContext): void {
+  router.post('/api/tracking-number', ...ctx.guards.A, async (req, res) => {
+    const body = check(TrackingNumberRequest, req.body);
+    if (!body.ok) return sendA(res, CODE_FAILURE, body.message, []);
+    const view = await ctx.projections.parcels.getByReference(accountOf(res).clientId, body.value.Barcode);
+    if (!view) return sendA(res, CODE_FAILURE, A.parcelNotFound, []);
+    sendA(res, CODE_SUCCESS, A.success, { TrackingNumber: view.trackingNumber });
+  });
+}

@@ -1,0 +1,39 @@
+/** The status records of the two interfaces, from the parcel view. */
+import type { ParcelView } from '@parcel/contracts';
+
+export function statusRecordA(view: ParcelView) {
+  const last = view.activities[0];
+  return {
+    TrackingNumber: view.trackingNumber,
+    LastStatus: last?.statusCode ?? '',
+    LastStatusDateTime: last?.dateTime ?? '',
+    Activities: view.activities.map((a) => ({
+      StatusDateTime: a.dateTime,
+      StatusCode: a.statusCode,
+      StatusDesc: a.statusDesc,
+      Remarks: a.remarks,
+      // Reserved on interface A: always empty, even for deliveries.
+      ReceiveBy: '',
+    })),
+  };
+}
+
+export function statusRecordB(view: ParcelView) {
+  const last = view.activities[0];
+  return {
+    tracking_number: view.trackingNumber,
+    last_status: last?.statusCode ?? '',
+    last_status_date_time: last?.dateTime ?? '',
+    activities: view.activities.map((a) => ({
+      status_date_time: a.dateTime,
+      status_code: a.statusCode,
+      status_desc: a.statusDesc,
+      remarks: a.remarks,
+      receive_by: a.receiveBy,
+      pod: a.pod,
+      location: a.location,
+    })),
+    partner_tracking_no: view.partnerTrackingNo,
+    partner_name: view.partnerName,
+  };
+}

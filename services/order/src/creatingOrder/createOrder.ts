@@ -1,0 +1,70 @@
+/**
+ * Create-order: the reference claim and the parcel's first event commit together, and the claim's
+ * stream may not exist yet, so the store itself guarantees one parcel per (account, reference).
+ */
+import { deserializeEvent, parcelStreamName, referenceStreamName } from '@parcel/contracts';
+import type { CreateOrder, CreateOrderReply, ReferenceClaimed } from '@parcel/contracts';
+import { decide, formatSgt, initialState } from '@parcel/domain';
+import type { Clock } from '@parcel/domain';
+import { WrongExpectedRevisionError } from '@parcel/eventstore';
+import type { EventStore } from '@parcel/eventstore';
+import { toAppend } from '@parcel/application';
+import type { Ids, ParcelProjector } from '@parcel/application';
+
+export interface CreateOrderDeps {
+  eventStore: EventStore;
+  projector: ParcelProjector;
+  clock: Clock;
+  ids: Ids;
+  onProjectionError?: (error: unknown) => void;
+}
+
+/** A tracking number that happens to exist already is drawn again. */
+const MAX_DRAWS = 5;
+
+export async function createOrder(
+  deps: CreateOrderDeps,
+  command: CreateOrder['payload'],
+  meta: { commandId: string; headers?: Record<string, string> },
+): Promise<CreateOrderReply> {
+  const { eventStore, projector, clock, ids } = deps;
+  const now = clock.now();
+  const { clientId, order } = command;
+  const referenceStream = referenceStreamName(clientId, order.custom_tracking_num);
+  const metadata = { commandId: meta.commandId, clientId, ...(meta.headers?.traceparent ? { traceparent: meta.headers.traceparent } : {}) };
+
+  for (let draw = 0; draw < MAX_DRAWS; draw++) {
+    const trackingNumber = ids.trackingNumber();
+    const events = decide({ type: 'RegisterParcel', data: { ...command, trackingNumber, now } }, initialState());
+    const claim: ReferenceClaimed = {
+      type: 'ReferenceClaimed',
+      data: { clientId, customTrackingNum: order.custom_tracking_num, trackingNumber, claimedAt: now },
+    };
+    const parcelEvents = events.map((event) => ({ event, eventId: ids.eventId() }));
+    try {
+      await eventStore.appendMany([
+        { streamName: referenceStream, expectedRevision: 'no_stream', events: [toAppend({ event: claim, eventId: ids.eventId() }, metadata)] },
+        { streamName: parcelStreamName(trackingNumber), expectedRevision: 'no_stream', events: parcelEvents.map((e) => toAppend(e, metadata)) },
+      ]);
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      if (error.streamName === referenceStream) return replayOrConflict(eventStore, referenceStream, meta.commandId);
+      continue;
+    }
+    await projector
+      .project(trackingNumber, parcelEvents.map((e, revision) => ({ ...e, revision })))
+      .catch((e: unknown) => deps.onProjectionError?.(e));
+    return { ok: true, trackingNumber, createdAt: formatSgt(now) };
+  }
+  throw new Error('could not draw an unused tracking number');
+}
+
+/** A redelivered command finds its own claim: answer as the first delivery did. */
+async function replayOrConflict(eventStore: EventStore, referenceStream: string, commandId: string): Promise<CreateOrderReply> {
+  const [claim] = await eventStore.readStream(referenceStream);
+  if (claim && claim.metadata.commandId === commandId) {
+    const event = deserializeEvent(claim) as ReferenceClaimed;
+    return { ok: true, trackingNumber: event.data.trackingNumber, createdAt: formatSgt(event.data.claimedAt) };
+  }
+  return { ok: false, error: 'ReferenceExists' };
+}

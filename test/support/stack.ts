@@ -1,0 +1,51 @@
+/** Starts the embedded stack on a free port with a temp data dir and a clock the test controls. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { loadSettings } from '@parcel/config';
+import type { Settings } from '@parcel/config';
+import { startEmbedded } from '@parcel/embedded';
+import type { EmbeddedStack } from '@parcel/embedded';
+
+export class TestClock {
+  private ms: number;
+  constructor(start = Date.parse('2026-11-22T06:05:09Z')) {
+    this.ms = start;
+  }
+  now = (): Date => new Date(this.ms);
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+export interface TestStack extends EmbeddedStack {
+  clock: TestClock;
+  dataDir: string;
+  settings: Settings;
+  /** Stops and starts again on the same data directory. */
+  restart(): Promise<TestStack>;
+  /** Stops and deletes the data directory. */
+  destroy(): Promise<void>;
+}
+
+export async function startTestStack(env: Record<string, string> = {}, reuse?: { dataDir: string; clock: TestClock }): Promise<TestStack> {
+  const dataDir = reuse?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'parcel-test-'));
+  const clock = reuse?.clock ?? new TestClock();
+  const settings = loadSettings({ PORT: '0', HOST: '127.0.0.1', PARCEL_DATA_DIR: dataDir, PARCEL_DURABILITY: 'normal', PARCEL_RATE_LIMIT_RPS: '0', ...env });
+  const stack = await startEmbedded({ settings, clock, log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  return {
+    ...stack,
+    clock,
+    dataDir,
+    settings,
+    async restart() {
+      await stack.stop();
+      return startTestStack(env, { dataDir, clock });
+    },
+    async destroy() {
+      await stack.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
