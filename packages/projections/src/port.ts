@@ -9,6 +9,8 @@ export interface ParcelViewStore {
   /** The account's parcels among `trackingNumbers` (duplicates allowed), keyed by tracking number. */
   getManyForClient(clientId: string, trackingNumbers: readonly string[]): Promise<Map<string, ParcelView>>;
   getByReference(clientId: string, customTrackingNum: string): Promise<ParcelView | null>;
+  /** Internal read for carrier callbacks: the parcel a carrier knows by its own number. */
+  getByPartnerTrackingNo(carrier: string, partnerTrackingNo: string): Promise<ParcelView | null>;
   /**
    * Compare-and-set on the stream revision: writes only when the stored view's revision equals
    * `expectedRevision` (-1: no stored view). Returns false, writing nothing, otherwise.

@@ -15,15 +15,20 @@ CREATE TABLE IF NOT EXISTS parcels (
   client_id TEXT NOT NULL,
   custom_ref TEXT NOT NULL,
   revision INTEGER NOT NULL,
+  carrier TEXT NOT NULL DEFAULT '',
+  partner_tracking_no TEXT NOT NULL DEFAULT '',
   doc TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS parcels_by_reference ON parcels (client_id, custom_ref);
+
 CREATE TABLE IF NOT EXISTS tokens (
   client_id TEXT PRIMARY KEY,
   token_hash TEXT NOT NULL UNIQUE,
   issued_at INTEGER NOT NULL,
   expires_at INTEGER NOT NULL
 );`;
+
+const partnerIndex = `CREATE INDEX IF NOT EXISTS parcels_by_partner ON parcels (partner_tracking_no, carrier) WHERE partner_tracking_no <> ''`;
 
 interface TokenRow {
   client_id: string;
@@ -38,8 +43,15 @@ const parseDoc = (row: unknown): ParcelView | null =>
 export function createSqliteProjectionStore(options: SqliteProjectionStoreOptions): ProjectionStore {
   const db = new DatabaseSync(options.file, { timeout: options.busyTimeoutMs ?? 5000 });
   db.exec('PRAGMA journal_mode = WAL');
-  db.exec('PRAGMA synchronous = FULL');
+  // The views are rebuilt from the event store; a crash of the machine may lose their last writes, not a parcel.
+  db.exec('PRAGMA synchronous = NORMAL');
   db.exec(schema);
+  // Files made before the partner lookup existed get its columns (views are re-saved as events arrive).
+  const columns = new Set((db.prepare('PRAGMA table_info(parcels)').all() as { name: string }[]).map((c) => c.name));
+  for (const column of ['carrier', 'partner_tracking_no']) {
+    if (!columns.has(column)) db.exec(`ALTER TABLE parcels ADD COLUMN ${column} TEXT NOT NULL DEFAULT ''`);
+  }
+  db.exec(partnerIndex);
 
   const get = db.prepare('SELECT doc FROM parcels WHERE tracking_number = ?');
   const getForClient = db.prepare('SELECT doc FROM parcels WHERE tracking_number = ? AND client_id = ?');
@@ -50,12 +62,15 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
   const getByReference = db.prepare(
     'SELECT doc FROM parcels WHERE client_id = ? AND custom_ref = ? ORDER BY tracking_number LIMIT 1',
   );
+  const getByPartner = db.prepare(
+    `SELECT doc FROM parcels WHERE partner_tracking_no = ? AND carrier = ? AND partner_tracking_no <> '' ORDER BY tracking_number LIMIT 1`,
+  );
   const insertParcel = db.prepare(
-    `INSERT INTO parcels (tracking_number, client_id, custom_ref, revision, doc) VALUES (?, ?, ?, ?, ?)
+    `INSERT INTO parcels (tracking_number, client_id, custom_ref, revision, carrier, partner_tracking_no, doc) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (tracking_number) DO NOTHING`,
   );
   const updateParcel = db.prepare(
-    `UPDATE parcels SET client_id = ?, custom_ref = ?, revision = ?, doc = ?
+    `UPDATE parcels SET client_id = ?, custom_ref = ?, revision = ?, carrier = ?, partner_tracking_no = ?, doc = ?
      WHERE tracking_number = ? AND revision = ?`,
   );
   const putToken = db.prepare(
@@ -89,13 +104,18 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
         open();
         return parseDoc(getByReference.get(clientId, customTrackingNum));
       },
+      async getByPartnerTrackingNo(carrier, partnerTrackingNo) {
+        open();
+        return parseDoc(getByPartner.get(partnerTrackingNo, carrier));
+      },
       async save(view, expectedRevision) {
         open();
         const doc = JSON.stringify(view);
+        const { trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo } = view;
         const { changes } =
           expectedRevision === -1
-            ? insertParcel.run(view.trackingNumber, view.clientId, view.customTrackingNum, view.revision, doc)
-            : updateParcel.run(view.clientId, view.customTrackingNum, view.revision, doc, view.trackingNumber, expectedRevision);
+            ? insertParcel.run(trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo, doc)
+            : updateParcel.run(clientId, customTrackingNum, revision, carrier, partnerTrackingNo, doc, trackingNumber, expectedRevision);
         return changes === 1;
       },
     },

@@ -37,6 +37,19 @@ export function parcelCases(ctx: Context): void {
     expect(await parcels().get(base.trackingNumber)).toEqual(saves[outcomes.indexOf(true)]);
   });
 
+  it('finds a parcel by its carrier and partner number once the view carries it', async () => {
+    const view = parcelView({ trackingNumber: ctx.id('P1'), clientId: ctx.id('client'), carrier: 'LMX' });
+    await parcels().save(view, -1);
+    const partner = ctx.id('LMXP');
+    expect(await parcels().getByPartnerTrackingNo('LMX', partner)).toBeNull();
+    expect(await parcels().getByPartnerTrackingNo('LMX', '')).toBeNull();
+    const registered = { ...view, revision: 1, partnerTrackingNo: partner, partnerName: 'LMX Express' };
+    expect(await parcels().save(registered, 0)).toBe(true);
+    expect(await parcels().getByPartnerTrackingNo('LMX', partner)).toEqual(registered);
+    expect(await parcels().getByPartnerTrackingNo('USX', partner)).toBeNull();
+    expect(await parcels().getByPartnerTrackingNo('LMX', partner.toLowerCase())).toBeNull();
+  });
+
   it("reads another account's parcel exactly as a missing one", async () => {
     const view = parcelView({ trackingNumber: ctx.id('A1'), clientId: ctx.id('owner'), customTrackingNum: ctx.id('ref') });
     await parcels().save(view, -1);
