@@ -7,6 +7,7 @@ import type { GatewayContext, GatewayDeps } from './context.ts';
 import { creatingOrder } from './creatingOrder/route.ts';
 import { creatingOrders } from './creatingOrders/route.ts';
 import { gettingBarcode } from './gettingBarcode/route.ts';
+import { gettingStations } from './gettingStations/route.ts';
 import { jsonObjectBody } from './http/body.ts';
 import { interfaceOf, sendFor } from './http/interfaces.ts';
 import { rateLimit } from './http/rateLimit.ts';
@@ -45,7 +46,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
 
   app.use(jsonObjectBody);
   const routes = express.Router();
-  for (const slice of [issuingToken, lookingUpStatus, lookingUpTrackingNumber, creatingOrder, creatingOrders, queryingStatus, gettingBarcode]) {
+  for (const slice of [issuingToken, lookingUpStatus, lookingUpTrackingNumber, creatingOrder, creatingOrders, queryingStatus, gettingBarcode, gettingStations]) {
     slice(routes, ctx);
   }
   app.use(routes);

@@ -1,5 +1,5 @@
 /** The status records of the two interfaces, from the parcel view. */
-import type { ParcelView } from '@parcel/contracts';
+import type { AssignedStation, ParcelView } from '@parcel/contracts';
 
 export function statusRecordA(view: ParcelView) {
   const last = view.activities[0];
@@ -35,5 +35,16 @@ export function statusRecordB(view: ParcelView) {
     })),
     partner_tracking_no: view.partnerTrackingNo,
     partner_name: view.partnerName,
+    // Not in the specification's record: added when the parcel goes to a locker (locker_type A or B).
+    ...(view.lockerStation ? { locker_station: lockerStationB(view.lockerStation) } : {}),
   };
 }
+
+const lockerStationB = (s: AssignedStation) => ({
+  station_code: s.code,
+  station_name: s.name,
+  station_address: s.address,
+  address_detail: s.addressDetail,
+  zipcode: s.zipcode,
+  distance: s.distance,
+});

@@ -2,15 +2,28 @@
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
 import { B, CODE_FAILURE, CODE_SUCCESS, Topics, validateCreateOrder } from '@parcel/contracts';
-import type { AssignedStation, CreateOrder, CreateOrderReply } from '@parcel/contracts';
+import type { AssignedStation, CreateOrder, CreateOrderReply, ValidOrder } from '@parcel/contracts';
 import type { StationMatch } from '@parcel/reference-data';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
 
-export function toAssignedStation({ station, distance }: StationMatch): AssignedStation {
-  const { code, name, address, addressDetail, zipcode } = station;
-  return { code, name, address, addressDetail, zipcode, distance: Math.round(distance * 10) / 10 };
+/** locker_type B: the nearest station; locker_type A: the station as the client sent it. */
+function lockerStationOf(order: ValidOrder, assigned: StationMatch | undefined): AssignedStation | undefined {
+  if (assigned) {
+    const { code, name, address, addressDetail, zipcode } = assigned.station;
+    return { code, name, address, addressDetail, zipcode, distance: Math.round(assigned.distance * 10) / 10 };
+  }
+  const sent = order.locker_type === 'A' ? order.locker_station : undefined;
+  if (!sent) return undefined;
+  return {
+    code: sent.station_code,
+    name: sent.station_name,
+    address: sent.station_address,
+    addressDetail: sent.address_detail,
+    zipcode: sent.zipcode,
+    distance: sent.distance,
+  };
 }
 
 export function creatingOrder(router: Router, ctx: GatewayContext): void {
@@ -19,13 +32,14 @@ export function creatingOrder(router: Router, ctx: GatewayContext): void {
     const result = validateCreateOrder(req.body as Record<string, unknown>, { account, ref: ctx.ref });
     if (!result.ok) return sendB(res, CODE_FAILURE, result.message, []);
     const { order, carrier, serviceType, assignedStation } = result;
+    const lockerStation = lockerStationOf(order, assignedStation);
     const payload: CreateOrder['payload'] = {
       clientId: account.clientId,
       order,
       serviceType,
       carrier,
       weightUnit: account.weightUnit,
-      ...(assignedStation ? { lockerStation: toAssignedStation(assignedStation) } : {}),
+      ...(lockerStation ? { lockerStation } : {}),
     };
     const reply = await ctx.bus.request<CreateOrderReply>(
       Topics.orderCommands,

@@ -1,0 +1,25 @@
+/** B5 GET get-stations: stations within 5 km of the postal code, nearest first, at most 20. */
+import type { Router } from 'express';
+import { B, CODE_SUCCESS } from '@parcel/contracts';
+import type { GatewayContext } from '../context.ts';
+import { sendB } from '../http/interfaces.ts';
+
+export const STATION_RADIUS_M = 5000;
+export const STATION_LIMIT = 20;
+
+export function gettingStations(router: Router, ctx: GatewayContext): void {
+  router.get('/v1/openapi/station/get-stations', ...ctx.guards.B, (req, res) => {
+    const postcode = req.query.postcode;
+    // Omitted (or not a single value): the specified empty list, not an error.
+    if (typeof postcode !== 'string' || postcode.length > 32) return sendB(res, CODE_SUCCESS, B.success, []);
+    const stations = ctx.ref.stationsNear(postcode, STATION_RADIUS_M, STATION_LIMIT).map(({ station, distance }) => ({
+      Zipcode: station.zipcode,
+      Station_Name: station.name,
+      Station_Address: station.address,
+      Address_Detail: station.addressDetail,
+      Distance: Math.round(distance * 10) / 10,
+      Station_Code: station.code,
+    }));
+    sendB(res, CODE_SUCCESS, B.success, stations);
+  });
+}
