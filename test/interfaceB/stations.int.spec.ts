@@ -1,4 +1,5 @@
 import { clientB } from '../support/client.ts';
+import { orderBody } from '../support/orders.ts';
 import { startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
 
@@ -45,7 +46,7 @@ describe('B5 get-stations', () => {
   });
 
   test('"omitting it returns an empty list"; unknown and malformed postcodes too', async () => {
-    for (const query of [{}, { postcode: '' }, { postcode: '999999' }, { postcode: 'abc' }, { postcode: '12' }, { postcode: 'x'.repeat(10_000) }]) {
+    for (const query of [{} as Record<string, string>, { postcode: '' }, { postcode: '999999' }, { postcode: 'abc' }, { postcode: '12' }, { postcode: 'x'.repeat(10_000) }]) {
       expect(await stations(query)).toEqual({ code: 0, message: 'success', data: [] });
     }
   });
@@ -57,8 +58,6 @@ describe('B5 get-stations', () => {
 });
 
 describe('locker_type at create-order (decisions.md "Reference data")', () => {
-  const { orderBody } = require('../support/orders.ts') as typeof import('../support/orders.ts');
-
   test('locker_type B: "the order is assigned the nearest station to postal_code", shown in the status record', async () => {
     const nearest = (await stations({ postcode: '238858' })).data[0];
     const created = await clientB(stack).post('order/create-order', orderBody({ postal_code: '238858', locker_type: 'B' }));
