@@ -17,6 +17,13 @@ export interface Settings {
   /** `full` syncs every commit to disk; `normal` survives a process crash but not a power cut. */
   durability: 'full' | 'normal';
   logLevel: string;
+  carriers: {
+    /** The LMX carrier's base URL; unset: the embedded stack starts the LMX sandbox itself. */
+    lmxUrl: string | undefined;
+    sandboxPort: number;
+    /** First delay before retrying a failed carrier registration (doubles per attempt, capped at 30 s). */
+    retryDelayMs: number;
+  };
 }
 
 export class SettingsError extends Error {
@@ -56,5 +63,10 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     batchCreate: { enabled: oneOf(env, 'PARCEL_BATCH_CREATE', ['on', 'off'], 'off') === 'on', max: integer(env, 'PARCEL_BATCH_MAX', 50, 1) },
     durability: oneOf(env, 'PARCEL_DURABILITY', ['full', 'normal'], 'full'),
     logLevel: env.LOG_LEVEL || 'info',
+    carriers: {
+      lmxUrl: env.PARCEL_LMX_URL || undefined,
+      sandboxPort: integer(env, 'PARCEL_SANDBOX_PORT', 8090, 0),
+      retryDelayMs: integer(env, 'PARCEL_CARRIER_RETRY_MS', 1000, 1),
+    },
   };
 }

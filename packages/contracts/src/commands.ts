@@ -5,6 +5,7 @@ import type { AssignedStation } from './views.ts';
 export const Topics = {
   orderCommands: 'parcel.commands.order',
   trackingCommands: 'parcel.commands.tracking',
+  labelCommands: 'parcel.commands.label',
   parcelEvents: 'parcel.events.v1',
   deadLetter: 'parcel.deadletter.v1',
 } as const;
@@ -25,4 +26,58 @@ export type CreateOrderReply =
   | { ok: true; trackingNumber: string; createdAt: string }
   | { ok: false; error: 'ReferenceExists' };
 
-export type OrderCommand = CreateOrder;
+/** B2 (when enabled): validated orders recorded at once, created asynchronously. */
+export interface AcceptOrderBatch {
+  type: 'AcceptOrderBatch';
+  payload: { batchId: string; clientId: string; orders: CreateOrder['payload'][] };
+}
+
+export type AcceptOrderBatchReply = { ok: true; acceptedAt: string };
+
+export interface CancelOrders {
+  type: 'CancelOrders';
+  payload: { clientId: string; trackingNumbers: string[] };
+}
+
+export interface CancelOrdersReply {
+  success: string[];
+  errors: { tracking_number: string; remarks: string }[];
+}
+
+/** A2: records LB_GN once the label has been rendered. */
+export interface RecordLabel {
+  type: 'RecordLabel';
+  payload: { clientId: string; trackingNumber: string; labelType: string; direction: 'horizontal' | 'vertical' };
+}
+
+export type RecordLabelReply = { ok: true } | { ok: false; error: 'ParcelNotFound' | 'SelfLabelNotAllowed' };
+
+/** A carrier's signed tracking callback, checked and parsed at the gateway. */
+export interface RecordCarrierEvent {
+  type: 'RecordCarrierEvent';
+  payload: {
+    carrier: string;
+    partnerTrackingNo: string;
+    carrierCode: string;
+    /** ISO 8601 */
+    eventTime: string;
+    location: string;
+    remarks: string;
+    receiveBy: string;
+    pod: string[];
+  };
+}
+
+export type RecordCarrierEventReply = { ok: true; recorded: boolean } | { ok: false; error: 'UnknownParcel' };
+
+export type OrderCommand = CreateOrder | AcceptOrderBatch | CancelOrders;
+export type TrackingCommand = RecordLabel | RecordCarrierEvent;
+
+/** Rendered on demand by the label service from the parcel view. */
+export interface RenderLabel {
+  type: 'RenderLabel';
+  payload: { clientId: string; trackingNumber: string; format: 'cn23' | 'pdf' | 'html' | 'zpl'; direction?: 'horizontal' | 'vertical' };
+}
+
+/** `content` is Base64 for the PDF formats, the document itself for HTML and ZPL. */
+export type RenderLabelReply = { ok: true; content: string } | { ok: false; error: 'ParcelNotFound' } | { ok: false; error: 'RenderFailed'; message: string };

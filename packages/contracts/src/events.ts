@@ -3,6 +3,7 @@
  * (versioned type name, dates as ISO strings). Stored events are forever: add a new version and an
  * upcaster rather than changing a stored shape.
  */
+import type { CreateOrder } from './commands.ts';
 import type { ValidOrder } from './order.ts';
 import type { AssignedStation } from './views.ts';
 
@@ -74,7 +75,13 @@ export interface ReferenceClaimed {
   data: { clientId: string; customTrackingNum: string; trackingNumber: string; claimedAt: Date };
 }
 
-export type DomainEvent = ParcelEvent | ReferenceClaimed;
+/** B2 (when enabled): a batch of validated orders, recorded before the reply and created from the log. */
+export interface OrderBatchAccepted {
+  type: 'OrderBatchAccepted';
+  data: { batchId: string; clientId: string; orders: CreateOrder['payload'][]; acceptedAt: Date };
+}
+
+export type DomainEvent = ParcelEvent | ReferenceClaimed | OrderBatchAccepted;
 
 export interface StoredEvent {
   type: string;
@@ -94,6 +101,7 @@ const serializers: { [K in DomainEvent['type']]: Serializer<Extract<DomainEvent,
   CarrierRegistrationFailed: { storedType: 'CarrierRegistrationFailed.v1', dateFields: ['failedAt'] },
   CarrierEventRecorded: { storedType: 'CarrierEventRecorded.v1', dateFields: ['eventTime', 'recordedAt'] },
   ReferenceClaimed: { storedType: 'ReferenceClaimed.v1', dateFields: ['claimedAt'] },
+  OrderBatchAccepted: { storedType: 'OrderBatchAccepted.v1', dateFields: ['acceptedAt'] },
 };
 
 const byStoredType = new Map(Object.entries(serializers).map(([type, s]) => [s.storedType, { type, ...s }]));
@@ -120,10 +128,12 @@ export function deserializeEvent(stored: { type: string; data: unknown }): Domai
   return { type: s.type, data } as DomainEvent;
 }
 
-export const isParcelEvent = (e: DomainEvent): e is ParcelEvent => e.type !== 'ReferenceClaimed';
+export const isParcelEvent = (e: DomainEvent): e is ParcelEvent => e.type !== 'ReferenceClaimed' && e.type !== 'OrderBatchAccepted';
 
 export const parcelStreamName = (trackingNumber: string) => `parcel-${trackingNumber}`;
 /** References contain only letters, digits, `-` and `_`, so `/` cannot collide. */
 export const referenceStreamName = (clientId: string, customTrackingNum: string) =>
   `reference-${clientId}/${customTrackingNum}`;
 export const PARCEL_STREAM_PREFIX = 'parcel-';
+export const BATCH_STREAM_PREFIX = 'batch-';
+export const batchStreamName = (batchId: string) => `${BATCH_STREAM_PREFIX}${batchId}`;

@@ -10,6 +10,10 @@ import type { Logger } from 'pino';
 import { createParcelProjector, randomIds } from '@parcel/application';
 import type { Ids } from '@parcel/application';
 import { createInProcessBus } from '@parcel/bus';
+import { createCarrierSandbox } from '@parcel/carrier-sandbox';
+import type { CarrierSandbox } from '@parcel/carrier-sandbox';
+import { createLmxClient } from '@parcel/carriers';
+import type { CarrierClient } from '@parcel/carriers';
 import type { Settings } from '@parcel/config';
 import { systemClock } from '@parcel/domain';
 import type { Clock } from '@parcel/domain';
@@ -29,6 +33,10 @@ export interface EmbeddedOptions {
 
 export interface EmbeddedStack {
   url: string;
+  /** The LMX carrier's address (the in-process sandbox unless PARCEL_LMX_URL names another). */
+  lmxUrl: string;
+  /** The in-process LMX sandbox, when this stack started one. */
+  sandbox: CarrierSandbox | undefined;
   server: Server;
   /** Resolves once the asynchronous projector has handled every committed event. */
   caughtUp(): Promise<void>;
@@ -50,9 +58,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const accounts = loadAccounts(settings.accountsFile);
   const projector = createParcelProjector({ eventStore, views: projections.parcels });
 
-  const order = createOrderService({ eventStore, projector, bus, clock, ids, onProjectionError });
-  const tracking = createTrackingService({ eventStore, projector, bus, clock });
-  await order.start();
+  const common = { eventStore, projector, bus, clock, ids, ref, views: projections.parcels, onProjectionError };
+  const tracking = createTrackingService(common);
   await tracking.start();
 
   const app = createGatewayApp({
@@ -78,17 +85,37 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;
-  log.info({ port, dataDir: settings.dataDir }, 'parcel service (embedded) listening');
+  const url = `http://127.0.0.1:${port}`;
+
+  // The LMX sandbox is a carrier of its own, over HTTP; it calls the gateway back with tracking events.
+  let sandbox: CarrierSandbox | undefined;
+  let lmxUrl = settings.carriers.lmxUrl;
+  if (!lmxUrl) {
+    sandbox = createCarrierSandbox({ callbackUrl: url, secret: ref.carriers.get('LMX')?.eventSecret ?? '' });
+    lmxUrl = (await sandbox.listen(settings.carriers.sandboxPort, '127.0.0.1')).url;
+  }
+  const lmx = createLmxClient({ baseUrl: lmxUrl });
+  const carriers = new Map<string, CarrierClient>([...ref.carriers.values()].filter((c) => c.code.startsWith('LMX')).map((c) => [c.code, lmx]));
+  const order = createOrderService({ ...common, carriers, registrationRetryDelayMs: settings.carriers.retryDelayMs });
+  await order.start();
+  log.info({ port, dataDir: settings.dataDir, lmxUrl }, 'parcel service (embedded) listening');
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
+    lmxUrl,
+    sandbox,
     server,
-    caughtUp: () => tracking.caughtUp(),
+    caughtUp: async () => {
+      await tracking.caughtUp();
+      await order.caughtUp();
+    },
     async stop() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await tracking.stop();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await closed;
       await order.stop();
+      await sandbox?.close();
+      await tracking.stop();
       await bus.close();
       await projections.close();
       await eventStore.close();

@@ -5,7 +5,11 @@ import { B, CODE_FAILURE } from '@parcel/contracts';
 import { bearerToken, signedHeaders } from './auth/middleware.ts';
 import type { GatewayContext, GatewayDeps } from './context.ts';
 import { creatingOrder } from './creatingOrder/route.ts';
+import { cancellingOrders } from './cancellingOrders/route.ts';
+import { creatingLabel } from './creatingLabel/route.ts';
+import { gettingShippingLabel } from './gettingShippingLabel/route.ts';
 import { creatingOrders } from './creatingOrders/route.ts';
+import { receivingCarrierEvents } from './receivingCarrierEvents/route.ts';
 import { gettingBarcode } from './gettingBarcode/route.ts';
 import { gettingStations } from './gettingStations/route.ts';
 import { jsonObjectBody } from './http/body.ts';
@@ -46,9 +50,21 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
 
   app.use(jsonObjectBody);
   const routes = express.Router();
-  for (const slice of [issuingToken, lookingUpStatus, lookingUpTrackingNumber, creatingOrder, creatingOrders, queryingStatus, gettingBarcode, gettingStations]) {
-    slice(routes, ctx);
-  }
+  const slices = [
+    issuingToken,
+    lookingUpStatus,
+    lookingUpTrackingNumber,
+    creatingLabel,
+    creatingOrder,
+    creatingOrders,
+    queryingStatus,
+    gettingStations,
+    cancellingOrders,
+    gettingShippingLabel,
+    gettingBarcode,
+    receivingCarrierEvents,
+  ];
+  for (const slice of slices) slice(routes, ctx);
   app.use(routes);
 
   app.use((req: Request, res: Response) => sendFor(req, res, CODE_FAILURE, B.apiNotFound, 404));

@@ -1,28 +1,61 @@
 import { Topics } from '@parcel/contracts';
-import type { CreateOrder } from '@parcel/contracts';
+import type { AcceptOrderBatch, CancelOrders, CreateOrder } from '@parcel/contracts';
 import type { Bus, Message, Unsubscribe } from '@parcel/bus';
+import type { CarrierClient } from '@parcel/carriers';
+import type { Subscription } from '@parcel/eventstore';
+import type { ParcelViewStore } from '@parcel/projections';
+import type { ReferenceData } from '@parcel/reference-data';
+import { cancelOrders } from './cancellingOrders/cancelOrders.ts';
 import { createOrder } from './creatingOrder/createOrder.ts';
 import type { CreateOrderDeps } from './creatingOrder/createOrder.ts';
+import { acceptOrderBatch, startBatchWorker } from './creatingOrders/orderBatches.ts';
+import { startRegistrationWorker } from './registeringWithCarrier/registrationWorker.ts';
 
-export type OrderServiceDeps = CreateOrderDeps & { bus: Bus };
+export type OrderServiceDeps = CreateOrderDeps & {
+  bus: Bus;
+  views: ParcelViewStore;
+  ref: ReferenceData;
+  /** Carrier clients by carrier code (LMX and LMX-PU); carriers absent here take no registrations. */
+  carriers: ReadonlyMap<string, CarrierClient>;
+  registrationRetryDelayMs?: number;
+  pollIntervalMs?: number;
+};
 
-/** The order service: serves order commands from the bus. */
+/** The order service: order commands from the bus, carrier registration and batch creation from the store's log. */
 export function createOrderService(deps: OrderServiceDeps) {
   let unsubscribe: Unsubscribe | undefined;
+  let workers: Subscription[] = [];
+
   async function handle(message: Message): Promise<unknown> {
+    const meta = { commandId: message.id, ...(message.headers ? { headers: message.headers } : {}) };
     switch (message.type) {
       case 'CreateOrder':
-        return createOrder(deps, (message as Message<CreateOrder['payload']>).payload, { commandId: message.id, ...(message.headers ? { headers: message.headers } : {}) });
+        return createOrder(deps, (message as Message<CreateOrder['payload']>).payload, meta);
+      case 'AcceptOrderBatch':
+        return acceptOrderBatch(deps, (message as Message<AcceptOrderBatch['payload']>).payload, message.id);
+      case 'CancelOrders':
+        return cancelOrders(deps, (message as Message<CancelOrders['payload']>).payload, message.id);
       default:
         throw new Error(`order service: unknown command ${message.type}`);
     }
   }
+
   return {
     async start() {
       unsubscribe = await deps.bus.handleRequests(Topics.orderCommands, handle);
+      const poll = deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {};
+      workers = [
+        startRegistrationWorker({ ...deps, ...poll, ...(deps.registrationRetryDelayMs ? { retryDelayMs: deps.registrationRetryDelayMs } : {}) }),
+        startBatchWorker({ ...deps, ...poll }),
+      ];
+    },
+    /** Resolves once both workers have handled every event committed so far. */
+    async caughtUp() {
+      await Promise.all(workers.map((w) => w.caughtUp()));
     },
     async stop() {
       await unsubscribe?.();
+      await Promise.all(workers.map((w) => w.stop()));
     },
   };
 }

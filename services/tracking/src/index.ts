@@ -1,25 +1,41 @@
+import { Topics } from '@parcel/contracts';
+import type { RecordCarrierEvent, RecordLabel } from '@parcel/contracts';
 import type { ParcelProjector } from '@parcel/application';
-import type { Bus } from '@parcel/bus';
-import type { Clock } from '@parcel/domain';
-import type { EventStore, Subscription } from '@parcel/eventstore';
+import type { Bus, Message, Unsubscribe } from '@parcel/bus';
+import type { Subscription } from '@parcel/eventstore';
+import { recordCarrierEvent } from './recordingCarrierEvent/recordCarrierEvent.ts';
+import type { RecordCarrierEventDeps } from './recordingCarrierEvent/recordCarrierEvent.ts';
+import { recordLabel } from './recordingLabel/recordLabel.ts';
 
-export interface TrackingServiceDeps {
-  eventStore: EventStore;
+export type TrackingServiceDeps = RecordCarrierEventDeps & {
   projector: ParcelProjector;
   bus: Bus;
-  clock: Clock;
   /** Subscription poll interval for commits made by other processes. */
   pollIntervalMs?: number;
-}
+};
 
 export const PARCEL_VIEW_SUBSCRIPTION = 'parcel-view';
 
 /**
- * The tracking service: keeps the status projection up to date from the store's global log
- * (with a stored checkpoint, so nothing committed is ever left out of the view).
+ * The tracking service: records label and carrier events on parcel streams, and keeps the status
+ * projection up to date from the store's global log (with a stored checkpoint, so nothing
+ * committed is ever left out of the view).
  */
 export function createTrackingService(deps: TrackingServiceDeps) {
   let projection: Subscription | undefined;
+  let unsubscribe: Unsubscribe | undefined;
+
+  async function handle(message: Message): Promise<unknown> {
+    switch (message.type) {
+      case 'RecordLabel':
+        return recordLabel(deps, (message as Message<RecordLabel['payload']>).payload, message.id);
+      case 'RecordCarrierEvent':
+        return recordCarrierEvent(deps, (message as Message<RecordCarrierEvent['payload']>).payload, message.id);
+      default:
+        throw new Error(`tracking service: unknown command ${message.type}`);
+    }
+  }
+
   return {
     async start() {
       projection = deps.eventStore.subscribeToAll({
@@ -27,12 +43,14 @@ export function createTrackingService(deps: TrackingServiceDeps) {
         handler: deps.projector.handleRecorded,
         ...(deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {}),
       });
+      unsubscribe = await deps.bus.handleRequests(Topics.trackingCommands, handle);
     },
     /** Resolves once every event committed so far is in the view. */
     async caughtUp() {
       await projection?.caughtUp();
     },
     async stop() {
+      await unsubscribe?.();
       await projection?.stop();
     },
   };

@@ -9,7 +9,7 @@ import type { GatewayContext } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
 
 /** locker_type B: the nearest station; locker_type A: the station as the client sent it. */
-function lockerStationOf(order: ValidOrder, assigned: StationMatch | undefined): AssignedStation | undefined {
+export function lockerStationOf(order: ValidOrder, assigned: StationMatch | undefined): AssignedStation | undefined {
   if (assigned) {
     const { code, name, address, addressDetail, zipcode } = assigned.station;
     return { code, name, address, addressDetail, zipcode, distance: Math.round(assigned.distance * 10) / 10 };

@@ -1,13 +1,77 @@
-/** B2 POST create-orders: disabled, exactly as specified, unless PARCEL_BATCH_CREATE=on. */
+/**
+ * B2 POST create-orders: disabled, exactly as specified (`Api not found`), unless
+ * PARCEL_BATCH_CREATE=on. Enabled, every order gets create-order's validation; the accepted ones
+ * are recorded by the order service before the reply and created asynchronously.
+ */
+import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
-import { B, CODE_FAILURE } from '@parcel/contracts';
+import { B, check, CODE_FAILURE, CODE_SUCCESS, CreateOrdersRequest, Topics, validateCreateOrder } from '@parcel/contracts';
+import type { AcceptOrderBatch, AcceptOrderBatchReply, CreateOrder } from '@parcel/contracts';
+import { formatSgt } from '@parcel/domain';
+import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
+import { lockerStationOf } from '../creatingOrder/route.ts';
 import { sendB } from '../http/interfaces.ts';
 
+interface BatchEntry {
+  custom_tracking_num: string;
+  date_time: string;
+  status: 'Accepted' | 'Rejected';
+  error: { reason: string }[];
+}
+
 export function creatingOrders(router: Router, ctx: GatewayContext): void {
-  router.post('/v1/openapi/order/create-orders', ...ctx.guards.B, (_req, res) => {
+  router.post('/v1/openapi/order/create-orders', ...ctx.guards.B, async (req, res) => {
     if (!ctx.config.batchCreate.enabled) return sendB(res, CODE_FAILURE, B.apiNotFound, []);
-    // The enabled shape arrives with the carriers issue; until then the flag changes nothing.
-    return sendB(res, CODE_FAILURE, B.apiNotFound, []);
+    const body = check(CreateOrdersRequest, req.body);
+    if (!body.ok) return sendB(res, CODE_FAILURE, body.message, []);
+    const { max } = ctx.config.batchCreate;
+    if (body.value.orders.length > max) return sendB(res, CODE_FAILURE, B.batchLimit(max), []);
+
+    const account = accountOf(res);
+    const dateTime = formatSgt(ctx.clock.now());
+    const success: BatchEntry[] = [];
+    const errors: BatchEntry[] = [];
+    const accepted: CreateOrder['payload'][] = [];
+    const seen = new Set<string>();
+    for (const raw of body.value.orders) {
+      const sent = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+      const ref = typeof sent.custom_tracking_num === 'string' ? sent.custom_tracking_num : '';
+      const reject = (reason: string) => errors.push({ custom_tracking_num: ref, date_time: dateTime, status: 'Rejected', error: [{ reason }] });
+      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+        reject(B.invalid('orders'));
+        continue;
+      }
+      const result = validateCreateOrder(sent, { account, ref: ctx.ref });
+      if (!result.ok) {
+        reject(result.message);
+        continue;
+      }
+      // Early answers for references known now; the order service still enforces uniqueness.
+      if (seen.has(ref) || (await ctx.projections.parcels.getByReference(account.clientId, ref))) {
+        reject(B.referenceExists(ref));
+        continue;
+      }
+      seen.add(ref);
+      const lockerStation = lockerStationOf(result.order, result.assignedStation);
+      accepted.push({
+        clientId: account.clientId,
+        order: result.order,
+        serviceType: result.serviceType,
+        carrier: result.carrier,
+        weightUnit: account.weightUnit,
+        ...(lockerStation ? { lockerStation } : {}),
+      });
+      success.push({ custom_tracking_num: ref, date_time: dateTime, status: 'Accepted', error: [] });
+    }
+    if (accepted.length > 0) {
+      const payload: AcceptOrderBatch['payload'] = { batchId: randomUUID(), clientId: account.clientId, orders: accepted };
+      await ctx.bus.request<AcceptOrderBatchReply>(
+        Topics.orderCommands,
+        { id: randomUUID(), key: account.clientId, type: 'AcceptOrderBatch', payload },
+        { timeoutMs: ctx.config.commandTimeoutMs },
+      );
+    }
+    sendB(res, CODE_SUCCESS, B.success, { success, errors });
   });
 }

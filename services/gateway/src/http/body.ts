@@ -29,8 +29,11 @@ export function jsonObjectBody(req: Request, res: Response, next: NextFunction):
     if (done) return;
     done = true;
     let parsed: unknown;
+    const raw = Buffer.concat(chunks);
+    // Signed callbacks are verified over the exact bytes received.
+    res.locals.rawBody = raw;
     try {
-      parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      parsed = JSON.parse(raw.toString('utf8'));
     } catch {
       return sendFor(req, res, CODE_FAILURE, Http.invalidJson, 400);
     }

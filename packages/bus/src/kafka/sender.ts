@@ -1,0 +1,67 @@
+import type { Message as KafkaRecord, Producer, TopicMessages } from 'kafkajs';
+
+function byTopic(batch: Queued[]): TopicMessages[] {
+  const topics = new Map<string, KafkaRecord[]>();
+  for (const { topic, record } of batch) topics.set(topic, [...(topics.get(topic) ?? []), record]);
+  return [...topics].map(([topic, messages]) => ({ topic, messages }));
+}
+
+interface Queued {
+  topic: string;
+  record: KafkaRecord;
+  done: PromiseWithResolvers<void>;
+}
+
+export interface Sender {
+  /** Resolves once the broker acknowledged the record on all in-sync replicas. */
+  send(topic: string, record: KafkaRecord): Promise<void>;
+  /** Rejects whatever is still queued and waits for the produce request in flight. */
+  close(error: Error): Promise<void>;
+}
+
+/**
+ * One produce request in flight at a time; whatever was sent meanwhile goes out together in the
+ * next one. Keeps send order per key even across retries (kafkajs would let a later request
+ * overtake a failed one), and batches concurrent sends instead of queueing one round trip each.
+ */
+export function createSender(producer: Producer, maxBatch = 500): Sender {
+  let queue: Queued[] = [];
+  let flushing: Promise<void> | undefined;
+  let closedWith: Error | undefined;
+
+  async function flush(): Promise<void> {
+    try {
+      await Promise.resolve(); // sends of the same tick join the first request
+      while (queue.length > 0 && !closedWith) {
+        const batch = queue.slice(0, maxBatch);
+        queue = queue.slice(batch.length);
+        try {
+          await producer.sendBatch({ topicMessages: byTopic(batch), acks: -1 });
+          for (const { done } of batch) done.resolve();
+        } catch (error) {
+          for (const { done } of batch) done.reject(error);
+        }
+      }
+    } finally {
+      // In the same synchronous step as the last emptiness check: a send arriving later starts a new flush.
+      flushing = undefined;
+    }
+  }
+
+  return {
+    send(topic, record) {
+      if (closedWith) return Promise.reject(closedWith);
+      const done = Promise.withResolvers<void>();
+      queue.push({ topic, record, done });
+      flushing ??= flush();
+      return done.promise;
+    },
+    async close(error) {
+      closedWith ??= error;
+      const abandoned = queue;
+      queue = [];
+      for (const { done } of abandoned) done.reject(error);
+      await flushing;
+    },
+  };
+}

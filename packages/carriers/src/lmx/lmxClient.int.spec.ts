@@ -1,0 +1,136 @@
+/** B6 cancel-orders and decisions.md "Carriers, cancellation and carrier events": the LMX adapter against the real sandbox. */
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createCarrierSandbox } from '@parcel/carrier-sandbox';
+import type { CarrierSandbox } from '@parcel/carrier-sandbox';
+import type { ShipmentToRegister } from '../port.ts';
+import { createLmxClient } from './lmxClient.ts';
+
+const shipment = (trackingNumber: string, instruction = ''): ShipmentToRegister => ({
+  trackingNumber, carrier: 'LMX', recipientCountry: 'SG', postalCode: '048616', recipientName: 'Tan Ah Kow', instruction,
+});
+
+let sandbox: CarrierSandbox;
+let url: string;
+beforeAll(async () => {
+  sandbox = createCarrierSandbox({ secret: 'lmx-sandbox-secret' });
+  url = (await sandbox.listen(0)).url;
+});
+afterAll(() => sandbox.close());
+
+async function registered(trackingNumber: string, instruction = ''): Promise<string> {
+  const r = await createLmxClient({ baseUrl: url }).register(shipment(trackingNumber, instruction));
+  if (!r.ok) throw new Error(r.reason);
+  return r.partnerTrackingNo;
+}
+
+test('register gives an LMX number and "LMX Express"; a repeat gives the same number', async () => {
+  const client = createLmxClient({ baseUrl: url });
+  const first = await client.register(shipment('PX-REG-1'));
+  expect(first).toEqual({ ok: true, partnerTrackingNo: expect.stringMatching(/^LMX[0-9A-Z]{12}$/), partnerName: 'LMX Express' });
+  expect(await client.register(shipment('PX-REG-1'))).toEqual(first);
+  expect(sandbox.state.shipments.size).toBeGreaterThan(0);
+});
+
+test('[sandbox:no-partner]: permanent failure, carrier holds no tracking number', async () => {
+  const r = await createLmxClient({ baseUrl: url }).register(shipment('PX-NP-1', 'leave at door [sandbox:no-partner]'));
+  expect(r).toEqual({ ok: false, permanent: true, reason: 'carrier holds no tracking number' });
+});
+
+test('a shipment the carrier refuses (4xx) is a permanent failure with its message', async () => {
+  const r = await createLmxClient({ baseUrl: url }).register({ ...shipment('PX-BAD-1'), carrier: 'USX' });
+  expect(r).toEqual({ ok: false, permanent: true, reason: 'carrier answered HTTP 400: carrier invalid' });
+});
+
+test('cancel: cancelled, picked-up message passed through, unknown number; a second cancel is cancelled again', async () => {
+  const plain = await registered('PX-C-1');
+  const pickedUp = await registered('PX-C-2', '[sandbox:picked-up]');
+  const client = createLmxClient({ baseUrl: url });
+  const r = await client.cancel([plain, pickedUp, 'LMX000000000000']);
+  expect(r).toEqual({
+    ok: true,
+    outcomes: new Map([
+      [plain, { cancelled: true }],
+      [pickedUp, { cancelled: false, message: 'Parcel already picked up' }],
+      ['LMX000000000000', { cancelled: false, message: 'Shipment not found' }],
+    ]),
+  });
+  expect(await client.cancel([plain])).toEqual({ ok: true, outcomes: new Map([[plain, { cancelled: true }]]) });
+});
+
+test('[sandbox:cancel-reject]: the whole batch fails (422) and nothing is cancelled', async () => {
+  const plain = await registered('PX-R-1');
+  const rejecting = await registered('PX-R-2', '[sandbox:cancel-reject]');
+  const r = await createLmxClient({ baseUrl: url }).cancel([plain, rejecting]);
+  expect(r).toEqual({ ok: false, reason: 'carrier answered HTTP 422: Cancel batch rejected' });
+  expect(sandbox.state.shipments.get(plain)?.cancelled).toBe(false);
+});
+
+test('an empty cancel asks nothing', async () => {
+  expect(await createLmxClient({ baseUrl: 'http://127.0.0.1:1' }).cancel([])).toEqual({ ok: true, outcomes: new Map() });
+});
+
+test('outage: a closed sandbox is a transient failure; a new sandbox on the same port serves again', async () => {
+  const down = createCarrierSandbox({ secret: 's' });
+  const { url: downUrl } = await down.listen(0);
+  const client = createLmxClient({ baseUrl: downUrl });
+  expect((await client.register(shipment('PX-O-1'))).ok).toBe(true);
+  await down.close();
+
+  const r = await client.register(shipment('PX-O-2'));
+  // Refused, or reset on a kept-alive socket the close cut: either way unreachable.
+  expect(r).toEqual({ ok: false, permanent: false, reason: expect.stringMatching(/^carrier unreachable: /) });
+  expect(await client.cancel(['LMX000000000001'])).toEqual({ ok: false, reason: expect.stringMatching(/^carrier unreachable: /) });
+
+  const up = createCarrierSandbox({ secret: 's' });
+  try {
+    expect((await up.listen(Number(new URL(downUrl).port))).url).toBe(downUrl);
+    expect(await client.register(shipment('PX-O-2'))).toMatchObject({ ok: true });
+  } finally {
+    await up.close();
+  }
+});
+
+describe('a carrier that fails', () => {
+  let stub: Server;
+  let stubUrl: string;
+  let answer: { status: number; body: string } | 'never' = 'never';
+  beforeAll(async () => {
+    stub = createServer((req, res) => {
+      req.resume();
+      if (answer !== 'never') res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
+    });
+    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+    stubUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    stub.closeAllConnections();
+    return new Promise((resolve) => stub.close(resolve));
+  });
+
+  test('no answer within the timeout: transient', async () => {
+    answer = 'never';
+    const client = createLmxClient({ baseUrl: stubUrl, timeoutMs: 50 });
+    expect(await client.register(shipment('PX-T-1'))).toEqual({ ok: false, permanent: false, reason: 'no answer within 50 ms' });
+    expect(await client.cancel(['LMX1'])).toEqual({ ok: false, reason: 'no answer within 50 ms' });
+  });
+
+  test.each([
+    [503, '{"message":"maintenance"}', false],
+    [502, '<html>bad gateway</html>', false],
+    [429, '{}', false],
+    [200, '{"unexpected":true}', false],
+    [404, '{"message":"no such route"}', true],
+  ])('HTTP %i %s: permanent %p', async (status, body, permanent) => {
+    answer = { status, body };
+    const client = createLmxClient({ baseUrl: stubUrl });
+    expect(await client.register(shipment('PX-F-1'))).toMatchObject({ ok: false, permanent });
+    expect(await client.cancel(['LMX1'])).toMatchObject({ ok: false });
+  });
+
+  test('a cancel answer missing a number asked is a failed batch', async () => {
+    answer = { status: 200, body: '{"results":[{"partner_tracking_no":"LMX1","cancelled":true,"message":"Cancelled"}]}' };
+    expect(await createLmxClient({ baseUrl: stubUrl }).cancel(['LMX1', 'LMX2'])).toEqual({ ok: false, reason: 'carrier answered for only part of the batch' });
+  });
+});

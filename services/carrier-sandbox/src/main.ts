@@ -1,0 +1,14 @@
+import { createCarrierSandbox } from './sandbox.ts';
+
+const env = process.env;
+const sandbox = createCarrierSandbox({
+  callbackUrl: env.PARCEL_CARRIER_CALLBACK_URL || 'http://127.0.0.1:8080',
+  secret: env.LMX_SECRET || 'lmx-sandbox-secret',
+});
+const { url } = await sandbox.listen(Number(env.PORT || 8090), env.HOST || '0.0.0.0');
+console.log(JSON.stringify({ msg: 'LMX carrier sandbox listening', url }));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void sandbox.close().then(() => process.exit(0));
+  });
+}

@@ -1,0 +1,24 @@
+/** B6 POST cancel-orders: 1 to 100 numbers, only for accounts allowed to cancel. */
+import { randomUUID } from 'node:crypto';
+import type { Router } from 'express';
+import { B, CancelOrdersRequest, check, CODE_FAILURE, CODE_SUCCESS, Topics } from '@parcel/contracts';
+import type { CancelOrders, CancelOrdersReply } from '@parcel/contracts';
+import { accountOf } from '../context.ts';
+import type { GatewayContext } from '../context.ts';
+import { sendB } from '../http/interfaces.ts';
+
+export function cancellingOrders(router: Router, ctx: GatewayContext): void {
+  router.post('/v1/openapi/order/cancel-orders', ...ctx.guards.B, async (req, res) => {
+    const account = accountOf(res);
+    if (!account.canCancel) return sendB(res, CODE_FAILURE, B.permissionDenied, []);
+    const body = check(CancelOrdersRequest, req.body);
+    if (!body.ok) return sendB(res, CODE_FAILURE, body.message, []);
+    const payload: CancelOrders['payload'] = { clientId: account.clientId, trackingNumbers: body.value.tracking_nums };
+    const reply = await ctx.bus.request<CancelOrdersReply>(
+      Topics.orderCommands,
+      { id: randomUUID(), key: account.clientId, type: 'CancelOrders', payload },
+      { timeoutMs: ctx.config.commandTimeoutMs },
+    );
+    sendB(res, CODE_SUCCESS, B.success, reply);
+  });
+}

@@ -1,0 +1,46 @@
+/**
+ * A2 POST /api/create-label: the CN23 customs declaration as a Base64 PDF. Matched on the
+ * upper-cased Barcode, Origin = sender_country and Destination = recipient_country exactly; a
+ * successful call records LB_GN on the parcel.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Router } from 'express';
+import { A, check, CODE_FAILURE, CODE_SUCCESS, CreateLabelRequest, Topics } from '@parcel/contracts';
+import type { RecordLabel, RecordLabelReply } from '@parcel/contracts';
+import { accountOf } from '../context.ts';
+import type { GatewayContext } from '../context.ts';
+import { sendA } from '../http/interfaces.ts';
+import { renderLabel } from '../labels.ts';
+
+const DIRECTIONS = ['horizontal', 'vertical'] as const;
+type Direction = (typeof DIRECTIONS)[number];
+
+export function creatingLabel(router: Router, ctx: GatewayContext): void {
+  router.post('/api/create-label', ...ctx.guards.A, async (req, res) => {
+    const body = check(CreateLabelRequest, req.body);
+    if (!body.ok) return sendA(res, CODE_FAILURE, body.message, []);
+    const { Barcode, LabelType, Origin, Destination, Direction: direction = 'horizontal' } = body.value;
+    // Specified: any other Direction fails with the generic server-error message (a business error).
+    if (!DIRECTIONS.includes(direction as Direction)) return sendA(res, CODE_FAILURE, ctx.config.genericErrorA, []);
+
+    const { clientId } = accountOf(res);
+    const trackingNumber = Barcode.toUpperCase();
+    const view = await ctx.projections.parcels.getForClient(clientId, trackingNumber);
+    if (!view || view.order.sender_country !== Origin || view.order.recipient_country !== Destination) {
+      return sendA(res, CODE_FAILURE, A.parcelNotFound, []);
+    }
+    if (ctx.ref.serviceTypes.get(view.serviceType)?.selfLabel) return sendA(res, CODE_FAILURE, A.cannotUndergoOperation, []);
+
+    const rendered = await renderLabel(ctx, { clientId, trackingNumber, format: 'cn23', direction: direction as Direction });
+    if (!rendered.ok) return sendA(res, CODE_FAILURE, rendered.error === 'ParcelNotFound' ? A.parcelNotFound : rendered.message, []);
+
+    const payload: RecordLabel['payload'] = { clientId, trackingNumber, labelType: LabelType, direction: direction as Direction };
+    const recorded = await ctx.bus.request<RecordLabelReply>(
+      Topics.trackingCommands,
+      { id: randomUUID(), key: trackingNumber, type: 'RecordLabel', payload },
+      { timeoutMs: ctx.config.commandTimeoutMs },
+    );
+    if (!recorded.ok) return sendA(res, CODE_FAILURE, recorded.error === 'ParcelNotFound' ? A.parcelNotFound : A.cannotUndergoOperation, []);
+    sendA(res, CODE_SUCCESS, A.success, { Base64: rendered.content });
+  });
+}

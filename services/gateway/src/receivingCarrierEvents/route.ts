@@ -1,0 +1,44 @@
+/**
+ * POST /carrier-events/{carrierCode} (decisions.md): a carrier's tracking event, signed with
+ * `X-Carrier-Signature: sha256=<HMAC-SHA256 of the raw body>`. Carrier-facing, with interface B's
+ * envelope: 404 unknown carrier, 401 bad signature, 400 malformed event, 404 unknown parcel;
+ * nothing is recorded for any of them.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Router } from 'express';
+import { B, CODE_FAILURE, CODE_SUCCESS, Remarks, Topics } from '@parcel/contracts';
+import type { RecordCarrierEvent, RecordCarrierEventReply } from '@parcel/contracts';
+import { parseCarrierEvent, verifyCarrierSignature } from '@parcel/carriers';
+import type { GatewayContext } from '../context.ts';
+import { sendB } from '../http/interfaces.ts';
+
+export function receivingCarrierEvents(router: Router, ctx: GatewayContext): void {
+  router.post('/carrier-events/:carrierCode', async (req, res) => {
+    const carrier = ctx.ref.carriers.get(String(req.params.carrierCode));
+    if (!carrier?.eventSecret) return sendB(res, CODE_FAILURE, 'Unknown carrier', [], 404);
+    const raw = res.locals.rawBody as Buffer;
+    if (!verifyCarrierSignature(raw, req.header('x-carrier-signature'), carrier.eventSecret)) {
+      return sendB(res, CODE_FAILURE, B.authInvalid('X-Carrier-Signature'), [], 401);
+    }
+    const parsed = parseCarrierEvent(req.body);
+    if (!parsed.ok) return sendB(res, CODE_FAILURE, parsed.message, [], 400);
+    const { partnerTrackingNo, carrierCode, eventTime, location, remarks, receiveBy, pod } = parsed.event;
+    const payload: RecordCarrierEvent['payload'] = {
+      carrier: carrier.code,
+      partnerTrackingNo,
+      carrierCode,
+      eventTime: eventTime.toISOString(),
+      location,
+      remarks,
+      receiveBy,
+      pod,
+    };
+    const reply = await ctx.bus.request<RecordCarrierEventReply>(
+      Topics.trackingCommands,
+      { id: randomUUID(), key: `${carrier.code}/${partnerTrackingNo}`, type: 'RecordCarrierEvent', payload },
+      { timeoutMs: ctx.config.commandTimeoutMs },
+    );
+    if (!reply.ok) return sendB(res, CODE_FAILURE, Remarks.noRecord, [], 404);
+    sendB(res, CODE_SUCCESS, B.success, { recorded: reply.recorded });
+  });
+}

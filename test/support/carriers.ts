@@ -1,0 +1,29 @@
+/** Helpers around the LMX sandbox of a test stack. */
+import { eventually } from '@parcel/bus/conformance';
+import { clientB, raw } from './client.ts';
+import { orderBody } from './orders.ts';
+import type { TestStack } from './stack.ts';
+
+export { eventually };
+
+/** Creates an SG (LMX) order and waits until the carrier registration is in its status. */
+export async function registeredParcel(stack: TestStack, overrides: Record<string, unknown> = {}) {
+  const created = await clientB(stack).post('order/create-order', orderBody(overrides));
+  if (created.body.code !== 0) throw new Error(JSON.stringify(created.body));
+  const tn: string = created.body.data.wmg_tracking_num;
+  let partner = '';
+  await eventually(async () => {
+    partner = (await clientB(stack).get('order/query-status', { tracking_num: tn })).body.data.partner_tracking_no;
+    expect(partner).not.toBe('');
+  });
+  return { tn, partner };
+}
+
+/** Asks the sandbox to push a signed tracking event to the stack's gateway. */
+export async function pushEvent(stack: TestStack, event: Record<string, unknown>) {
+  return raw(`${stack.lmxUrl}/v1/sandbox/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(event) });
+}
+
+export async function pushRaw(stack: TestStack, request: { carrier?: string; body: string; signature?: string | null }) {
+  return raw(`${stack.lmxUrl}/v1/sandbox/raw-callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+}
