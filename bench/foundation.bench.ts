@@ -51,9 +51,10 @@ async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-bench-'));
   const port = '18080';
   const url = `http://127.0.0.1:${port}`;
-  const server = startProcess([path.join(root, 'services/embedded/src/main.ts')], {
-    PORT: port, HOST: '127.0.0.1', PARCEL_DATA_DIR: dataDir, PARCEL_RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn',
-  });
+  // Exactly what `npm start` runs (scripts/start.sh execs node, so the pid is the server's).
+  const server = startProcess([path.join(root, 'scripts/start.sh')], {
+    PORT: port, HOST: '127.0.0.1', PARCEL_DATA_DIR: dataDir, PARCEL_RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn', PARCEL_SANDBOX_PORT: '18089',
+  }, 'bash');
   try {
     await waitForHttp(`${url}/healthz`);
     const create = await load('create-order (B1)', { url, connections, duration, requests: [createOrderRequest] });

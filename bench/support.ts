@@ -27,8 +27,9 @@ export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void
   }
 }
 
-export function startProcess(args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+/** Starts `command args` (default: this Node) with extra environment; stdout is dropped. */
+export function startProcess(args: string[], env: Record<string, string>, command = process.execPath): ChildProcess {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   child.on('exit', (code, signal) => {
     if (code !== 0 && signal === null) console.error(`${args.join(' ')} exited with ${code}`);
   });

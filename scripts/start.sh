@@ -4,4 +4,6 @@ set -euo pipefail
 source "$(dirname "$0")/tools.sh"
 ensure_deps
 cd "$PARCEL_ROOT"
-exec node services/embedded/src/main.ts
+# A bounded old space keeps the service's memory flat: V8 otherwise grows its heap lazily
+# towards a limit derived from the machine's memory (24 GiB here).
+exec node --max-old-space-size="${PARCEL_HEAP_MB:-256}" services/embedded/src/main.ts
