@@ -1,2 +1,3 @@
 export * from './port.ts';
 export { createSqliteProjectionStore, type SqliteProjectionStoreOptions } from './sqlite.ts';
+export { createMongoProjectionStore, type MongoProjectionStoreOptions } from './mongo.ts';

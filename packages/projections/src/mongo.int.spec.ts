@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { MongoClient } from 'mongodb';
+import { parcelView, projectionStoreConformance } from './conformance.ts';
+import { createMongoProjectionStore } from './mongo.ts';
+
+const url = process.env.PARCEL_MONGO_URL;
+if (!url) {
+  throw new Error('PARCEL_MONGO_URL is not set: start the server with `eval "$(bash infra/up.sh mongo)"` (npm test does this)');
+}
+// One database per run; the ids of the conformance suite are unique per test, so its tests share it.
+const dbName = `parcel_projections_${randomUUID().slice(0, 8)}`;
+const open = () => createMongoProjectionStore({ url, dbName });
+
+afterAll(async () => {
+  const client = await new MongoClient(url).connect();
+  try {
+    await client.db(dbName).dropDatabase();
+  } finally {
+    await client.close();
+  }
+});
+
+projectionStoreConformance('mongo', async () => {
+  const store = await open();
+  // mongo-java-server's memory backend keeps data while the server runs: a new client sees it.
+  return { store, reopen: open, cleanup: () => store.close() };
+});
+
+describe('mongo projection store', () => {
+  it('creates its indexes idempotently', async () => {
+    const [first, second] = [await open(), await open()];
+    await Promise.all([first.close(), second.close()]);
+    const client = await new MongoClient(url).connect();
+    try {
+      const parcels = await client.db(dbName).collection('parcels').listIndexes().toArray();
+      const tokens = await client.db(dbName).collection('tokens').listIndexes().toArray();
+      expect(parcels.map((index) => index.name).sort()).toEqual(['_id_', 'parcels_by_partner', 'parcels_by_reference']);
+      expect(tokens.find((index) => index.name === 'tokens_by_hash')).toMatchObject({ key: { tokenHash: 1 }, unique: true });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('keeps one token per account when the same account asks twice at once', async () => {
+    const store = await open();
+    try {
+      const clientId = `race-${randomUUID()}`;
+      const records = Array.from({ length: 10 }, (_, i) => ({ clientId, tokenHash: `${clientId}-${i}`, issuedAt: i, expiresAt: i + 1 }));
+      await Promise.all(records.map((record) => store.tokens.put(record)));
+      const found = await Promise.all(records.map((record) => store.tokens.findByHash(record.tokenHash)));
+      expect(found.filter(Boolean)).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('never stores a key it cannot match exactly (a lone surrogate)', async () => {
+    const store = await open();
+    try {
+      const clientId = `client-${randomUUID()}`;
+      await expect(store.parcels.save(parcelView({ trackingNumber: `PX\ud800${clientId}`, clientId }), -1)).rejects.toThrow(TypeError);
+      const view = parcelView({ trackingNumber: `PX-${clientId}`, clientId, customTrackingNum: 'REF\ufffd' });
+      expect(await store.parcels.save(view, -1)).toBe(true);
+      expect(await store.parcels.getByReference(clientId, 'REF\ud800')).toBeNull();
+      expect(await store.parcels.getByReference(clientId, 'REF\ufffd')).toEqual(view);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('answers 1000 tracking numbers among 20 000 parcels', async () => {
+    const store = await open();
+    try {
+      const prefix = `PERF${randomUUID().slice(0, 8)}-`;
+      for (let i = 0; i < 20_000; i += 500) {
+        const batch = Array.from({ length: 500 }, (_, j) => i + j);
+        await Promise.all(
+          batch.map((n) => store.parcels.save(parcelView({ trackingNumber: `${prefix}${n}`, clientId: n % 2 === 0 ? `${prefix}even` : `${prefix}odd` }), -1)),
+        );
+      }
+      const numbers = Array.from({ length: 1000 }, (_, i) => `${prefix}${i * 7}`);
+      const timings: number[] = [];
+      for (let run = 0; run < 5; run++) {
+        const started = performance.now();
+        const found = await store.parcels.getManyForClient(`${prefix}even`, numbers);
+        timings.push(performance.now() - started);
+        expect(found.size).toBe(500);
+      }
+      const median = timings.sort((a, b) => a - b)[2]!;
+      console.log(`mongo getManyForClient: 1000 numbers among 20 000 parcels, median of 5 runs ${median.toFixed(1)} ms`);
+      expect(median).toBeLessThan(1000);
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+});
