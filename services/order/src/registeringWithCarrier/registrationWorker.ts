@@ -8,6 +8,7 @@ import { deserializeEvent, PARCEL_STREAM_PREFIX } from '@parcel/contracts';
 import { handleParcelCommand, readParcel } from '@parcel/application';
 import type { Ids, ParcelProjector } from '@parcel/application';
 import type { CarrierClient } from '@parcel/carriers';
+import { ParcelError } from '@parcel/domain';
 import type { Clock } from '@parcel/domain';
 import type { EventStore, RecordedEvent, Subscription } from '@parcel/eventstore';
 
@@ -54,7 +55,12 @@ export function startRegistrationWorker(deps: RegistrationDeps): Subscription {
       const now = deps.clock.now();
       if (result.ok) {
         const { partnerTrackingNo, partnerName } = result;
-        await handleParcelCommand(deps, trackingNumber, () => ({ type: 'RecordCarrierRegistration', data: { partnerTrackingNo, partnerName, now } }), metadata);
+        try {
+          await handleParcelCommand(deps, trackingNumber, () => ({ type: 'RecordCarrierRegistration', data: { partnerTrackingNo, partnerName, now } }), metadata);
+        } catch (error) {
+          // Another process (or an earlier delivery) recorded it first: the carrier gave both the same number.
+          if (!(error instanceof ParcelError && error.code === 'AlreadyRegisteredWithCarrier')) throw error;
+        }
         return;
       }
       await handleParcelCommand(deps, trackingNumber, () => ({ type: 'RecordCarrierRegistrationFailure', data: { reason: result.reason, now } }), metadata);
