@@ -6,3 +6,4 @@ export * from './events.ts';
 export * from './commands.ts';
 export * from './requests.ts';
 export * from './validation/createOrder.ts';
+export * from './downstream.ts';

@@ -6,6 +6,7 @@ import type { Subscription } from '@parcel/eventstore';
 import { recordCarrierEvent } from './recordingCarrierEvent/recordCarrierEvent.ts';
 import type { RecordCarrierEventDeps } from './recordingCarrierEvent/recordCarrierEvent.ts';
 import { recordLabel } from './recordingLabel/recordLabel.ts';
+import { startEventPublisher } from './publishingEvents/eventPublisher.ts';
 
 export type TrackingServiceDeps = RecordCarrierEventDeps & {
   projector: ParcelProjector;
@@ -17,12 +18,13 @@ export type TrackingServiceDeps = RecordCarrierEventDeps & {
 export const PARCEL_VIEW_SUBSCRIPTION = 'parcel-view';
 
 /**
- * The tracking service: records label and carrier events on parcel streams, and keeps the status
- * projection up to date from the store's global log (with a stored checkpoint, so nothing
- * committed is ever left out of the view).
+ * The tracking service: records label and carrier events on parcel streams, keeps the status
+ * projection up to date from the store's global log and publishes every parcel event to the
+ * downstream topic (both with stored checkpoints, so nothing committed is ever left out).
  */
 export function createTrackingService(deps: TrackingServiceDeps) {
   let projection: Subscription | undefined;
+  let publisher: Subscription | undefined;
   let unsubscribe: Unsubscribe | undefined;
 
   async function handle(message: Message): Promise<unknown> {
@@ -43,15 +45,16 @@ export function createTrackingService(deps: TrackingServiceDeps) {
         handler: deps.projector.handleRecorded,
         ...(deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {}),
       });
+      publisher = startEventPublisher(deps);
       unsubscribe = await deps.bus.handleRequests(Topics.trackingCommands, handle);
     },
     /** Resolves once every event committed so far is in the view. */
     async caughtUp() {
-      await projection?.caughtUp();
+      await Promise.all([projection?.caughtUp(), publisher?.caughtUp()]);
     },
     async stop() {
       await unsubscribe?.();
-      await projection?.stop();
+      await Promise.all([projection?.stop(), publisher?.stop()]);
     },
   };
 }

@@ -1,0 +1,43 @@
+/** The downstream message of one stored parcel event (packages/contracts/src/downstream.ts). */
+import { deserializeEvent } from '@parcel/contracts';
+import type { ParcelEvent, ParcelEventMessage } from '@parcel/contracts';
+import { formatSgt } from '@parcel/domain';
+import type { RecordedEvent } from '@parcel/eventstore';
+
+function statusAndTime(event: ParcelEvent): { statusCode: string | null; at: Date } {
+  switch (event.type) {
+    case 'ParcelRegistered':
+      return { statusCode: 'DR_DR', at: event.data.registeredAt };
+    case 'LabelGenerated':
+      return { statusCode: 'LB_GN', at: event.data.generatedAt };
+    case 'ParcelCancelled':
+      return { statusCode: 'CN_CN', at: event.data.cancelledAt };
+    case 'CarrierRegistered':
+      return { statusCode: null, at: event.data.registeredAt };
+    case 'CarrierRegistrationFailed':
+      return { statusCode: null, at: event.data.failedAt };
+    case 'CarrierEventRecorded':
+      return { statusCode: event.data.statusCode, at: event.data.eventTime };
+    default: {
+      const unhandled: never = event;
+      throw new Error(`unknown event ${(unhandled as { type: string }).type}`);
+    }
+  }
+}
+
+export function parcelEventMessage(recorded: RecordedEvent, event: ParcelEvent, clientId: string): ParcelEventMessage {
+  const { statusCode, at } = statusAndTime(event);
+  return {
+    type: event.type,
+    schema: recorded.type,
+    eventId: recorded.id,
+    trackingNumber: event.data.trackingNumber,
+    clientId,
+    statusCode,
+    time: formatSgt(at),
+    streamRevision: recorded.revision,
+    data: recorded.data as Record<string, unknown>,
+  };
+}
+
+export const toParcelEvent = (recorded: RecordedEvent): ParcelEvent => deserializeEvent(recorded) as ParcelEvent;
