@@ -24,7 +24,18 @@ export interface CreateOrder {
 
 export type CreateOrderReply =
   | { ok: true; trackingNumber: string; createdAt: string }
-  | { ok: false; error: 'ReferenceExists' };
+  | { ok: false; error: 'ReferenceExists' | 'Expired' };
+
+/**
+ * Header of a command whose requester stops waiting: epoch milliseconds after which the handler
+ * must not act on it (a redelivery after a crash would otherwise create what the client was told failed).
+ */
+export const DEADLINE_HEADER = 'x-deadline';
+/** Handlers stop this long before the requester gives up, so a write started in time is answered in time. */
+export const DEADLINE_MARGIN_MS = 2000;
+
+export const deadlineFor = (nowMs: number, timeoutMs: number): string =>
+  String(nowMs + Math.max(timeoutMs / 2, timeoutMs - DEADLINE_MARGIN_MS));
 
 /** B2 (when enabled): validated orders recorded at once, created asynchronously. */
 export interface AcceptOrderBatch {

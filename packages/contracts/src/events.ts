@@ -18,6 +18,8 @@ export interface ParcelRegistered {
     weightUnit: string;
     lockerStation?: AssignedStation;
     registeredAt: Date;
+    /** The create command's id (absent in events recorded before it was kept). */
+    commandId?: string;
   };
 }
 

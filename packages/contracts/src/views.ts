@@ -38,6 +38,8 @@ export interface ParcelView {
   partnerTrackingNo: string;
   partnerName: string;
   createdAt: string;
+  /** Id of the command that created the parcel: lets a gateway that lost the reply recognise its own order. */
+  createdByCommand?: string;
   /** Publishable activities, most recent first. */
   activities: Activity[];
 }

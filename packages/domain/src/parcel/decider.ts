@@ -12,6 +12,7 @@ export type ParcelCommand =
         carrier: string;
         weightUnit: string;
         lockerStation?: AssignedStation;
+        commandId?: string;
         now: Date;
       };
     }

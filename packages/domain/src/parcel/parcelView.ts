@@ -45,6 +45,7 @@ export function evolveParcelView(view: ParcelView | null, event: ParcelEvent, po
       partnerTrackingNo: '',
       partnerName: '',
       createdAt: formatSgt(d.registeredAt),
+      ...(d.commandId ? { createdByCommand: d.commandId } : {}),
       activities: [platformActivity('DR_DR', d.registeredAt, d.order.sender_country, eventId)],
     };
   }

@@ -1,7 +1,8 @@
 /** B1 POST create-order: validated here, created by the order service over the bus. */
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
-import { B, CODE_FAILURE, CODE_SUCCESS, Topics, validateCreateOrder } from '@parcel/contracts';
+import { B, CODE_FAILURE, CODE_SUCCESS, DEADLINE_HEADER, deadlineFor, Topics, validateCreateOrder } from '@parcel/contracts';
+import { BusTimeoutError } from '@parcel/bus';
 import type { AssignedStation, CreateOrder, CreateOrderReply, ValidOrder } from '@parcel/contracts';
 import type { StationMatch } from '@parcel/reference-data';
 import { accountOf } from '../context.ts';
@@ -26,6 +27,17 @@ export function lockerStationOf(order: ValidOrder, assigned: StationMatch | unde
   };
 }
 
+/**
+ * The reply was lost (a service died mid-request): if this very command created the parcel, it is
+ * answered as created; otherwise the deadline keeps a redelivery from creating it, and it fails.
+ */
+async function ownOrderAfterTimeout(ctx: GatewayContext, error: unknown, clientId: string, ref: string, commandId: string): Promise<CreateOrderReply> {
+  if (!(error instanceof BusTimeoutError)) throw error;
+  const view = await ctx.projections.parcels.getByReference(clientId, ref);
+  if (view?.createdByCommand !== commandId) throw error;
+  return { ok: true, trackingNumber: view.trackingNumber, createdAt: view.createdAt };
+}
+
 export function creatingOrder(router: Router, ctx: GatewayContext): void {
   router.post('/v1/openapi/order/create-order', ...ctx.guards.B, async (req, res) => {
     const account = accountOf(res);
@@ -41,11 +53,17 @@ export function creatingOrder(router: Router, ctx: GatewayContext): void {
       weightUnit: account.weightUnit,
       ...(lockerStation ? { lockerStation } : {}),
     };
-    const reply = await ctx.bus.request<CreateOrderReply>(
-      Topics.orderCommands,
-      { id: randomUUID(), key: `${account.clientId}/${order.custom_tracking_num}`, type: 'CreateOrder', payload },
-      { timeoutMs: ctx.config.commandTimeoutMs },
-    );
+    const commandId = randomUUID();
+    const { commandTimeoutMs } = ctx.config;
+    const headers = { [DEADLINE_HEADER]: deadlineFor(ctx.clock.now().getTime(), commandTimeoutMs) };
+    const reply = await ctx.bus
+      .request<CreateOrderReply>(
+        Topics.orderCommands,
+        { id: commandId, key: `${account.clientId}/${order.custom_tracking_num}`, type: 'CreateOrder', payload, headers },
+        { timeoutMs: commandTimeoutMs },
+      )
+      .catch((error: unknown) => ownOrderAfterTimeout(ctx, error, account.clientId, order.custom_tracking_num, commandId));
+    if (!reply.ok && reply.error === 'Expired') throw new Error('create-order command expired before it was handled');
     if (!reply.ok) return sendB(res, CODE_FAILURE, B.referenceExists(order.custom_tracking_num), []);
     sendB(res, CODE_SUCCESS, B.success, {
       custom_tracking_num: order.custom_tracking_num,

@@ -2,7 +2,7 @@
  * Create-order: the reference claim and the parcel's first event commit together, and the claim's
  * stream may not exist yet, so the store itself guarantees one parcel per (account, reference).
  */
-import { deserializeEvent, parcelStreamName, referenceStreamName } from '@parcel/contracts';
+import { DEADLINE_HEADER, deserializeEvent, parcelStreamName, referenceStreamName } from '@parcel/contracts';
 import type { CreateOrder, CreateOrderReply, ReferenceClaimed } from '@parcel/contracts';
 import { decide, formatSgt, initialState } from '@parcel/domain';
 import type { Clock } from '@parcel/domain';
@@ -29,13 +29,15 @@ export async function createOrder(
 ): Promise<CreateOrderReply> {
   const { eventStore, projector, clock, ids } = deps;
   const now = clock.now();
+  const deadline = meta.headers?.[DEADLINE_HEADER];
+  if (deadline !== undefined && now.getTime() > Number(deadline)) return { ok: false, error: 'Expired' };
   const { clientId, order } = command;
   const referenceStream = referenceStreamName(clientId, order.custom_tracking_num);
   const metadata = { commandId: meta.commandId, clientId, ...(meta.headers?.traceparent ? { traceparent: meta.headers.traceparent } : {}) };
 
   for (let draw = 0; draw < MAX_DRAWS; draw++) {
     const trackingNumber = ids.trackingNumber();
-    const events = decide({ type: 'RegisterParcel', data: { ...command, trackingNumber, now } }, initialState());
+    const events = decide({ type: 'RegisterParcel', data: { ...command, trackingNumber, commandId: meta.commandId, now } }, initialState());
     const claim: ReferenceClaimed = {
       type: 'ReferenceClaimed',
       data: { clientId, customTrackingNum: order.custom_tracking_num, trackingNumber, claimedAt: now },

@@ -1,0 +1,88 @@
+/**
+ * A service dying mid-request loses the reply (the crash tests of the distributed tier do this for
+ * real). The gateway must then answer success only for an order its own command created, and a
+ * command redelivered after its deadline must create nothing.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { createParcelProjector, randomIds } from '@parcel/application';
+import { BusTimeoutError, createInProcessBus } from '@parcel/bus';
+import type { Bus, Message } from '@parcel/bus';
+import { DEADLINE_HEADER, Topics } from '@parcel/contracts';
+import { createSqliteEventStore } from '@parcel/eventstore';
+import { createGatewayApp } from '@parcel/gateway';
+import { createOrderService } from '@parcel/order';
+import { createSqliteProjectionStore } from '@parcel/projections';
+import { loadAccounts, loadReferenceData } from '@parcel/reference-data';
+import { clientB, realTime } from './support/client.ts';
+import { orderBody } from './support/orders.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'lost-reply-'));
+const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.db'), durability: 'normal' });
+const projections = createSqliteProjectionStore({ file: path.join(dir, 'views.db') });
+const inner = createInProcessBus();
+const ref = loadReferenceData();
+const clock = { now: () => new Date() };
+const order = createOrderService({
+  eventStore, projector: createParcelProjector({ eventStore, views: projections.parcels }), views: projections.parcels,
+  bus: inner, ref, clock, ids: randomIds, carriers: new Map(),
+});
+
+/** What the next create-order request does: 'lose-reply' runs it and then times out, 'drop' never delivers it. */
+let mode: 'lose-reply' | 'drop' = 'lose-reply';
+const dropped: Message[] = [];
+const bus: Bus = {
+  ...inner,
+  async request<T>(topic: string, message: Message, options: { timeoutMs: number }): Promise<T> {
+    if (topic !== Topics.orderCommands) return inner.request<T>(topic, message, options);
+    if (mode === 'drop') dropped.push(message);
+    else await inner.request(topic, message, options);
+    throw new BusTimeoutError(topic, options.timeoutMs);
+  },
+};
+
+let server: Server;
+let url: string;
+beforeAll(async () => {
+  await order.start();
+  const app = createGatewayApp({
+    bus, projections, accounts: loadAccounts(), ref, clock, log: pino({ level: 'silent' }),
+    config: { tokenTtlS: 60, commandTimeoutMs: 3000, genericErrorA: 'x', rateLimitPerSecond: 0, rateLimitBurst: 1, batchCreate: { enabled: false, max: 1 } },
+  });
+  await new Promise<void>((resolve) => (server = app.listen(0, '127.0.0.1', () => resolve())));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+  await order.stop();
+  await inner.close();
+  await eventStore.close();
+  await projections.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('the reply is lost after the order was created: the gateway recognises its own order and answers success', async () => {
+  mode = 'lose-reply';
+  const body = orderBody();
+  const r = await clientB(realTime(url)).post('order/create-order', body);
+  expect(r.body).toMatchObject({ code: 0, data: { custom_tracking_num: body.custom_tracking_num, wmg_tracking_num: expect.any(String) } });
+  const found = await clientB(realTime(url)).get('order/get-barcode', { custom_tracking_num: String(body.custom_tracking_num) });
+  expect(found.body.data.barcode).toBe(r.body.data.wmg_tracking_num);
+});
+
+test('the command never ran: HTTP 500, and its redelivery after the deadline creates nothing', async () => {
+  mode = 'drop';
+  const body = orderBody();
+  const r = await clientB(realTime(url)).post('order/create-order', body);
+  expect(r.status).toBe(500);
+  expect(r.body).toEqual({ code: 1, message: 'server error', data: [] });
+  const late = dropped.pop()!;
+  expect(Number(late.headers![DEADLINE_HEADER])).toBeGreaterThan(Date.now());
+  const reply = await inner.request(Topics.orderCommands, { ...late, headers: { ...late.headers, [DEADLINE_HEADER]: String(Date.now() - 1) } }, { timeoutMs: 3000 });
+  expect(reply).toEqual({ ok: false, error: 'Expired' });
+  expect((await clientB(realTime(url)).get('order/get-barcode', { custom_tracking_num: String(body.custom_tracking_num) })).body.message).toBe('Order Not Found!');
+});
