@@ -39,7 +39,11 @@ export function createSender(producer: Producer, maxBatch = 500): Sender {
           await producer.sendBatch({ topicMessages: byTopic(batch), acks: -1 });
           for (const { done } of batch) done.resolve();
         } catch (error) {
-          for (const { done } of batch) done.reject(error);
+          // What was queued behind a failed request fails with it: sent alone, it would overtake
+          // the failed messages of its key once their senders retry them.
+          const failed = [...batch, ...queue];
+          queue = [];
+          for (const { done } of failed) done.reject(error);
         }
       }
     } finally {

@@ -1,0 +1,131 @@
+import type { Consumer, ConsumerConfig, EachBatchPayload, Kafka } from 'kafkajs';
+import type { BusLogger } from './log.ts';
+
+export interface ConsumerTuning {
+  config: Omit<ConsumerConfig, 'groupId'>;
+  heartbeatIntervalMs: number;
+  /** How long to wait for the first join and fetch before giving up. */
+  startTimeoutMs: number;
+  /** How long a draining stop waits for running handlers before abandoning them. */
+  drainTimeoutMs: number;
+}
+
+export interface BatchContext {
+  /** False once the consumer stops or should give way to a rebalance: start nothing new. */
+  proceed: () => boolean;
+  abandoned: AbortSignal;
+  /** Aborted when the consumer stops: cuts redelivery pauses short. */
+  stopping: AbortSignal;
+}
+
+export interface GroupConsumerSpec {
+  topic: string;
+  groupId: string;
+  autoCommit: boolean;
+  /** Batches of different partitions handled at once. */
+  partitionsConcurrently: number;
+  /** Where to start the partitions just assigned, for those that need it. */
+  seekOnJoin: (partitions: number[]) => Array<{ partition: number; offset: string }>;
+  eachBatch: (payload: EachBatchPayload, context: BatchContext) => Promise<void>;
+}
+
+export interface GroupConsumer {
+  /** `drain` lets running handlers finish (bounded); `abandon` leaves them to redelivery at once. */
+  stop(mode: 'drain' | 'abandon'): Promise<void>;
+}
+
+/**
+ * Starts a consumer group member and resolves once it joined, got its partitions and fetched
+ * once from its positions: a record produced after that is delivered. Should kafkajs give up on
+ * it later (a crash it does not restart from), a new member takes its place.
+ */
+export async function startGroupConsumer(kafka: Kafka, spec: GroupConsumerSpec, tuning: ConsumerTuning, log: BusLogger): Promise<GroupConsumer> {
+  const { topic, groupId } = spec;
+  const stopping = new AbortController();
+  const abandon = new AbortController();
+  const abandoned = new Promise<void>((resolve) => abandon.signal.addEventListener('abort', () => resolve(), { once: true }));
+  const ready = Promise.withResolvers<void>();
+  ready.promise.catch(() => undefined); // awaited below; a crash during run() must not count as unhandled
+  let started = false;
+  let current: Consumer | undefined;
+  let replacing: NodeJS.Timeout | undefined;
+
+  const eachBatch = async (payload: EachBatchPayload) => {
+    // A failed heartbeat means a rebalance (or a lost broker): finish what runs, start nothing new,
+    // and return so kafkajs can rejoin; the rest of the batch is fetched again.
+    let yielding = false;
+    const beat = setInterval(() => payload.heartbeat().catch(() => (yielding = true)), tuning.heartbeatIntervalMs);
+    const proceed = () => !yielding && !stopping.signal.aborted && payload.isRunning() && !payload.isStale();
+    const work = spec.eachBatch(payload, { proceed, abandoned: abandon.signal, stopping: stopping.signal });
+    work.catch(() => undefined); // an abandoned batch may still fail later, unobserved
+    try {
+      await Promise.race([work, abandoned]);
+    } finally {
+      clearInterval(beat);
+    }
+  };
+
+  async function launch(): Promise<void> {
+    const consumer = kafka.consumer({
+      ...tuning.config,
+      groupId,
+      retry: { ...tuning.config.retry, restartOnFailure: async () => started && !stopping.signal.aborted },
+    });
+    current = consumer;
+    let joined = false;
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      // Synchronous inside kafkajs's join: the seeks apply to the fetch that follows it.
+      for (const { partition, offset } of spec.seekOnJoin(payload.memberAssignment[topic] ?? [])) consumer.seek({ topic, partition, offset });
+      joined = true;
+    });
+    consumer.on(consumer.events.FETCH, () => {
+      if (joined) ready.resolve();
+    });
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!started) return ready.reject(payload.error);
+      log.error({ topic, groupId, error: payload.error.message, restart: payload.restart }, 'consumer crashed');
+      if (!payload.restart && !stopping.signal.aborted) replacing = setTimeout(() => void relaunch(), 1_000);
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: false });
+    await consumer.run({ autoCommit: spec.autoCommit, eachBatchAutoResolve: false, partitionsConsumedConcurrently: spec.partitionsConcurrently, eachBatch });
+    // A replacement that was still starting when the consumer stopped.
+    if (started && stopping.signal.aborted) await consumer.disconnect();
+  }
+
+  async function relaunch(): Promise<void> {
+    if (stopping.signal.aborted) return;
+    log.warn({ topic, groupId }, 'kafkajs gave up on the consumer: starting a new one');
+    await launch().catch((error: unknown) => {
+      log.error({ topic, groupId, error: (error as Error).message }, 'consumer could not be started again');
+      if (!stopping.signal.aborted) replacing = setTimeout(() => void relaunch(), 1_000);
+    });
+  }
+
+  const stop = async (mode: 'drain' | 'abandon') => {
+    stopping.abort();
+    clearTimeout(replacing);
+    if (mode === 'abandon') abandon.abort();
+    const drainLimit = setTimeout(() => abandon.abort(), tuning.drainTimeoutMs);
+    try {
+      await current?.disconnect();
+    } catch (error) {
+      log.warn({ topic, groupId, error: (error as Error).message }, 'consumer did not disconnect cleanly');
+    } finally {
+      clearTimeout(drainLimit);
+    }
+  };
+
+  const startLimit = setTimeout(() => ready.reject(new Error(`consumer group ${groupId} on ${topic} did not start within ${tuning.startTimeoutMs} ms`)), tuning.startTimeoutMs);
+  try {
+    await launch();
+    await ready.promise;
+    started = true;
+    return { stop };
+  } catch (error) {
+    await stop('abandon');
+    throw error;
+  } finally {
+    clearTimeout(startLimit);
+  }
+}
