@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
 import { B, CODE_FAILURE, CODE_SUCCESS, DEADLINE_HEADER, deadlineFor, Topics, validateCreateOrder } from '@parcel/contracts';
-import { BusTimeoutError } from '@parcel/bus';
 import type { AssignedStation, CreateOrder, CreateOrderReply, ValidOrder } from '@parcel/contracts';
 import type { StationMatch } from '@parcel/reference-data';
 import { accountOf } from '../context.ts';
@@ -27,15 +26,26 @@ export function lockerStationOf(order: ValidOrder, assigned: StationMatch | unde
   };
 }
 
+const OWN_ORDER_POLL_MS = 250;
+const OWN_ORDER_GRACE_MS = 3000;
+
 /**
- * The reply was lost (a service died mid-request): if this very command created the parcel, it is
- * answered as created; otherwise the deadline keeps a redelivery from creating it, and it fails.
+ * The bus failed (a reply lost when a service died, or a produce the broker may or may not have
+ * stored). After the command's deadline no handler acts on it any more, so the gateway waits for
+ * the deadline, then looks for a parcel created by this very command (its view may come from the
+ * tracking service's repair, hence the short grace): found, it is answered as created; not found,
+ * it fails, and nothing will create it later.
  */
-async function ownOrderAfterTimeout(ctx: GatewayContext, error: unknown, clientId: string, ref: string, commandId: string): Promise<CreateOrderReply> {
-  if (!(error instanceof BusTimeoutError)) throw error;
-  const view = await ctx.projections.parcels.getByReference(clientId, ref);
-  if (view?.createdByCommand !== commandId) throw error;
-  return { ok: true, trackingNumber: view.trackingNumber, createdAt: view.createdAt };
+async function ownOrderAfterFailure(ctx: GatewayContext, error: unknown, clientId: string, ref: string, commandId: string, deadlineMs: number): Promise<CreateOrderReply> {
+  const settle = Math.max(0, deadlineMs - ctx.clock.now().getTime());
+  await new Promise((resolve) => setTimeout(resolve, settle));
+  for (let waited = 0; waited <= OWN_ORDER_GRACE_MS; waited += OWN_ORDER_POLL_MS) {
+    const view = await ctx.projections.parcels.getByReference(clientId, ref).catch(() => null);
+    if (view?.createdByCommand === commandId) return { ok: true, trackingNumber: view.trackingNumber, createdAt: view.createdAt };
+    if (view) break;
+    await new Promise((resolve) => setTimeout(resolve, OWN_ORDER_POLL_MS));
+  }
+  throw error;
 }
 
 export function creatingOrder(router: Router, ctx: GatewayContext): void {
@@ -55,14 +65,15 @@ export function creatingOrder(router: Router, ctx: GatewayContext): void {
     };
     const commandId = randomUUID();
     const { commandTimeoutMs } = ctx.config;
-    const headers = { [DEADLINE_HEADER]: deadlineFor(ctx.clock.now().getTime(), commandTimeoutMs) };
+    const deadline = deadlineFor(ctx.clock.now().getTime(), commandTimeoutMs);
+    const headers = { [DEADLINE_HEADER]: deadline };
     const reply = await ctx.bus
       .request<CreateOrderReply>(
         Topics.orderCommands,
         { id: commandId, key: `${account.clientId}/${order.custom_tracking_num}`, type: 'CreateOrder', payload, headers },
         { timeoutMs: commandTimeoutMs },
       )
-      .catch((error: unknown) => ownOrderAfterTimeout(ctx, error, account.clientId, order.custom_tracking_num, commandId));
+      .catch((error: unknown) => ownOrderAfterFailure(ctx, error, account.clientId, order.custom_tracking_num, commandId, Number(deadline)));
     if (!reply.ok && reply.error === 'Expired') throw new Error('create-order command expired before it was handled');
     if (!reply.ok) return sendB(res, CODE_FAILURE, B.referenceExists(order.custom_tracking_num), []);
     sendB(res, CODE_SUCCESS, B.success, {
