@@ -1,8 +1,16 @@
-/** Event store on one SQLite file through Node's built-in `node:sqlite` (the embedded default). */
+/**
+ * Event store on one SQLite file through Node's built-in `node:sqlite` (the embedded default).
+ *
+ * `node:sqlite` is synchronous, so whatever runs a COMMIT waits for its fsync. Writes (appends and
+ * checkpoint saves, group-committed: `sqliteWriter.ts`) therefore go to a worker thread that owns
+ * the writing connection; reads stay on this thread's connection, beside it in WAL mode. An append
+ * resolves after the writer's COMMIT, so a read made after it sees it. ':memory:' writes on this
+ * thread: a worker cannot share an in-memory database (and it has no fsync to wait for).
+ */
 import { DatabaseSync } from 'node:sqlite';
 import { startCatchUpSubscription, type CatchUpSubscription, type HandlerErrorListener } from './catchUpSubscription.ts';
 import type { EventStore, RecordedEvent } from './port.ts';
-import { createGroupCommitWriter } from './sqliteAppend.ts';
+import { createGroupCommitWriter, inThreadTransport, writerThreadTransport } from './sqliteWriter.ts';
 
 export interface SqliteEventStoreOptions {
   file: string | ':memory:';
@@ -14,6 +22,11 @@ export interface SqliteEventStoreOptions {
   onHandlerError?: HandlerErrorListener;
   /** How long a write waits for another connection's write lock before failing. */
   busyTimeoutMs?: number;
+  /**
+   * true (default for files): commit on a worker thread, so COMMIT and its fsync never block this
+   * thread's event loop. false: commit on this thread. Always false for ':memory:'.
+   */
+  writerThread?: boolean;
 }
 
 const schema = `
@@ -58,10 +71,15 @@ const toRecorded = (row: EventRow): RecordedEvent => ({
 const columns = 'global_position, stream_name, revision, event_id, type, data, metadata, recorded_at';
 
 export function createSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
-  const db = new DatabaseSync(options.file, { timeout: options.busyTimeoutMs ?? 5000 });
+  const durability = options.durability ?? 'full';
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  const threaded = options.file !== ':memory:' && options.writerThread !== false;
+  const db = new DatabaseSync(options.file, { timeout: busyTimeoutMs });
   db.exec('PRAGMA journal_mode = WAL');
-  db.exec(`PRAGMA synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
+  db.exec(`PRAGMA synchronous = ${durability === 'normal' ? 'NORMAL' : 'FULL'}`);
   db.exec(schema);
+  // Every write goes through the writer thread; this connection only reads.
+  if (threaded) db.exec('PRAGMA query_only = ON');
 
   const readStreamStmt = db.prepare(
     `SELECT ${columns} FROM events WHERE stream_name = ? AND revision >= ? ORDER BY revision`,
@@ -69,13 +87,12 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
   const readAllStmt = db.prepare(`SELECT ${columns} FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?`);
   const headStmt = db.prepare('SELECT COALESCE(MAX(global_position), 0) AS head FROM events');
   const loadCheckpointStmt = db.prepare('SELECT position FROM checkpoints WHERE subscription_id = ?');
-  const saveCheckpointStmt = db.prepare(
-    `INSERT INTO checkpoints (subscription_id, position) VALUES (?, ?)
-     ON CONFLICT (subscription_id) DO UPDATE SET position = excluded.position`,
-  );
 
   const subscriptions = new Set<CatchUpSubscription>();
-  const writer = createGroupCommitWriter(db, {
+  const transport = threaded
+    ? writerThreadTransport({ file: options.file, durability, busyTimeoutMs })
+    : inThreadTransport(db, durability);
+  const writer = createGroupCommitWriter(transport, {
     now: options.now ?? (() => new Date()),
     onCommit: () => subscriptions.forEach((s) => s.wake()),
   });
@@ -127,9 +144,12 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
             usable();
             return (loadCheckpointStmt.get(id) as { position: number } | undefined)?.position ?? 0;
           },
+          // Group-committed with the appends, off this thread. Saved alone, a checkpoint commits
+          // with synchronous=NORMAL (no fsync): durable against a process crash; a machine crash
+          // may move it back, which only re-delivers events to the (idempotent) handlers.
           saveCheckpoint: async (id, position) => {
             usable();
-            saveCheckpointStmt.run(id, position);
+            await writer.saveCheckpoint(id, position);
           },
         },
         { onHandlerError: options.onHandlerError, ...subscribeOptions },
@@ -149,11 +169,13 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
     },
     close() {
       closing ??= (async () => {
-        // Checkpoints are saved while subscriptions stop, so the database closes last.
+        // Checkpoints are saved while subscriptions stop, so the writer drains after them.
         await Promise.all([...subscriptions].map((s) => s.stop()));
-        writer.flush();
+        await writer.drain();
         closed = true;
+        // The reader first: the writer's connection, closing last, checkpoints the WAL on its thread.
         db.close();
+        await writer.close();
       })();
       return closing;
     },

@@ -1,0 +1,19 @@
+import { eventStoreConformance } from './conformance.ts';
+import { createPostgresEventStore } from './postgres.ts';
+import { pgTestUrl, tempSchema } from './postgresTesting.ts';
+
+const url = pgTestUrl();
+
+eventStoreConformance('postgres', async () => {
+  const { schema, drop } = tempSchema(url);
+  const open = () => createPostgresEventStore({ connectionString: url, schema, poolSize: 4, onHandlerError: () => undefined });
+  const store = await open();
+  return {
+    store,
+    reopen: open,
+    cleanup: async () => {
+      await store.close();
+      await drop();
+    },
+  };
+});

@@ -1,0 +1,149 @@
+/** Event store on PostgreSQL (the distributed wiring): one schema, shared by every process. */
+import pg from 'pg';
+import { startCatchUpSubscription, type CatchUpSubscription, type HandlerErrorListener } from './catchUpSubscription.ts';
+import type { EventStore, RecordedEvent } from './port.ts';
+import { createPgAppend } from './postgresAppend.ts';
+import { createPgListener } from './postgresListener.ts';
+import { ensureSchema, pgNames } from './postgresSchema.ts';
+
+export interface PostgresEventStoreOptions {
+  connectionString: string;
+  /** Schema holding the tables; created at start when missing. Default `parcel`. */
+  schema?: string;
+  /** Connections of this store object's pool (default 10), plus one for LISTEN once subscribed. */
+  poolSize?: number;
+  /** Subscriptions' polling interval, the fallback behind LISTEN/NOTIFY (default 1000 ms). */
+  pollIntervalMs?: number;
+  /** Told about every failed handler attempt; defaults to a console warning. */
+  onHandlerError?: HandlerErrorListener;
+}
+
+interface EventRow {
+  global_position: string;
+  stream_name: string;
+  revision: string;
+  event_id: string;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: string;
+}
+
+const toRecorded = (row: EventRow): RecordedEvent => ({
+  id: row.event_id,
+  streamName: row.stream_name,
+  type: row.type,
+  revision: Number(row.revision),
+  globalPosition: Number(row.global_position),
+  data: JSON.parse(row.data) as unknown,
+  metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+  recordedAt: row.recorded_at,
+});
+
+// Text columns and an explicit timestamp format: independent of any pg type parsers set process-wide.
+// The aliases shadow the columns, so ORDER BY names the table's (`e.`) to sort numerically.
+const columns = `global_position::text, stream_name, revision::text, event_id, type, data::text, metadata::text,
+  to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at`;
+
+export async function createPostgresEventStore(options: PostgresEventStoreOptions): Promise<EventStore> {
+  const n = pgNames(options.schema ?? 'parcel');
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.poolSize ?? 10,
+    application_name: 'parcel-eventstore',
+  });
+  // An idle connection that dies is dropped by the pool; the next query opens a new one.
+  pool.on('error', () => undefined);
+  try {
+    await ensureSchema(pool, n);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+
+  const sql = {
+    readStream: `SELECT ${columns} FROM ${n.events} AS e WHERE stream_name = $1 AND revision >= $2 ORDER BY e.revision`,
+    readAll: `SELECT ${columns} FROM ${n.events} AS e WHERE global_position > $1 ORDER BY e.global_position LIMIT $2`,
+    head: `SELECT COALESCE(MAX(global_position), 0)::text AS head FROM ${n.events}`,
+    loadCheckpoint: `SELECT position::text FROM ${n.checkpoints} WHERE subscription_id = $1`,
+    saveCheckpoint: `INSERT INTO ${n.checkpoints} (subscription_id, position) VALUES ($1, $2)
+      ON CONFLICT (subscription_id) DO UPDATE SET position = excluded.position`,
+  };
+  const append = createPgAppend(pool, n);
+  const subscriptions = new Set<CatchUpSubscription>();
+  const wakeAll = () => subscriptions.forEach((s) => s.wake());
+  const listener = createPgListener(options.connectionString, n.channel, wakeAll);
+  let closing: Promise<void> | undefined;
+
+  /** Public calls are refused from the start of close; subscriptions may still save checkpoints while stopping. */
+  const open = (): void => {
+    if (closing) throw new Error('event store is closed');
+  };
+  const readAll = async (afterPosition: number, limit: number): Promise<RecordedEvent[]> => {
+    const { rows } = await pool.query<EventRow>(sql.readAll, [afterPosition, Math.max(0, limit)]);
+    return rows.map(toRecorded);
+  };
+  const submit = async (requests: Parameters<typeof append>[0]) => {
+    const { results, wrote } = await append(requests);
+    if (wrote) wakeAll();
+    return results;
+  };
+
+  return {
+    async append(request) {
+      open();
+      const [result] = await submit([request]);
+      return result!;
+    },
+    async appendMany(requests) {
+      open();
+      return requests.length === 0 ? [] : submit(requests);
+    },
+    async readStream(streamName, readOptions) {
+      open();
+      const { rows } = await pool.query<EventRow>(sql.readStream, [streamName, readOptions?.fromRevision ?? 0]);
+      return rows.map(toRecorded);
+    },
+    async readAll({ afterPosition = 0, limit }) {
+      open();
+      return readAll(afterPosition, limit);
+    },
+    subscribeToAll(subscribeOptions) {
+      open();
+      listener.start();
+      const subscription = startCatchUpSubscription(
+        {
+          readAll,
+          headPosition: async () => Number((await pool.query<{ head: string }>(sql.head)).rows[0]!.head),
+          loadCheckpoint: async (id) =>
+            Number((await pool.query<{ position: string }>(sql.loadCheckpoint, [id])).rows[0]?.position ?? 0),
+          saveCheckpoint: async (id, position) => {
+            await pool.query(sql.saveCheckpoint, [id, position]);
+          },
+        },
+        { onHandlerError: options.onHandlerError, pollIntervalMs: options.pollIntervalMs ?? 1000, ...subscribeOptions },
+      );
+      subscriptions.add(subscription);
+      return {
+        caughtUp: () => subscription.caughtUp(),
+        stop: async () => {
+          await subscription.stop();
+          subscriptions.delete(subscription);
+        },
+      };
+    },
+    async ping() {
+      open();
+      await pool.query('SELECT 1');
+    },
+    close() {
+      closing ??= (async () => {
+        // Checkpoints are saved while subscriptions stop, so the pool ends last.
+        await Promise.all([...subscriptions].map((s) => s.stop()));
+        await listener.stop();
+        await pool.end();
+      })();
+      return closing;
+    },
+  };
+}
