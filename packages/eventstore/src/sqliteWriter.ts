@@ -52,7 +52,12 @@ export function writerThreadTransport(data: WriterThreadData): BatchTransport {
     // Under jest this module is CommonJS and SWC rewrites `import.meta.url` from `__filename`; the
     // thread itself is loaded by Node (type stripping), never by jest. It needs none of this
     // process's flags, and some break a worker (`node --input-type=module -e …`), so it gets none.
-    const thread = new Worker(new URL('./sqliteWriterThread.ts', import.meta.url), { workerData: data, execArgv: [] });
+    // The writer holds only the batch in flight: a small heap of its own keeps the process's memory flat.
+    const thread = new Worker(new URL('./sqliteWriterThread.ts', import.meta.url), {
+      workerData: data,
+      execArgv: [],
+      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
+    });
     thread.unref();
     const fail = (cause: unknown): void => {
       if (worker !== thread) return;
