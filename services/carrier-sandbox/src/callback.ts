@@ -21,7 +21,7 @@ export async function push(url: string, raw: Buffer, signature: string | null): 
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (signature !== null) headers['x-carrier-signature'] = signature;
   try {
-    const r = await fetch(url, { method: 'POST', headers, body: raw, signal: AbortSignal.timeout(5000) });
+    const r = await fetch(url, { method: 'POST', headers, body: new Uint8Array(raw), signal: AbortSignal.timeout(5000) });
     const text = await r.text();
     let response: unknown = text;
     try {

@@ -19,6 +19,7 @@ const shipment = { tracking_number: 'PX-S-1', carrier: 'LMX', recipient_country:
 
 test('GET /healthz; unknown paths and methods: 404', async () => {
   expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  expect((await fetch(`${url}/readyz`)).status).toBe(200);
   expect((await fetch(`${url}/v1/shipments`)).status).toBe(404);
   expect((await post('/v1/nothing', {})).status).toBe(404);
 });

@@ -102,6 +102,8 @@ export function createCarrierSandbox(options: CarrierSandboxOptions): CarrierSan
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const path = new URL(req.url ?? '/', 'http://sandbox').pathname;
     if (req.method === 'GET' && path === '/healthz') return send(res, 200, { status: 'ok' });
+    // Holds everything in memory: once it answers at all, it is ready.
+    if (req.method === 'GET' && path === '/readyz') return send(res, 200, { status: 'ready' });
     const route = req.method === 'POST' ? routes[path] : undefined;
     if (!route) return send(res, 404, { message: 'Not found' });
     await route(await readJson(req), res);
