@@ -6,6 +6,7 @@ module.exports = {
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/**/src/**/*.unit.spec.ts', '<rootDir>/test/**/*.unit.spec.ts'] },
     { ...base, displayName: 'int', testMatch: ['<rootDir>/**/src/**/*.int.spec.ts', '<rootDir>/test/**/*.int.spec.ts'] },
+    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e.spec.ts'] },
   ],
   testPathIgnorePatterns: ['/node_modules/', '/.tools/'],
 };

@@ -2,12 +2,15 @@
 import { eventually } from '@parcel/bus/conformance';
 import { clientB, raw } from './client.ts';
 import { orderBody } from './orders.ts';
-import type { TestStack } from './stack.ts';
+import type { Target } from './client.ts';
+
+/** A gateway and the LMX sandbox that calls it back. */
+export type CarrierTarget = Target & { lmxUrl: string };
 
 export { eventually };
 
 /** Creates an SG (LMX) order and waits until the carrier registration is in its status. */
-export async function registeredParcel(stack: TestStack, overrides: Record<string, unknown> = {}) {
+export async function registeredParcel(stack: Target, overrides: Record<string, unknown> = {}) {
   const created = await clientB(stack).post('order/create-order', orderBody(overrides));
   if (created.body.code !== 0) throw new Error(JSON.stringify(created.body));
   const tn: string = created.body.data.wmg_tracking_num;
@@ -20,10 +23,10 @@ export async function registeredParcel(stack: TestStack, overrides: Record<strin
 }
 
 /** Asks the sandbox to push a signed tracking event to the stack's gateway. */
-export async function pushEvent(stack: TestStack, event: Record<string, unknown>) {
+export async function pushEvent(stack: CarrierTarget, event: Record<string, unknown>) {
   return raw(`${stack.lmxUrl}/v1/sandbox/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(event) });
 }
 
-export async function pushRaw(stack: TestStack, request: { carrier?: string; body: string; signature?: string | null }) {
+export async function pushRaw(stack: CarrierTarget, request: { carrier?: string; body: string; signature?: string | null }) {
   return raw(`${stack.lmxUrl}/v1/sandbox/raw-callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
 }

@@ -1,6 +1,12 @@
 /** HTTP clients of the two interfaces, signing interface B with the stack's clock. */
 import { signature } from '@parcel/gateway';
-import type { TestStack } from './stack.ts';
+/** Anything with an address and a clock to sign with: an embedded test stack or a distributed gateway. */
+export interface Target {
+  url: string;
+  clock: { now(): Date };
+}
+
+export const realTime = (url: string): Target => ({ url, clock: { now: () => new Date() } });
 
 // Test replies are asserted field by field; `any` keeps those assertions short.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -22,7 +28,7 @@ async function send(url: string, init: RequestInit): Promise<Reply> {
   return { status: res.status, body, headers: res.headers };
 }
 
-export function signedHeaders(stack: TestStack, apiName = 'demo', apiKey = 'demo-secret'): Record<string, string> {
+export function signedHeaders(stack: Target, apiName = 'demo', apiKey = 'demo-secret'): Record<string, string> {
   const seed = String(stack.clock.now().getTime());
   return { 'x-auth-name': apiName, 'x-auth-seed': seed, 'x-auth-token': signature(apiName, apiKey, seed) };
 }
@@ -30,7 +36,7 @@ export function signedHeaders(stack: TestStack, apiName = 'demo', apiKey = 'demo
 export const DEMO = { apiName: 'demo', apiKey: 'demo-secret' };
 export const OTHER = { apiName: 'other', apiKey: 'other-secret' };
 
-export function clientB(stack: TestStack, account = DEMO) {
+export function clientB(stack: Target, account = DEMO) {
   const headers = () => ({ 'content-type': 'application/json', ...signedHeaders(stack, account.apiName, account.apiKey) });
   return {
     get: (path: string, query: Record<string, string> = {}) =>
@@ -40,7 +46,7 @@ export function clientB(stack: TestStack, account = DEMO) {
   };
 }
 
-export async function tokenFor(stack: TestStack, account = DEMO): Promise<string> {
+export async function tokenFor(stack: Target, account = DEMO): Promise<string> {
   const reply = await send(`${stack.url}/api/auth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -50,7 +56,7 @@ export async function tokenFor(stack: TestStack, account = DEMO): Promise<string
   return reply.body.Data.AccessToken as string;
 }
 
-export function clientA(stack: TestStack, token: string | undefined) {
+export function clientA(stack: Target, token: string | undefined) {
   return {
     post: (path: string, body: unknown) =>
       send(`${stack.url}/api/${path}`, {

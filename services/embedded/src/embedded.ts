@@ -18,10 +18,13 @@ import type { Settings } from '@parcel/config';
 import { systemClock } from '@parcel/domain';
 import type { Clock } from '@parcel/domain';
 import { createSqliteEventStore } from '@parcel/eventstore';
-import { createGatewayApp } from '@parcel/gateway';
+import { clientIdOf, createGatewayApp, gatewayConfig } from '@parcel/gateway';
+import { createLabelRenderer, createLabelService } from '@parcel/label';
 import { createOrderService } from '@parcel/order';
 import { createSqliteProjectionStore } from '@parcel/projections';
 import { loadAccounts, loadReferenceData } from '@parcel/reference-data';
+import { loggerOptions, startTelemetry, tracedBus, tracedEventStore, tracedHttp, tracedProjector } from '@parcel/telemetry';
+import type { SpanExporter } from '@parcel/telemetry';
 import { createTrackingService } from '@parcel/tracking';
 
 export interface EmbeddedOptions {
@@ -29,6 +32,8 @@ export interface EmbeddedOptions {
   clock?: Clock;
   ids?: Ids;
   log?: Logger;
+  /** Receives every span as it ends, instead of the OTLP exporter the environment may name (for tests). */
+  spanExporter?: SpanExporter;
 }
 
 export interface EmbeddedStack {
@@ -45,22 +50,25 @@ export interface EmbeddedStack {
 
 export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedStack> {
   const { settings } = options;
+  const telemetry = startTelemetry({ serviceName: 'parcel-embedded', ...(options.spanExporter ? { exporter: options.spanExporter } : {}) });
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
-  const log = options.log ?? pino({ level: settings.logLevel });
+  const log = options.log ?? pino(loggerOptions({ level: settings.logLevel }));
   const onProjectionError = (err: unknown) => log.error({ err }, 'inline projection failed; the subscription will repair it');
 
   mkdirSync(settings.dataDir, { recursive: true });
-  const eventStore = createSqliteEventStore({ file: path.join(settings.dataDir, 'events.db'), durability: settings.durability });
+  const eventStore = tracedEventStore(createSqliteEventStore({ file: path.join(settings.dataDir, 'events.db'), durability: settings.durability }));
   const projections = createSqliteProjectionStore({ file: path.join(settings.dataDir, 'projections.db') });
-  const bus = createInProcessBus();
+  const bus = tracedBus(createInProcessBus(), 'in-process');
   const ref = loadReferenceData(settings.referenceDir);
   const accounts = loadAccounts(settings.accountsFile);
-  const projector = createParcelProjector({ eventStore, views: projections.parcels });
+  const projector = tracedProjector(createParcelProjector({ eventStore, views: projections.parcels }));
 
   const common = { eventStore, projector, bus, clock, ids, ref, views: projections.parcels, onProjectionError };
   const tracking = createTrackingService(common);
   await tracking.start();
+  const label = createLabelService({ bus, views: projections.parcels, renderer: await createLabelRenderer({ ref }) });
+  await label.start();
 
   const app = createGatewayApp({
     bus,
@@ -70,14 +78,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     clock,
     log,
     ready: () => eventStore.ping(),
-    config: {
-      tokenTtlS: settings.tokenTtlS,
-      commandTimeoutMs: settings.commandTimeoutMs,
-      genericErrorA: settings.genericErrorA,
-      rateLimitPerSecond: settings.rateLimitPerSecond,
-      rateLimitBurst: settings.rateLimitBurst,
-      batchCreate: settings.batchCreate,
-    },
+    config: gatewayConfig(settings),
+    middleware: [tracedHttp({ clientId: clientIdOf, log })],
   });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(settings.port, settings.host, () => resolve(s));
@@ -115,10 +117,12 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
       await closed;
       await order.stop();
       await sandbox?.close();
+      await label.stop();
       await tracking.stop();
       await bus.close();
       await projections.close();
       await eventStore.close();
+      await telemetry.shutdown();
     },
   };
 }

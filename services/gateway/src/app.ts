@@ -48,6 +48,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
     }
   });
 
+  if (deps.middleware?.length) app.use(deps.middleware);
   app.use(jsonObjectBody);
   const routes = express.Router();
   const slices = [

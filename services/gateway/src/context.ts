@@ -26,6 +26,8 @@ export interface GatewayDeps {
   config: GatewayConfig;
   /** Extra readiness checks (the bus and stores of the process). */
   ready?: () => Promise<void>;
+  /** The composition root's own middleware (tracing), placed before the body parser and every route. */
+  middleware?: RequestHandler[];
 }
 
 export interface GatewayContext extends GatewayDeps {
@@ -41,6 +43,9 @@ export function accountOf(res: Response): Account {
   if (!account) throw new Error('route reached without authentication');
   return account;
 }
+
+/** The client of an authenticated request, undefined before (or without) authentication. */
+export const clientIdOf = (res: Response): string | undefined => (res.locals.account as Account | undefined)?.clientId;
 
 export function setAccount(res: Response, account: Account): void {
   res.locals.account = account;

@@ -1,0 +1,98 @@
+/**
+ * Distributed benchmark (issue 5), in one run with the embedded stack for comparison:
+ * create-order at full speed on each wiring (and the ratio), create-order at a fixed 300 orders/s on
+ * the distributed wiring (target p99 < 60 ms), and A1 lookups of 1 000 numbers on each.
+ * The distributed wiring: two gateways, two order, one tracking, one label process and the LMX
+ * sandbox on the Kafka, PostgreSQL and mongo-java-server of infra/up.sh. Run: `npm run bench`.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type autocannon from 'autocannon';
+import { signature } from '@parcel/gateway';
+import { Cluster } from '../test/e2e/support/cluster.ts';
+import { load, printTable, startProcess, stopProcess, waitForHttp } from './support.ts';
+import type { Row } from './support.ts';
+
+const duration = Number(process.env.BENCH_DURATION_S ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const root = path.resolve(import.meta.dirname, '..');
+let seq = 0;
+
+function signed(): Record<string, string> {
+  const seed = String(Date.now());
+  return { 'content-type': 'application/json', 'x-auth-name': 'demo', 'x-auth-seed': seed, 'x-auth-token': signature('demo', 'demo-secret', seed) };
+}
+
+const orderJson = () =>
+  JSON.stringify({
+    custom_tracking_num: `D-${process.pid}-${++seq}`,
+    recipient_name: 'Tan Ah Kow', recipient_country: 'SG', recipient_phone: '6591234567', recipient_address: '1 Raffles Place',
+    postal_code: '048616', sender_country: 'SG', client_size: '10,30,20', client_weight: 1.2, declared_value: 49.9,
+    declared_value_currency: 'SGD',
+    item: [{ description: 'Book', unitPrice: 24.95, quantity: 2, weight: 0.6, currency: 'SGD', totalValue: 49.9 }],
+  });
+
+const createOrder: autocannon.Request = { method: 'POST', path: '/v1/openapi/order/create-order', setupRequest: (req) => ({ ...req, headers: signed(), body: orderJson() }) };
+
+async function a1Thousand(url: string): Promise<autocannon.Options> {
+  const tokenReply = await fetch(`${url}/api/auth/token`, { method: 'POST', body: JSON.stringify({ ApiName: 'demo', ApiKey: 'demo-secret' }) });
+  const token = ((await tokenReply.json()) as { Data: { AccessToken: string } }).Data.AccessToken;
+  const numbers: string[] = [];
+  while (numbers.length < 1000) {
+    const r = await fetch(`${url}/v1/openapi/order/create-order`, { method: 'POST', headers: signed(), body: orderJson() });
+    numbers.push(((await r.json()) as { data: { wmg_tracking_num: string } }).data.wmg_tracking_num);
+  }
+  return {
+    url: `${url}/api/status/lookup`, method: 'POST', connections: 1, duration,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ TrackingNumber: numbers }),
+  };
+}
+
+async function main() {
+  const rows: Row[] = [];
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-bench-'));
+  const embedded = startProcess([path.join(root, 'scripts/start.sh')], {
+    PORT: '18180', HOST: '127.0.0.1', PARCEL_DATA_DIR: dataDir, PARCEL_RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn', PARCEL_SANDBOX_PORT: '18189',
+  }, 'bash');
+  const embeddedUrl = 'http://127.0.0.1:18180';
+  let embeddedCreate: Row;
+  let embeddedA1: Row;
+  try {
+    await waitForHttp(`${embeddedUrl}/healthz`);
+    embeddedCreate = await load('embedded: create-order', { url: embeddedUrl, connections, duration, requests: [createOrder] });
+    embeddedA1 = await load('embedded: A1 1 000 numbers', await a1Thousand(embeddedUrl));
+    rows.push(embeddedCreate, embeddedA1);
+  } finally {
+    await stopProcess(embedded);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const cluster = new Cluster();
+  try {
+    await cluster.startAll();
+    const [gw] = cluster.gateways;
+    const distCreate = await load('distributed: create-order', { url: gw!, connections, duration, requests: [createOrder] });
+    const fixed = await load('distributed: create-order at 300/s', { url: gw!, connections: 64, duration, overallRate: 300, requests: [createOrder] });
+    const distA1 = await load('distributed: A1 1 000 numbers', await a1Thousand(gw!));
+    rows.push(distCreate, fixed, distA1);
+    printTable(rows);
+    const summary = {
+      createOrderRatio: Math.round((distCreate.rps / embeddedCreate.rps) * 1000) / 10,
+      fixedRateP99Ms: fixed.p99,
+      fixedRateRps: fixed.rps,
+    };
+    console.log(
+      `\ndistributed/embedded create-order throughput: ${summary.createOrderRatio}% (target >= 30%); ` +
+        `at 300 orders/s: p99 ${fixed.p99} ms over ${fixed.rps} req/s (target p99 < 60 ms)`,
+    );
+    mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+    const out = path.join(root, 'bench/results/distributed.json');
+    writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), node: process.version, connections, duration, rows, summary }, null, 2));
+    console.log(`wrote ${out}`);
+  } finally {
+    await cluster.stop();
+  }
+}
+
+await main();

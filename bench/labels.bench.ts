@@ -1,0 +1,261 @@
+/**
+ * Label rendering benchmark: renders per second and p50/p99 latency per format (CN 23 PDF,
+ * 100 x 150 mm PDF, HTML, ZPL), in-process through createLabelRenderer and over HTTP (A2, B7,
+ * B8, B9) against the embedded stack, with the targets of the label issue.
+ *
+ * In-process, one render at a time on this one thread, for a fresh parcel each render (new
+ * tracking number, name, address: no cache helps) and for the same parcel again (the barcode
+ * and shaping caches warm, as when a label is fetched in several formats or reprinted).
+ * Over HTTP, the embedded stack (startEmbedded on a temporary directory, PARCEL_RATE_LIMIT_RPS=0,
+ * PARCEL_SANDBOX_PORT=0) runs in a child process of its own, so that autocannon does not share
+ * its thread; one order is created and its labels are fetched, signed as bench/foundation.bench.ts does.
+ *
+ * Run: `node bench/labels.bench.ts` (BENCH_DURATION_S seconds per row, default 5;
+ * BENCH_CONNECTIONS, default 8). Writes bench/results/labels.json.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { ParcelView } from '../packages/contracts/src/index.ts';
+import { signature } from '@parcel/gateway';
+import { loadSettings } from '../packages/config/src/index.ts';
+import { loadReferenceData } from '../packages/reference-data/src/index.ts';
+import { startEmbedded } from '../services/embedded/src/index.ts';
+import { jpNonLatin, view } from '../services/label/src/fixtures.ts';
+import { createLabelRenderer } from '../services/label/src/index.ts';
+import type { LabelRenderer } from '../services/label/src/index.ts';
+import { load } from './support.ts';
+
+const duration = Number(process.env.BENCH_DURATION_S ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const root = path.resolve(import.meta.dirname, '..');
+
+type Format = 'CN23 PDF' | '100x150 PDF' | 'HTML' | 'ZPL';
+/** Renders per second on one core, the issue's targets. */
+const TARGETS: Record<Format, number> = { 'CN23 PDF': 80, '100x150 PDF': 150, HTML: 2000, ZPL: 10_000 };
+
+interface Result {
+  where: 'in-process' | 'HTTP';
+  format: string;
+  parcel: string;
+  renders: number;
+  perSecond: number;
+  /** Renders per CPU-second of the rendering process (in-process: this one; HTTP: the server). */
+  perCpuSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  target?: number;
+  errors?: number;
+}
+
+// --- parcels ------------------------------------------------------------------------------
+
+const FIRST = ['Tan', 'Lim', 'Nur', 'Jordan', 'Olivia', 'Rajesh', 'Siti', 'Marco', 'Chen', 'Priya', 'Ahmad', 'Sophie', 'Kenji', 'Lucas', 'Mei', 'Aarav', 'Chloe'];
+const LAST = ['Wei Ming', 'Hui Min', 'Aisyah', 'Smith', 'Brown', 'Kumar', 'Rahman', 'Rossi', 'Jun Jie', 'Nair', 'Hassan', 'Dubois', 'Sato', 'Silva', 'Ling', 'Patel', 'Wong'];
+const STREETS = ['Orchard Road', 'Bukit Timah Road', 'Jalan Besar', 'Serangoon Avenue 3', 'Tampines Street 81', 'Ang Mo Kio Avenue 10', 'Jurong West Street 42'];
+const CHECK = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+let seq = 0;
+
+/** A parcel no render has seen: its own tracking number, name, address, weight and reference. */
+function freshParcel(): ParcelView {
+  const i = ++seq;
+  const tn = `PB${(i * 7919).toString(36).toUpperCase().padStart(10, '0')}${CHECK[i % CHECK.length]}${CHECK[(i * 7) % CHECK.length]}`;
+  return view(
+    tn,
+    {
+      recipient_name: `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`,
+      recipient_address: `${(i % 400) + 1} ${STREETS[i % STREETS.length]} #${(i % 30) + 1}-${(i % 90) + 10}`,
+      postal_code: String(100000 + ((i * 7919) % 800000)).padStart(6, '0'),
+      client_weight: Math.round((0.1 + (i % 97) / 10) * 100) / 100,
+      custom_tracking_num: `ORD-${i}`,
+      ...(i % 3 === 0 ? { cash: 10 + (i % 50), cash_currency: 'SGD' } : {}),
+    },
+  );
+}
+
+// --- in-process ---------------------------------------------------------------------------
+
+const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const round = (n: number, digits = 2): number => Number(n.toFixed(digits));
+
+async function measure(format: string, parcel: string, next: () => ParcelView, render: (v: ParcelView) => unknown, target?: number): Promise<Result> {
+  const warmUntil = performance.now() + 1000;
+  while (performance.now() < warmUntil) await render(next());
+  const times: number[] = [];
+  const cpu0 = process.cpuUsage();
+  const start = performance.now();
+  const end = start + duration * 1000;
+  while (performance.now() < end) {
+    const v = next();
+    const t = performance.now();
+    await render(v);
+    times.push(performance.now() - t);
+  }
+  const elapsed = (performance.now() - start) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  times.sort((a, b) => a - b);
+  return {
+    where: 'in-process',
+    format,
+    parcel,
+    renders: times.length,
+    perSecond: Math.round(times.length / elapsed),
+    perCpuSecond: Math.round(times.length / ((cpu.user + cpu.system) / 1e6)),
+    p50Ms: round(percentile(times, 50), 3),
+    p99Ms: round(percentile(times, 99), 3),
+    ...(target !== undefined ? { target } : {}),
+  };
+}
+
+async function inProcess(renderer: LabelRenderer): Promise<Result[]> {
+  const formats: [Format, (v: ParcelView) => unknown][] = [
+    ['CN23 PDF', (v) => renderer.cn23Pdf(v, 'horizontal')],
+    ['100x150 PDF', (v) => renderer.shippingLabelPdf(v)],
+    ['HTML', (v) => renderer.shippingLabelHtml(v)],
+    ['ZPL', (v) => renderer.shippingLabelZpl(v)],
+  ];
+  const rows: Result[] = [];
+  for (const [format, render] of formats) {
+    rows.push(await measure(format, 'fresh each render', freshParcel, render, TARGETS[format]));
+    const same = freshParcel();
+    rows.push(await measure(format, 'same parcel', () => same, render));
+  }
+  // For information: Chinese, Thai and Korean names (Noto Sans CJK is a CFF font; no target).
+  rows.push(await measure('100x150 PDF', 'CJK + Thai names', () => jpNonLatin, (v) => renderer.shippingLabelPdf(v)));
+  rows.push(await measure('CN23 PDF', 'CJK + Thai names', () => jpNonLatin, (v) => renderer.cn23Pdf(v, 'horizontal')));
+  return rows;
+}
+
+// --- HTTP ---------------------------------------------------------------------------------
+
+/** Child process mode: the embedded stack, its URL on the first line of standard output. */
+async function serve(dataDir: string): Promise<void> {
+  const settings = loadSettings({ ...process.env, PORT: '0', HOST: '127.0.0.1', PARCEL_DATA_DIR: dataDir, PARCEL_RATE_LIMIT_RPS: '0', PARCEL_SANDBOX_PORT: '0', LOG_LEVEL: 'warn' });
+  const stack = await startEmbedded({ settings });
+  process.stdout.write(`${JSON.stringify({ url: stack.url })}\n`);
+  process.once('SIGTERM', () => {
+    void stack.stop().then(() => process.exit(0));
+  });
+}
+
+function signed(): Record<string, string> {
+  const seed = String(Date.now());
+  return { 'content-type': 'application/json', 'x-auth-name': 'demo', 'x-auth-seed': seed, 'x-auth-token': signature('demo', 'demo-secret', seed) };
+}
+
+/** utime + stime of a process, in seconds. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks, USER_HZ = 100
+}
+
+async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [import.meta.filename, '--serve', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout! });
+    rl.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`embedded stack exited with ${code}`)));
+  });
+  return { child, url: (JSON.parse(line) as { url: string }).url };
+}
+
+async function overHttp(): Promise<Result[]> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-labels-bench-'));
+  const { child, url } = await startServer(dataDir);
+  try {
+    const order = {
+      custom_tracking_num: `LB-${process.pid}`, recipient_name: 'Tan Wei Ming', recipient_country: 'SG', recipient_phone: '6591234567',
+      recipient_address: '10 Bayfront Avenue #12-03', postal_code: '018956', sender_country: 'SG', client_size: '30,20,10', client_weight: 1.25,
+      declared_value: 25, declared_value_currency: 'SGD', service_type: 'LMD', cash: 25.5, cash_currency: 'SGD',
+      item: [{ description: 'Cotton T-shirt', unitPrice: 12.5, quantity: 2, weight: 0.4, currency: 'SGD', totalValue: 25, countryOfOrigin: 'CN', itemHSCode: '610910' }],
+    };
+    const created = (await (await fetch(`${url}/v1/openapi/order/create-order`, { method: 'POST', headers: signed(), body: JSON.stringify(order) })).json()) as { data: { wmg_tracking_num: string } };
+    const tn = created.data.wmg_tracking_num;
+    const tokenReply = (await (await fetch(`${url}/api/auth/token`, { method: 'POST', body: JSON.stringify({ ApiName: 'demo', ApiKey: 'demo-secret' }) })).json()) as { Data: { AccessToken: string } };
+    const bearer = { 'content-type': 'application/json', authorization: `Bearer ${tokenReply.Data.AccessToken}` };
+    const a2Body = JSON.stringify({ Barcode: tn, LabelType: 'CN23', Origin: 'SG', Destination: 'SG' });
+
+    const endpoints: [Format, string, () => Promise<unknown>, Parameters<typeof load>[1]][] = [
+      ['CN23 PDF', 'A2 create-label', () => fetch(`${url}/api/create-label`, { method: 'POST', headers: bearer, body: a2Body }), { url: `${url}/api/create-label`, method: 'POST', headers: bearer, body: a2Body }],
+      ...(
+        [
+          ['100x150 PDF', 'get-shipping-label'],
+          ['HTML', 'get-shipping-label-html'],
+          ['ZPL', 'get-shipping-label-zpl'],
+        ] as [Format, string][]
+      ).map(([format, p]): [Format, string, () => Promise<unknown>, Parameters<typeof load>[1]] => {
+        const pathAndQuery = `/v1/openapi/order-shipping-label/${p}?tracking_num=${tn}`;
+        return [format, `B ${p}`, () => fetch(`${url}${pathAndQuery}`, { headers: signed() }), { url, requests: [{ method: 'GET', path: pathAndQuery, setupRequest: (req) => ({ ...req, headers: signed() }) }] }];
+      }),
+    ];
+    const rows: Result[] = [];
+    for (const [format, name, once, options] of endpoints) {
+      const reply = (await (await (once() as Promise<Response>)).json()) as { code?: number; Code?: number };
+      if ((reply.code ?? reply.Code) !== 0) throw new Error(`${name}: ${JSON.stringify(reply)}`);
+      const cpu0 = cpuSeconds(child.pid!);
+      const r = await load(name, { ...options, connections, duration });
+      const cpu = cpuSeconds(child.pid!) - cpu0;
+      rows.push({
+        where: 'HTTP',
+        format: `${format} (${name})`,
+        parcel: 'one order',
+        renders: r.requests,
+        perSecond: r.rps,
+        perCpuSecond: cpu > 0 ? Math.round(r.requests / cpu) : 0,
+        p50Ms: r.p50,
+        p99Ms: r.p99,
+        errors: r.errors + r.non2xx,
+      });
+    }
+    return rows;
+  } finally {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// --- report -------------------------------------------------------------------------------
+
+function printTable(rows: Result[]): void {
+  const header = ['where', 'format', 'parcel', 'renders', 'per s', 'per CPU s', 'p50 ms', 'p99 ms', 'target/s', 'met'];
+  const lines = rows.map((r) => [
+    r.where,
+    r.format,
+    r.parcel,
+    String(r.renders),
+    String(r.perSecond),
+    String(r.perCpuSecond),
+    String(r.p50Ms),
+    String(r.p99Ms),
+    r.target !== undefined ? String(r.target) : '',
+    r.target !== undefined ? (r.perSecond >= r.target ? 'yes' : 'NO') : '',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const fmt = (cells: string[]): string => cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(fmt(header));
+  for (const l of lines) console.log(fmt(l));
+}
+
+async function main(): Promise<void> {
+  const t0 = performance.now();
+  const renderer = await createLabelRenderer({ ref: loadReferenceData() });
+  const startMs = Math.round(performance.now() - t0);
+  console.log(`renderer ready in ${startMs} ms (fonts parsed, template compiled, every format rendered once); ${duration} s per row`);
+  const rows = [...(await inProcess(renderer)), ...(await overHttp())];
+  printTable(rows);
+  const missed = rows.filter((r) => r.target !== undefined && r.perSecond < r.target);
+  console.log(missed.length ? `\ntargets missed: ${missed.map((r) => r.format).join(', ')}` : '\nevery in-process target met (fresh parcel each render, one core)');
+  mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+  const out = path.join(root, 'bench/results/labels.json');
+  writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), node: process.version, durationS: duration, connections, rendererStartMs: startMs, targets: TARGETS, rows }, null, 2));
+  console.log(`wrote ${out}`);
+}
+
+if (process.argv[2] === '--serve') await serve(process.argv[3] ?? mkdtempSync(path.join(tmpdir(), 'parcel-labels-bench-')));
+else await main();

@@ -1,0 +1,49 @@
+/** Helpers shared by the decorators: they need `@opentelemetry/api` only, never the SDK. */
+import { context, propagation, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { Attributes, Context, Span, SpanKind } from '@opentelemetry/api';
+import { ATTR_ERROR_TYPE } from './attributes.ts';
+
+export const TRACER_NAME = '@parcel/telemetry';
+
+/** Looked up per call: a tracer provider registered (or replaced) after a decorator was built still counts. */
+export const tracer = () => trace.getTracer(TRACER_NAME);
+
+/** Runs `fn` in a new active span that ends when it settles; a throw marks the span as failed and is rethrown. */
+export function inSpan<T>(
+  name: string,
+  options: { kind: SpanKind; attributes?: Attributes; parent?: Context },
+  fn: (span: Span) => Promise<T>,
+): Promise<T> {
+  const parent = options.parent ?? context.active();
+  return tracer().startActiveSpan(name, { kind: options.kind, ...(options.attributes ? { attributes: options.attributes } : {}) }, parent, async (span) => {
+    try {
+      return await fn(span);
+    } catch (error) {
+      failed(span, error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+export function failed(span: Span, error: unknown): void {
+  const err = error instanceof Error ? error : new Error(String(error));
+  span.recordException(err);
+  span.setAttribute(ATTR_ERROR_TYPE, err.name);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: err.message });
+}
+
+/** `traceparent` (and `tracestate`) of the span, as W3C trace-context headers. */
+export function traceHeaders(span: Span): Record<string, string> {
+  const carrier: Record<string, string> = {};
+  propagation.inject(trace.setSpan(context.active(), span), carrier);
+  return carrier;
+}
+
+/** The remote parent named by trace-context headers (a new root when there are none). */
+export function parentFrom(headers: Record<string, unknown> | undefined): Context {
+  const carrier: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) if (typeof value === 'string') carrier[name] = value;
+  return propagation.extract(ROOT_CONTEXT, carrier);
+}

@@ -1,0 +1,2 @@
+export * from './distributed.ts';
+export * from './process.ts';

@@ -1,0 +1,11 @@
+import type { Settings } from '@parcel/config';
+import type { GatewayConfig } from './context.ts';
+
+export const gatewayConfig = (settings: Settings): GatewayConfig => ({
+  tokenTtlS: settings.tokenTtlS,
+  commandTimeoutMs: settings.commandTimeoutMs,
+  genericErrorA: settings.genericErrorA,
+  rateLimitPerSecond: settings.rateLimitPerSecond,
+  rateLimitBurst: settings.rateLimitBurst,
+  batchCreate: settings.batchCreate,
+});

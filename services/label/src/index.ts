@@ -1,0 +1,100 @@
+import type { ParcelView } from '@parcel/contracts';
+import { barcodeCache } from './barcodes.ts';
+import { buildCn23Model, cn23Doc } from './cn23.ts';
+import { loadFonts } from './fonts.ts';
+import { loadHtmlRenderer } from './html.ts';
+import { layoutLabel } from './layout.ts';
+import { buildLabelModel, labelFormatFor } from './model.ts';
+import { createPdfEngine, shippingLabelDoc } from './pdf.ts';
+import type { Cn23Direction, LabelLayout, LabelRenderer, LabelRendererOptions } from './types.ts';
+import { renderZpl } from './zpl.ts';
+
+export type * from './types.ts';
+export { CN23_CATEGORIES } from './types.ts';
+export { buildLabelModel, labelFormatFor, LABEL_FORMATS } from './model.ts';
+export { buildCn23Model, cn23Category } from './cn23.ts';
+export { layoutLabel } from './layout.ts';
+export { approximateMeasure } from './text.ts';
+export { zplEscape } from './zpl.ts';
+
+const DIRECTIONS: ReadonlySet<string> = new Set<Cn23Direction>(['horizontal', 'vertical']);
+
+/**
+ * Loads fonts and the HTML template once and returns the render functions; rendering itself
+ * reads no file.
+ */
+export async function createLabelRenderer(options: LabelRendererOptions): Promise<LabelRenderer> {
+  const { ref } = options;
+  const fonts = loadFonts(options.fontsDir);
+  const engine = createPdfEngine(fonts);
+  const html = loadHtmlRenderer();
+  const barcodes = barcodeCache(options.barcodeCacheSize ?? 1024);
+
+  const layoutOf = (view: ParcelView): LabelLayout => {
+    const layout = layoutLabel(buildLabelModel(view, ref), fonts.measure);
+    if (!layout.barcodeData) throw new Error('parcel has no tracking number to label');
+    return layout;
+  };
+
+  const renderer: LabelRenderer = {
+    fonts: fonts.files,
+    labelFormatFor: (view) => labelFormatFor(view, ref),
+    async cn23Pdf(view, direction) {
+      if (!DIRECTIONS.has(direction)) throw new Error(`unknown CN 23 direction: ${String(direction)}`);
+      const model = buildCn23Model(view, ref);
+      if (!model.trackingNumber) throw new Error('parcel has no tracking number to label');
+      return engine.render(cn23Doc(model, direction, barcodes(model.trackingNumber), engine, fonts.measure));
+    },
+    async shippingLabelPdf(view) {
+      const layout = layoutOf(view);
+      return engine.render(shippingLabelDoc(layout, barcodes(layout.barcodeData), engine, fonts.measure));
+    },
+    shippingLabelHtml(view) {
+      const layout = layoutOf(view);
+      return html(layout, barcodes(layout.barcodeData));
+    },
+    shippingLabelZpl(view) {
+      return renderZpl(layoutOf(view));
+    },
+  };
+
+  // Warm up once at start, every format: fails fast on a broken font or template, and no request
+  // pays for pdfmake's, pdfkit's and fontkit's lazy set-up (modules they load on first use).
+  const probe = probeView();
+  await renderer.shippingLabelPdf(probe);
+  await renderer.cn23Pdf(probe, 'horizontal');
+  renderer.shippingLabelHtml(probe);
+  renderer.shippingLabelZpl(probe);
+  return renderer;
+}
+
+function probeView(): ParcelView {
+  return {
+    trackingNumber: 'PROBE0000000000',
+    clientId: 'probe',
+    customTrackingNum: 'probe',
+    revision: 0,
+    status: 'active',
+    serviceType: '',
+    carrier: '',
+    weightUnit: 'kg',
+    partnerTrackingNo: '',
+    partnerName: '',
+    createdAt: '1970-01-01T08:00:00+08:00',
+    activities: [],
+    order: {
+      custom_tracking_num: 'probe',
+      recipient_name: 'Probe 東京 กรุงเทพ 서울',
+      recipient_country: 'SG',
+      recipient_phone: '0',
+      recipient_address: 'Probe',
+      sender_country: 'SG',
+      client_size: '1,1,1',
+      client_weight: 1,
+      declared_value: 0,
+      declared_value_currency: 'SGD',
+      item: [],
+    },
+  };
+}
+export { createLabelService, renderLabel } from './service.ts';

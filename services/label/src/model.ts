@@ -1,0 +1,85 @@
+import type { ParcelView } from '@parcel/contracts';
+import type { ReferenceData } from '@parcel/reference-data';
+import { clean, money, num } from './text.ts';
+import type { LabelFormat, LabelModel, PartyModel } from './types.ts';
+
+const MM = 72 / 25.4;
+
+export const LABEL_FORMATS: Record<LabelFormat['name'], LabelFormat> = {
+  '100x150mm': { name: '100x150mm', widthPt: 100 * MM, heightPt: 150 * MM },
+  A6: { name: 'A6', widthPt: 105 * MM, heightPt: 148 * MM },
+  '4x6in': { name: '4x6in', widthPt: 4 * 72, heightPt: 6 * 72 },
+};
+
+/** Service type the parcel ships under; an order without one is handled as the default type. */
+export function effectiveServiceType(view: ParcelView, ref?: ReferenceData): string {
+  return view.serviceType || view.order.service_type || ref?.defaultServiceType || '';
+}
+
+/**
+ * US destinations: 4 x 6 in, whatever the service type (US carriers' thermal stock; this rule
+ * wins). Self-label service types (SLF): A6. Everything else (LMD, PUD, none): 100 x 150 mm.
+ */
+export function labelFormatFor(view: ParcelView, ref?: ReferenceData): LabelFormat {
+  if (view.order.recipient_country === 'US') return LABEL_FORMATS['4x6in'];
+  const type = effectiveServiceType(view, ref);
+  const selfLabel = ref?.serviceTypes.get(type)?.selfLabel ?? type === 'SLF';
+  return selfLabel ? LABEL_FORMATS.A6 : LABEL_FORMATS['100x150mm'];
+}
+
+const LANG_BY_COUNTRY: Record<string, string> = { JP: 'ja', KR: 'ko', TH: 'th', TW: 'zh-Hant', HK: 'zh-Hant', CN: 'zh-Hans', SG: 'en', MY: 'en' };
+export const langFor = (country: string): string => LANG_BY_COUNTRY[country] ?? 'en';
+
+export const joinNonEmpty = (parts: (string | undefined)[], sep: string): string =>
+  parts
+    .map((p) => clean(p))
+    .filter(Boolean)
+    .join(sep);
+
+/** ISO 8601 date part of a timestamp kept in Singapore time. */
+export function dateOf(iso: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})/.exec(iso);
+  return m?.[1] ?? clean(iso);
+}
+
+function party(name?: string, address?: string, city?: string, state?: string, postal?: string, country?: string, phone?: string): PartyModel {
+  return {
+    name: clean(name),
+    address: clean(address),
+    place: joinNonEmpty([city, joinNonEmpty([state, postal], ' '), country], ', '),
+    phone: clean(phone) ? `Tel ${clean(phone)}` : '',
+  };
+}
+
+export function buildLabelModel(view: ParcelView, ref: ReferenceData): LabelModel {
+  const o = view.order;
+  const country = clean(o.recipient_country);
+  const type = effectiveServiceType(view, ref);
+  const typeName = ref.serviceTypes.get(type)?.name;
+  const codeName = o.service_code ? ref.serviceCodes.get(country)?.get(o.service_code) : undefined;
+  const carrier = ref.carriers.get(view.carrier)?.name ?? view.carrier;
+  const size = clean(o.client_size)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const station = view.lockerStation;
+  return {
+    format: labelFormatFor(view, ref),
+    lang: langFor(country),
+    country,
+    trackingNumber: clean(view.trackingNumber),
+    carrier: clean(carrier),
+    service: joinNonEmpty([type, typeName], ' '),
+    serviceCode: joinNonEmpty([o.service_code, codeName], ' '),
+    date: dateOf(view.createdAt),
+    recipient: party(o.recipient_name, o.recipient_address, o.recipient_city, o.recipient_state, o.postal_code, o.recipient_country, o.recipient_phone),
+    sender: party(o.sender_name, o.sender_address, o.sender_city, undefined, o.sender_postal_code, o.sender_country, o.sender_phone),
+    destination: joinNonEmpty([o.recipient_country, o.postal_code], ' '),
+    weight: joinNonEmpty([num(o.client_weight, 3), view.weightUnit], ' '),
+    size: size.length ? `${size.join(' x ')} cm` : '',
+    ...(o.cash !== undefined ? { cod: money(o.cash, o.cash_currency) } : {}),
+    ...(station ? { locker: { station: joinNonEmpty([station.code, station.name], ' '), address: joinNonEmpty([station.address, station.addressDetail, station.zipcode], ', ') } } : {}),
+    reference: clean(view.customTrackingNum || o.custom_tracking_num),
+    instruction: clean(o.instruction),
+  };
+}

@@ -1,0 +1,39 @@
+/** Distributed composition root of the tracking service: Kafka bus, event store, MongoDB projections. */
+import pino from 'pino';
+import { createParcelProjector, randomIds } from '@parcel/application';
+import { loadSettings } from '@parcel/config';
+import { systemClock } from '@parcel/domain';
+import { loadReferenceData } from '@parcel/reference-data';
+import { loggerOptions, startTelemetry, tracedBus, tracedEventStore, tracedProjector } from '@parcel/telemetry';
+import { connectBus, connectEventStore, connectProjections, listeningPort, loadDistributedSettings, startHealthServer, stopOnSignals } from '@parcel/wiring';
+import { createTrackingService } from './index.ts';
+
+const telemetry = startTelemetry({ serviceName: 'parcel-tracking' });
+
+const settings = loadSettings();
+const distributed = loadDistributedSettings('tracking');
+const log = pino(loggerOptions({ level: settings.logLevel, base: { service: 'tracking', instance: distributed.instanceId } }));
+const [kafka, store, projections] = await Promise.all([connectBus(distributed, log), connectEventStore(distributed, log), connectProjections(distributed)]);
+const bus = tracedBus(kafka, 'kafka');
+const eventStore = tracedEventStore(store);
+const service = createTrackingService({
+  eventStore,
+  projector: tracedProjector(createParcelProjector({ eventStore, views: projections.parcels })),
+  views: projections.parcels,
+  bus,
+  ref: loadReferenceData(settings.referenceDir),
+  clock: systemClock,
+  ids: randomIds,
+  onProjectionError: (err) => log.error({ err }, 'inline projection failed; the subscription will repair it'),
+});
+await service.start();
+const health = await startHealthServer(distributed.healthPort, settings.host, () => Promise.all([bus.ping(), eventStore.ping(), projections.ping()]));
+log.info({ healthPort: listeningPort(health) }, 'listening');
+stopOnSignals(log, async () => {
+  health.close();
+  await service.stop();
+  await bus.close();
+  await eventStore.close();
+  await projections.close();
+  await telemetry.shutdown();
+});
