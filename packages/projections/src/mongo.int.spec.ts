@@ -35,7 +35,7 @@ describe('mongo projection store', () => {
     try {
       const parcels = await client.db(dbName).collection('parcels').listIndexes().toArray();
       const tokens = await client.db(dbName).collection('tokens').listIndexes().toArray();
-      expect(parcels.map((index) => index.name).sort()).toEqual(['_id_', 'parcels_by_partner', 'parcels_by_reference']);
+      expect(parcels.map((index) => index.name).sort()).toEqual(['_id_', 'parcels_by_id_client', 'parcels_by_id_revision', 'parcels_by_partner', 'parcels_by_reference']);
       expect(tokens.find((index) => index.name === 'tokens_by_hash')).toMatchObject({ key: { tokenHash: 1 }, unique: true });
     } finally {
       await client.close();

@@ -58,6 +58,11 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
     await parcels.createIndexes([
       { key: { clientId: 1, customTrackingNum: 1 }, name: 'parcels_by_reference' },
       { key: { carrier: 1, partnerTrackingNo: 1 }, name: 'parcels_by_partner' },
+      // Unique because _id is: mongo-java-server serves a filter from an index only when the index
+      // is unique and has exactly the filter's fields, so the revision compare-and-set and the
+      // account-checked read would otherwise scan the whole collection on every call.
+      { key: { _id: 1, revision: 1 }, name: 'parcels_by_id_revision', unique: true },
+      { key: { _id: 1, clientId: 1 }, name: 'parcels_by_id_client', unique: true },
     ]);
     await tokens.createIndex({ tokenHash: 1 }, { name: 'tokens_by_hash', unique: true });
   } catch (error) {
