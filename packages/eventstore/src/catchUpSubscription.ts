@@ -156,3 +156,30 @@ export function startCatchUpSubscription(source: CatchUpSource, options: CatchUp
     },
   };
 }
+
+/** The open subscriptions of a store object, so that closing the store stops them all. */
+export function subscriptionRegistry() {
+  const open = new Set<CatchUpSubscription>();
+  return {
+    /** Keeps `subscription` until it is stopped; the returned handle is what subscribeToAll gives out. */
+    track(subscription: CatchUpSubscription): Subscription {
+      open.add(subscription);
+      return {
+        caughtUp: () => subscription.caughtUp(),
+        stop: async () => {
+          await subscription.stop();
+          open.delete(subscription);
+        },
+      };
+    },
+    /** New commits: every open subscription reads on now instead of at its next poll. */
+    wakeAll(): void {
+      open.forEach((s) => s.wake());
+    },
+    /** Stops every subscription still open (on close). */
+    async stopAll(): Promise<void> {
+      await Promise.all([...open].map((s) => s.stop()));
+      open.clear();
+    },
+  };
+}

@@ -27,7 +27,7 @@ import {
   type ReadPosition,
 } from '@kurrent/kurrentdb-client';
 import { refuseRepeatedIds } from './appendRules.ts';
-import { startCatchUpSubscription, type CatchUpSubscription, type HandlerErrorListener } from './catchUpSubscription.ts';
+import { startCatchUpSubscription, subscriptionRegistry, type HandlerErrorListener } from './catchUpSubscription.ts';
 import {
   checkpointStreamPrefix,
   encodeStream,
@@ -58,8 +58,8 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
   const client = KurrentDBClient.connectionString(options.connectionString);
   const filter = () => streamNameFilter({ regex: logStreamRegex });
   const checkpointStream = (id: string) => `${checkpointStreamPrefix}${encodeStream(id)}`;
-  const subscriptions = new Set<CatchUpSubscription>();
-  const wakeAll = () => subscriptions.forEach((s) => s.wake());
+  const subscriptions = subscriptionRegistry();
+  const wakeAll = (): void => subscriptions.wakeAll();
   let live: AllStreamSubscription | undefined;
   let liveRetry: NodeJS.Timeout | undefined;
   let closing: Promise<void> | undefined;
@@ -238,14 +238,7 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
         },
         { onHandlerError: options.onHandlerError, pollIntervalMs: options.pollIntervalMs ?? 1000, ...subscribeOptions },
       );
-      subscriptions.add(subscription);
-      return {
-        caughtUp: () => subscription.caughtUp(),
-        stop: async () => {
-          await subscription.stop();
-          subscriptions.delete(subscription);
-        },
-      };
+      return subscriptions.track(subscription);
     },
     async ping() {
       open();
@@ -253,7 +246,7 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
     },
     close() {
       closing ??= (async () => {
-        await Promise.all([...subscriptions].map((s) => s.stop()));
+        await subscriptions.stopAll();
         clearTimeout(liveRetry);
         await live?.unsubscribe().catch(() => undefined);
         await client.dispose();

@@ -1,6 +1,8 @@
 /** Event store on PostgreSQL (the distributed wiring): one schema, shared by every process. */
 import pg from 'pg';
-import { startCatchUpSubscription, type CatchUpSubscription, type HandlerErrorListener } from './catchUpSubscription.ts';
+import { toRecorded } from './eventRow.ts';
+import type { EventRow } from './eventRow.ts';
+import { startCatchUpSubscription, subscriptionRegistry, type HandlerErrorListener } from './catchUpSubscription.ts';
 import type { EventStore, RecordedEvent } from './port.ts';
 import { createPgAppend } from './postgresAppend.ts';
 import { createPgListener } from './postgresListener.ts';
@@ -18,27 +20,6 @@ export interface PostgresEventStoreOptions {
   onHandlerError?: HandlerErrorListener;
 }
 
-interface EventRow {
-  global_position: string;
-  stream_name: string;
-  revision: string;
-  event_id: string;
-  type: string;
-  data: string;
-  metadata: string;
-  recorded_at: string;
-}
-
-const toRecorded = (row: EventRow): RecordedEvent => ({
-  id: row.event_id,
-  streamName: row.stream_name,
-  type: row.type,
-  revision: Number(row.revision),
-  globalPosition: Number(row.global_position),
-  data: JSON.parse(row.data) as unknown,
-  metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-  recordedAt: row.recorded_at,
-});
 
 // Text columns and an explicit timestamp format: independent of any pg type parsers set process-wide.
 // The aliases shadow the columns, so ORDER BY names the table's (`e.`) to sort numerically.
@@ -70,8 +51,8 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       ON CONFLICT (subscription_id) DO UPDATE SET position = excluded.position`,
   };
   const append = createPgAppend(pool, n);
-  const subscriptions = new Set<CatchUpSubscription>();
-  const wakeAll = () => subscriptions.forEach((s) => s.wake());
+  const subscriptions = subscriptionRegistry();
+  const wakeAll = (): void => subscriptions.wakeAll();
   const listener = createPgListener(options.connectionString, n.channel, wakeAll);
   let closing: Promise<void> | undefined;
 
@@ -123,14 +104,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
         },
         { onHandlerError: options.onHandlerError, pollIntervalMs: options.pollIntervalMs ?? 1000, ...subscribeOptions },
       );
-      subscriptions.add(subscription);
-      return {
-        caughtUp: () => subscription.caughtUp(),
-        stop: async () => {
-          await subscription.stop();
-          subscriptions.delete(subscription);
-        },
-      };
+      return subscriptions.track(subscription);
     },
     async ping() {
       open();
@@ -139,7 +113,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     close() {
       closing ??= (async () => {
         // Checkpoints are saved while subscriptions stop, so the pool ends last.
-        await Promise.all([...subscriptions].map((s) => s.stop()));
+        await subscriptions.stopAll();
         await listener.stop();
         await pool.end();
       })();

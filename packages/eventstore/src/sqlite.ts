@@ -8,7 +8,9 @@
  * thread: a worker cannot share an in-memory database (and it has no fsync to wait for).
  */
 import { DatabaseSync } from 'node:sqlite';
-import { startCatchUpSubscription, type CatchUpSubscription, type HandlerErrorListener } from './catchUpSubscription.ts';
+import { toRecorded } from './eventRow.ts';
+import type { EventRow } from './eventRow.ts';
+import { startCatchUpSubscription, subscriptionRegistry, type HandlerErrorListener } from './catchUpSubscription.ts';
 import type { EventStore, RecordedEvent } from './port.ts';
 import { createGroupCommitWriter, inThreadTransport, writerThreadTransport } from './sqliteWriter.ts';
 
@@ -46,27 +48,6 @@ CREATE TABLE IF NOT EXISTS checkpoints (
   position INTEGER NOT NULL
 );`;
 
-interface EventRow {
-  global_position: number;
-  stream_name: string;
-  revision: number;
-  event_id: string;
-  type: string;
-  data: string;
-  metadata: string;
-  recorded_at: string;
-}
-
-const toRecorded = (row: EventRow): RecordedEvent => ({
-  id: row.event_id,
-  streamName: row.stream_name,
-  type: row.type,
-  revision: row.revision,
-  globalPosition: row.global_position,
-  data: JSON.parse(row.data) as unknown,
-  metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-  recordedAt: row.recorded_at,
-});
 
 const columns = 'global_position, stream_name, revision, event_id, type, data, metadata, recorded_at';
 
@@ -88,13 +69,13 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
   const headStmt = db.prepare('SELECT COALESCE(MAX(global_position), 0) AS head FROM events');
   const loadCheckpointStmt = db.prepare('SELECT position FROM checkpoints WHERE subscription_id = ?');
 
-  const subscriptions = new Set<CatchUpSubscription>();
+  const subscriptions = subscriptionRegistry();
   const transport = threaded
     ? writerThreadTransport({ file: options.file, durability, busyTimeoutMs })
     : inThreadTransport(db, durability);
   const writer = createGroupCommitWriter(transport, {
     now: options.now ?? (() => new Date()),
-    onCommit: () => subscriptions.forEach((s) => s.wake()),
+    onCommit: () => subscriptions.wakeAll(),
   });
   let closing: Promise<void> | undefined;
   let closed = false;
@@ -154,14 +135,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
         },
         { onHandlerError: options.onHandlerError, ...subscribeOptions },
       );
-      subscriptions.add(subscription);
-      return {
-        caughtUp: () => subscription.caughtUp(),
-        stop: async () => {
-          await subscription.stop();
-          subscriptions.delete(subscription);
-        },
-      };
+      return subscriptions.track(subscription);
     },
     async ping() {
       open();
@@ -170,7 +144,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
     close() {
       closing ??= (async () => {
         // Checkpoints are saved while subscriptions stop, so the writer drains after them.
-        await Promise.all([...subscriptions].map((s) => s.stop()));
+        await subscriptions.stopAll();
         await writer.drain();
         closed = true;
         // The reader first: the writer's connection, closing last, checkpoints the WAL on its thread.
