@@ -4,3 +4,4 @@ export { verifyCarrierSignature } from './events/signature.ts';
 export { parseCarrierEvent } from './events/parseCarrierEvent.ts';
 export type { CarrierEvent, ParsedCarrierEvent } from './events/parseCarrierEvent.ts';
 export { mapCarrierCode } from './events/mapCarrierCode.ts';
+export { lmxCarrierClients } from './lmx/lmxCarriers.ts';

@@ -52,3 +52,29 @@ export const listeningPort = (server: Server): number => {
   const address = server.address();
   return typeof address === 'object' && address ? address.port : 0;
 };
+
+/**
+ * Starts a service without an HTTP API of its own: serves /healthz and /readyz on `healthPort`,
+ * logs `listening` with that port, and on SIGTERM/SIGINT stops the service, then closes its
+ * resources in order, then flushes telemetry.
+ */
+export async function runService(options: {
+  log: Logger;
+  healthPort: number;
+  host: string;
+  service: { start(): Promise<void>; stop(): Promise<void> };
+  ready: () => Promise<unknown>;
+  resources: { close(): Promise<void> }[];
+  telemetry: { shutdown(): Promise<void> };
+}): Promise<void> {
+  const { log, service } = options;
+  await service.start();
+  const health = await startHealthServer(options.healthPort, options.host, options.ready);
+  log.info({ healthPort: listeningPort(health) }, 'listening');
+  stopOnSignals(log, async () => {
+    health.close();
+    await service.stop();
+    for (const resource of options.resources) await resource.close();
+    await options.telemetry.shutdown();
+  });
+}

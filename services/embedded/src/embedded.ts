@@ -12,8 +12,7 @@ import type { Ids } from '@parcel/application';
 import { createInProcessBus } from '@parcel/bus';
 import { createCarrierSandbox } from '@parcel/carrier-sandbox';
 import type { CarrierSandbox } from '@parcel/carrier-sandbox';
-import { createLmxClient } from '@parcel/carriers';
-import type { CarrierClient } from '@parcel/carriers';
+import { createLmxClient, lmxCarrierClients } from '@parcel/carriers';
 import type { Settings } from '@parcel/config';
 import { systemClock } from '@parcel/domain';
 import type { Clock } from '@parcel/domain';
@@ -97,7 +96,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     lmxUrl = (await sandbox.listen(settings.carriers.sandboxPort, '127.0.0.1')).url;
   }
   const lmx = createLmxClient({ baseUrl: lmxUrl });
-  const carriers = new Map<string, CarrierClient>([...ref.carriers.values()].filter((c) => c.code.startsWith('LMX')).map((c) => [c.code, lmx]));
+  const carriers = lmxCarrierClients(ref, lmx);
   const order = createOrderService({ ...common, carriers, registrationRetryDelayMs: settings.carriers.retryDelayMs });
   await order.start();
   log.info({ port, dataDir: settings.dataDir, lmxUrl }, 'parcel service (embedded) listening');

@@ -3,7 +3,7 @@ import pino from 'pino';
 import { loadSettings } from '@parcel/config';
 import { loadReferenceData } from '@parcel/reference-data';
 import { loggerOptions, startTelemetry, tracedBus } from '@parcel/telemetry';
-import { connectBus, connectProjections, listeningPort, loadDistributedSettings, startHealthServer, stopOnSignals } from '@parcel/wiring';
+import { connectBus, connectProjections, loadDistributedSettings, runService } from '@parcel/wiring';
 import { createLabelRenderer } from './index.ts';
 import { createLabelService } from './service.ts';
 
@@ -16,13 +16,12 @@ const renderer = await createLabelRenderer({ ref: loadReferenceData(settings.ref
 const [kafka, projections] = await Promise.all([connectBus(distributed, log), connectProjections(distributed)]);
 const bus = tracedBus(kafka, 'kafka');
 const service = createLabelService({ bus, views: projections.parcels, renderer });
-await service.start();
-const health = await startHealthServer(distributed.healthPort, settings.host, () => Promise.all([bus.ping(), projections.ping()]));
-log.info({ healthPort: listeningPort(health) }, 'listening');
-stopOnSignals(log, async () => {
-  health.close();
-  await service.stop();
-  await bus.close();
-  await projections.close();
-  await telemetry.shutdown();
+await runService({
+  log,
+  healthPort: distributed.healthPort,
+  host: settings.host,
+  service,
+  ready: () => Promise.all([bus.ping(), projections.ping()]),
+  resources: [bus, projections],
+  telemetry,
 });

@@ -1,12 +1,12 @@
 /** Distributed composition root of the order service: Kafka bus, event store, MongoDB projections, the LMX carrier over HTTP. */
 import pino from 'pino';
 import { createParcelProjector, randomIds } from '@parcel/application';
-import { createLmxClient } from '@parcel/carriers';
+import { createLmxClient, lmxCarrierClients } from '@parcel/carriers';
 import { loadSettings, SettingsError } from '@parcel/config';
 import { systemClock } from '@parcel/domain';
 import { loadReferenceData } from '@parcel/reference-data';
 import { loggerOptions, startTelemetry, tracedBus, tracedEventStore, tracedProjector } from '@parcel/telemetry';
-import { connectBus, connectEventStore, connectProjections, listeningPort, loadDistributedSettings, startHealthServer, stopOnSignals } from '@parcel/wiring';
+import { connectBus, connectEventStore, connectProjections, loadDistributedSettings, runService } from '@parcel/wiring';
 import { createOrderService } from './index.ts';
 
 const telemetry = startTelemetry({ serviceName: 'parcel-order' });
@@ -28,18 +28,16 @@ const service = createOrderService({
   ref,
   clock: systemClock,
   ids: randomIds,
-  carriers: new Map([...ref.carriers.keys()].filter((code) => code.startsWith('LMX')).map((code) => [code, lmx])),
+  carriers: lmxCarrierClients(ref, lmx),
   registrationRetryDelayMs: settings.carriers.retryDelayMs,
   onProjectionError: (err) => log.error({ err }, 'inline projection failed; the subscription will repair it'),
 });
-await service.start();
-const health = await startHealthServer(distributed.healthPort, settings.host, () => Promise.all([bus.ping(), eventStore.ping(), projections.ping()]));
-log.info({ healthPort: listeningPort(health) }, 'listening');
-stopOnSignals(log, async () => {
-  health.close();
-  await service.stop();
-  await bus.close();
-  await eventStore.close();
-  await projections.close();
-  await telemetry.shutdown();
+await runService({
+  log,
+  healthPort: distributed.healthPort,
+  host: settings.host,
+  service,
+  ready: () => Promise.all([bus.ping(), eventStore.ping(), projections.ping()]),
+  resources: [bus, eventStore, projections],
+  telemetry,
 });

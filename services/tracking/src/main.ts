@@ -5,7 +5,7 @@ import { loadSettings } from '@parcel/config';
 import { systemClock } from '@parcel/domain';
 import { loadReferenceData } from '@parcel/reference-data';
 import { loggerOptions, startTelemetry, tracedBus, tracedEventStore, tracedProjector } from '@parcel/telemetry';
-import { connectBus, connectEventStore, connectProjections, listeningPort, loadDistributedSettings, startHealthServer, stopOnSignals } from '@parcel/wiring';
+import { connectBus, connectEventStore, connectProjections, loadDistributedSettings, runService } from '@parcel/wiring';
 import { createTrackingService } from './index.ts';
 
 const telemetry = startTelemetry({ serviceName: 'parcel-tracking' });
@@ -26,14 +26,12 @@ const service = createTrackingService({
   ids: randomIds,
   onProjectionError: (err) => log.error({ err }, 'inline projection failed; the subscription will repair it'),
 });
-await service.start();
-const health = await startHealthServer(distributed.healthPort, settings.host, () => Promise.all([bus.ping(), eventStore.ping(), projections.ping()]));
-log.info({ healthPort: listeningPort(health) }, 'listening');
-stopOnSignals(log, async () => {
-  health.close();
-  await service.stop();
-  await bus.close();
-  await eventStore.close();
-  await projections.close();
-  await telemetry.shutdown();
+await runService({
+  log,
+  healthPort: distributed.healthPort,
+  host: settings.host,
+  service,
+  ready: () => Promise.all([bus.ping(), eventStore.ping(), projections.ping()]),
+  resources: [bus, eventStore, projections],
+  telemetry,
 });
