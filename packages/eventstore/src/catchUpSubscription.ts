@@ -1,7 +1,9 @@
 /**
  * A catch-up subscription over any store that can page its global log and keep checkpoints:
  * delivers in global order, retries a failing handler forever (never skips), sleeps between
- * polls unless woken by an in-process commit.
+ * polls unless woken by an in-process commit. Where the source offers a lease, one subscription
+ * id is served by one process at a time: the others stand by and take over, from the stored
+ * checkpoint, once the holder stops or dies.
  */
 import type { RecordedEvent, SubscribeToAllOptions, Subscription } from './port.ts';
 
@@ -11,6 +13,20 @@ export interface CatchUpSource {
   headPosition(): Promise<number>;
   loadCheckpoint(subscriptionId: string): Promise<number>;
   saveCheckpoint(subscriptionId: string, position: number): Promise<void>;
+  /** Exclusive right to serve a subscription id across processes; without it every subscriber serves. */
+  lease?: (subscriptionId: string) => Lease;
+}
+
+export interface Lease {
+  /** Resolves once held, or once `stopping` is aborted. Polls while another process holds it. */
+  acquire(stopping: AbortSignal): Promise<void>;
+  /**
+   * False until acquired, and again once lost (its connection died): the subscription then stops
+   * delivering after the event in hand and acquires again. Handlers are idempotent, so the brief
+   * overlap with a new holder around such a loss is harmless.
+   */
+  readonly held: boolean;
+  release(): Promise<void>;
 }
 
 export type HandlerErrorListener = (error: unknown, event: RecordedEvent, attempt: number, subscriptionId: string) => void;
@@ -48,6 +64,9 @@ export function startCatchUpSubscription(source: CatchUpSource, options: CatchUp
   let woken = false;
   let sleeper: { timer: NodeJS.Timeout; wakeable: boolean; done: () => void } | undefined;
   let waiters: { target: number; resolve: () => void; reject: (e: Error) => void }[] = [];
+  const lease = source.lease?.(id);
+  const stopSignal = new AbortController();
+  const holding = (): boolean => !lease || lease.held;
 
   const sleep = (ms: number, wakeable: boolean): Promise<void> =>
     new Promise((done) => {
@@ -74,7 +93,8 @@ export function startCatchUpSubscription(source: CatchUpSource, options: CatchUp
   };
 
   const persist = async (): Promise<void> => {
-    if (!loaded || position === saved) return;
+    // A subscription that lost its lease must not move the new holder's checkpoint back.
+    if (!loaded || position === saved || !holding()) return;
     const at = position;
     await source.saveCheckpoint(id, at);
     saved = at;
@@ -101,6 +121,11 @@ export function startCatchUpSubscription(source: CatchUpSource, options: CatchUp
     let failures = 0;
     while (!stopped) {
       try {
+        if (!holding()) {
+          loaded = false; // the holder moved the checkpoint meanwhile
+          await lease!.acquire(stopSignal.signal);
+          continue;
+        }
         if (!loaded) {
           position = saved = await source.loadCheckpoint(id);
           loaded = true;
@@ -108,7 +133,7 @@ export function startCatchUpSubscription(source: CatchUpSource, options: CatchUp
         woken = false;
         const batch = await source.readAll(position, batchSize);
         for (const event of batch) {
-          if (!(await deliver(event))) break;
+          if (!holding() || !(await deliver(event))) break;
           position = event.globalPosition;
           settleWaiters();
         }
@@ -125,6 +150,7 @@ export function startCatchUpSubscription(source: CatchUpSource, options: CatchUp
       }
     }
     await persist().catch(() => undefined);
+    await lease?.release().catch(() => undefined);
   };
 
   const running = run();
@@ -139,6 +165,11 @@ export function startCatchUpSubscription(source: CatchUpSource, options: CatchUp
       if (stopped) throw new Error(`subscription ${id} is stopped`);
       const target = await source.headPosition();
       if (loaded && position >= target) return;
+      // Standing by: caught up once the holder's stored checkpoint reaches the head.
+      while (!holding() && !stopped) {
+        if ((await source.loadCheckpoint(id)) >= target) return;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(pollIntervalMs, 200)));
+      }
       await new Promise<void>((resolve, reject) => {
         waiters.push({ target, resolve, reject });
         settleWaiters();
@@ -147,6 +178,7 @@ export function startCatchUpSubscription(source: CatchUpSource, options: CatchUp
     stop() {
       stopping ??= (async () => {
         stopped = true;
+        stopSignal.abort();
         interrupt(true);
         await running;
         for (const w of waiters) w.reject(new Error(`subscription ${id} stopped before catching up`));

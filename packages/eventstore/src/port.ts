@@ -59,7 +59,11 @@ export interface Subscription {
 }
 
 export interface SubscribeToAllOptions {
-  /** Names the stored checkpoint: a restarted subscription resumes after the last handled event. */
+  /**
+   * Names the stored checkpoint: a restarted subscription resumes after the last handled event.
+   * Where several processes share a store (PostgreSQL), one id is served by one of them at a time;
+   * the others stand by and take over from the checkpoint when it stops or dies.
+   */
   subscriptionId: string;
   /** Called in global order; a throw is retried (with backoff) and the checkpoint does not move. */
   handler: (event: RecordedEvent) => Promise<void>;

@@ -5,6 +5,7 @@ import type { EventRow } from './eventRow.ts';
 import { startCatchUpSubscription, subscriptionRegistry, type HandlerErrorListener } from './catchUpSubscription.ts';
 import type { EventStore, RecordedEvent } from './port.ts';
 import { createPgAppend } from './postgresAppend.ts';
+import { createPgLease } from './postgresLease.ts';
 import { createPgListener } from './postgresListener.ts';
 import { ensureSchema, pgNames } from './postgresSchema.ts';
 
@@ -16,6 +17,11 @@ export interface PostgresEventStoreOptions {
   poolSize?: number;
   /** Subscriptions' polling interval, the fallback behind LISTEN/NOTIFY (default 1000 ms). */
   pollIntervalMs?: number;
+  /**
+   * How often a process standing by for a subscription id that another process serves tries to
+   * take it over (default 1000 ms). One id is served by one process at a time (postgresLease.ts).
+   */
+  leaseRetryMs?: number;
   /** Told about every failed handler attempt; defaults to a console warning. */
   onHandlerError?: HandlerErrorListener;
 }
@@ -101,6 +107,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
           saveCheckpoint: async (id, position) => {
             await pool.query(sql.saveCheckpoint, [id, position]);
           },
+          lease: (id) => createPgLease(options.connectionString, n.schema, id, options.leaseRetryMs),
         },
         { onHandlerError: options.onHandlerError, pollIntervalMs: options.pollIntervalMs ?? 1000, ...subscribeOptions },
       );

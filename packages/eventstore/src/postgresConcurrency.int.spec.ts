@@ -111,3 +111,37 @@ describe('postgres event store shared by several store objects', () => {
     expect(violations).toEqual([]);
   }, 60_000);
 });
+
+describe('postgres subscription leases: one subscription id served by one process at a time', () => {
+  let schema: string;
+  let drop: () => Promise<void>;
+  beforeEach(() => {
+    ({ schema, drop } = tempSchema(url));
+  });
+  afterEach(async () => {
+    await drop();
+  });
+
+  it('two stores subscribing with one id: only the holder delivers; when it closes, the other takes over after its checkpoint', async () => {
+    const open = (leaseRetryMs: number) => createPostgresEventStore({ connectionString: url, schema, leaseRetryMs, onHandlerError: () => undefined });
+    const [writer, first, second] = await Promise.all([open(1000), open(50), open(50)]);
+    try {
+      const a = record(first, 'lease', { subscriptionId: 'shared', pollIntervalMs: 20 });
+      await a.subscription.caughtUp(); // holds the lease from here on
+      const b = record(second, 'lease', { subscriptionId: 'shared', pollIntervalMs: 20 });
+      await writer.appendMany(Array.from({ length: 5 }, (_, i) => ({ streamName: `lease-${i}`, expectedRevision: 'no_stream' as const, events: [event()] })));
+      await a.subscription.caughtUp();
+      await b.subscription.caughtUp(); // standing by: caught up through the holder's checkpoint
+      expect(a.seen).toHaveLength(5);
+      expect(b.seen).toHaveLength(0);
+
+      await first.close(); // ends the lease's connection
+      await writer.append({ streamName: 'lease-after', expectedRevision: 'no_stream', events: [event()] });
+      await waitFor(() => b.seen.length === 1, 5000);
+      expect(b.seen.map((e) => e.streamName)).toEqual(['lease-after']);
+      await b.subscription.stop();
+    } finally {
+      await Promise.all([writer, first, second].map((s) => s.close()));
+    }
+  }, 30_000);
+});

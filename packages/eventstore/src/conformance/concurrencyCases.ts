@@ -59,4 +59,30 @@ export function concurrencyCases(ctx: Context): void {
     expect(outcomes.map((o) => o.status)).toEqual(names.map((n) => (n === taken ? 'rejected' : 'fulfilled')));
     for (const n of names) expect(await ctx.store.readStream(n)).toHaveLength(1);
   });
+
+  it('appends committed together keep their own outcomes: an appendMany refused half-way leaves nothing, an exact retry in flight with its original stores once', async () => {
+    const taken = ctx.stream('taken-many');
+    await ctx.store.append({ streamName: taken, expectedRevision: 'no_stream', events: events(1) });
+    const partial = ctx.stream('partial');
+    const retried = { streamName: ctx.stream('retried'), expectedRevision: 'no_stream' as const, events: events(2) };
+    const neighbours = Array.from({ length: 10 }, (_, i) => ctx.stream(`neighbour-${i}`));
+    // The first append may go out alone; those queued behind it commit as one group where the store groups.
+    const [, refused, original, retry, ...rest] = await Promise.allSettled([
+      ctx.store.append({ streamName: ctx.stream('first'), expectedRevision: 'no_stream', events: events(1) }),
+      ctx.store.appendMany([
+        { streamName: partial, expectedRevision: 'no_stream', events: events(1) },
+        { streamName: taken, expectedRevision: 'no_stream', events: events(1) },
+      ]),
+      ctx.store.append(retried),
+      ctx.store.append(retried),
+      ...neighbours.map((streamName) => ctx.store.append({ streamName, expectedRevision: 'no_stream', events: events(1) })),
+    ]);
+    expect(refused).toMatchObject({ status: 'rejected', reason: expect.any(WrongExpectedRevisionError) });
+    expect(await ctx.store.readStream(partial)).toHaveLength(0);
+    expect(await ctx.store.readStream(taken)).toHaveLength(1);
+    expect(original).toMatchObject({ status: 'fulfilled', value: { nextExpectedRevision: 1 } });
+    expect(retry).toEqual(original);
+    expect(await ctx.store.readStream(retried.streamName)).toHaveLength(2);
+    expect(rest.map((o) => o.status)).toEqual(neighbours.map(() => 'fulfilled'));
+  });
 }
