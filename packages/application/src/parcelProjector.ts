@@ -32,7 +32,9 @@ export function createParcelProjector(deps: { eventStore: EventStore; views: Par
   async function project(trackingNumber: string, known: readonly PositionedEvent[] = []): Promise<void> {
     const target = known.length > 0 ? known[known.length - 1]!.revision : Infinity;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const view = await views.get(trackingNumber);
+      // A stream's first events (create-order) have no view to read yet: try the insert at once.
+      // Should the subscription have inserted it meanwhile, the insert loses and the next round reads.
+      const view = attempt === 0 && known[0]?.revision === 0 ? null : await views.get(trackingNumber);
       const current = view?.revision ?? -1;
       if (current >= target) return;
       const events = await eventsAfter(trackingNumber, current, known);

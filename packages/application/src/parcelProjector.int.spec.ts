@@ -1,0 +1,51 @@
+import type { ParcelEvent } from '@parcel/contracts';
+import { parcelStreamName } from '@parcel/contracts';
+import { sampleOrder } from '@parcel/domain/testing';
+import { createSqliteEventStore } from '@parcel/eventstore';
+import { createSqliteProjectionStore } from '@parcel/projections';
+import type { ParcelViewStore } from '@parcel/projections';
+import { createParcelProjector } from './parcelProjector.ts';
+import { toAppend } from './toAppend.ts';
+
+const TN = 'PX000000000000001Y';
+const registered: ParcelEvent = {
+  type: 'ParcelRegistered',
+  data: { trackingNumber: TN, clientId: 'demo', order: sampleOrder(), serviceType: 'LMD', carrier: 'LMX', weightUnit: 'kg', registeredAt: new Date('2026-11-22T06:00:00Z') },
+};
+
+async function setUp() {
+  const eventStore = createSqliteEventStore({ file: ':memory:' });
+  const projections = createSqliteProjectionStore({ file: ':memory:' });
+  const reads: string[] = [];
+  const views: ParcelViewStore = { ...projections.parcels, get: (tn) => (reads.push(tn), projections.parcels.get(tn)) };
+  const known = [{ event: registered, eventId: 'e-1', revision: 0 }];
+  await eventStore.append({ streamName: parcelStreamName(TN), expectedRevision: 'no_stream', events: [toAppend(known[0]!, {})] });
+  const close = () => Promise.all([eventStore.close(), projections.close()]);
+  return { projector: createParcelProjector({ eventStore, views }), views, reads, known, close };
+}
+
+describe('parcel projector (decisions.md: read-your-writes through the inline projection)', () => {
+  it("a new parcel's first events are inserted without reading the view first", async () => {
+    const { projector, views, reads, known, close } = await setUp();
+    try {
+      await projector.project(TN, known);
+      expect(reads).toEqual([]);
+      expect(await views.get(TN)).toMatchObject({ trackingNumber: TN, revision: 0 });
+    } finally {
+      await close();
+    }
+  });
+
+  it('when the subscription inserted the view first, the inline insert yields to it without an error', async () => {
+    const { projector, views, reads, known, close } = await setUp();
+    try {
+      await projector.project(TN); // the repair path: reads the stream, inserts revision 0
+      reads.length = 0;
+      await projector.project(TN, known);
+      expect(reads).toEqual([TN]);
+      expect(await views.get(TN)).toMatchObject({ revision: 0 });
+    } finally {
+      await close();
+    }
+  });
+});
