@@ -213,7 +213,7 @@ mongo_start() {
   rm -f "$MONGO_PID"
   fetch_jars mongo
   [ -f "$MONGO_LOG" ] && mv -f "$MONGO_LOG" "$MONGO_LOG.1"
-  setsid java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dparcel.infra=mongo \
+  setsid java -Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dparcel.infra=mongo \
     -cp "$MONGO_LIB/*" "$INFRA_SRC/mongo/Launcher.java" "$MONGO_PORT" "$MONGO_SERVER_VERSION" \
     </dev/null >"$MONGO_LOG" 2>&1 9>&- &
   echo $! >"$MONGO_PID"

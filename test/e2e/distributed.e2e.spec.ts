@@ -5,6 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { formatSgt } from '@parcel/domain';
 import { clientA, clientB, OTHER, realTime, tokenFor } from '../support/client.ts';
 import type { Target } from '../support/client.ts';
 import { eventually, pushEvent, registeredParcel } from '../support/carriers.ts';
@@ -71,7 +72,9 @@ describe.each([0, 1])('through gateway %i (and read back through the other)', (i
 
   test('carrier registration, a carrier event and B6 cancel-orders', async () => {
     const { tn, partner } = await registeredParcel(gw());
-    const pushed = await pushEvent({ ...gw(), lmxUrl: cluster.sandboxUrl }, { partner_tracking_no: partner, event_code: 'PICKED_UP', event_time: '2026-11-23T09:00:00+08:00' });
+    // Real time here: the pick-up must come after the order's own DR_DR to be the last status.
+    const eventTime = formatSgt(new Date(Date.now() + 60_000));
+    const pushed = await pushEvent({ ...gw(), lmxUrl: cluster.sandboxUrl }, { partner_tracking_no: partner, event_code: 'PICKED_UP', event_time: eventTime });
     expect(pushed.body.delivered).toBe(true);
     await eventually(async () => expect((await clientB(otherGw()).get('order/query-status', { tracking_num: tn })).body.data.last_status).toBe('PU_PU'));
     expect((await clientB(otherGw()).post('order/cancel-orders', { tracking_nums: [tn] })).body.data).toEqual({ success: [tn], errors: [] });

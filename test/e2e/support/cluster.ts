@@ -2,13 +2,16 @@
  * The distributed wiring as separate processes on the real Kafka, PostgreSQL and mongo-java-server
  * that `npm test` started (infra/up.sh): gateways, order, tracking and label services and the LMX
  * sandbox, each `node services/<name>/src/main.ts`. Every run gets its own PostgreSQL schema and
- * MongoDB database; Kafka topics are shared (the project's topics, created by infra/topics.sh).
+ * MongoDB database, dropped by `stop()`; Kafka topics are shared (the project's topics, created by
+ * infra/topics.sh).
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { MongoClient } from 'mongodb';
+import pg from 'pg';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -120,6 +123,19 @@ export class Cluster {
         if (!done) p.child.kill('SIGKILL');
       }),
     );
+    await this.dropStores();
+  }
+
+  /** mongo-java-server keeps every database in memory: a run's data goes when the run ends. */
+  private async dropStores(): Promise<void> {
+    const db = new pg.Client({ connectionString: this.infra.pg });
+    const mongo = new MongoClient(this.infra.mongo);
+    try {
+      await Promise.all([db.connect(), mongo.connect()]);
+      await Promise.all([db.query(`DROP SCHEMA IF EXISTS "${this.runId}" CASCADE`), mongo.db(this.runId).dropDatabase()]);
+    } finally {
+      await Promise.allSettled([db.end(), mongo.close()]);
+    }
   }
 }
 
