@@ -29,6 +29,12 @@ const newGroup = (): Group => ({ members: [], turn: 0, tails: new Map(), arrival
 /** Messages and replies cross a JSON boundary, as on Kafka: no shared objects, no Dates surviving by accident. */
 const wire = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
 
+/**
+ * A message is serialised once, when it is sent (what the caller does with it afterwards changes
+ * nothing), and each delivery parses its own copy, as a Kafka consumer would.
+ */
+const received = (text: string): Message => JSON.parse(text) as Message;
+
 const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
@@ -106,13 +112,13 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
     }
   }
 
-  async function consume(topic: string, groupName: string, group: Group, message: Message): Promise<void> {
+  async function consume(topic: string, groupName: string, group: Group, text: string): Promise<void> {
     let reason = '';
     for (let delivery = 1; delivery <= maxDeliveries; delivery += 1) {
       const handler = pick(group);
       if (!handler) return; // the group left or the bus closed: like Kafka, nobody consumes it now
       try {
-        await handler(wire(message));
+        await handler(received(text));
         return;
       } catch (error) {
         reason = reasonOf(error);
@@ -123,6 +129,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
       }
     }
     if (closed) return;
+    const message = received(text);
     if (topic === deadLetterTopic) {
       // Dead-lettering a dead letter would loop: drop it, loudly.
       console.error(`in-process bus: dead letter ${message.id} failed in group ${groupName}: ${reason}`);
@@ -135,7 +142,8 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
   const bus: InProcessBus = {
     async request<TReply>(topic: string, message: Message, { timeoutMs }: { timeoutMs: number }): Promise<TReply> {
       assertOpen();
-      const sent = wire(message);
+      const sent = JSON.stringify(message);
+      const { key } = message;
       const outcome = Promise.withResolvers<TReply>();
       let done = false;
       const settle = (finish: () => void) => {
@@ -153,11 +161,11 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
       if (!group) requestGroups.set(topic, (group = newGroup()));
       const target = group;
       // A request that timed out while queued still runs if a handler is there, as it would on Kafka.
-      enqueue(target, sent.key, async () => {
+      enqueue(target, key, async () => {
         const handler = await handlerFor(target, outcome.promise);
         if (!handler) return;
         try {
-          const reply = wire(await handler(wire(sent))) as TReply;
+          const reply = wire(await handler(received(sent))) as TReply;
           settle(() => outcome.resolve(reply));
         } catch (error) {
           settle(() => outcome.reject(new BusRemoteError(reasonOf(error))));
@@ -175,9 +183,12 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
 
     async publish(topic, message) {
       assertOpen();
-      const sent = wire(message);
-      for (const [name, group] of topics.get(topic) ?? []) {
-        enqueue(group, sent.key, () => consume(topic, name, group, sent));
+      const sent = JSON.stringify(message);
+      const groups = topics.get(topic);
+      if (!groups?.size) return;
+      const { key } = message;
+      for (const [name, group] of groups) {
+        enqueue(group, key, () => consume(topic, name, group, sent));
       }
     },
 

@@ -73,9 +73,29 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
   const transport = threaded
     ? writerThreadTransport({ file: options.file, durability, busyTimeoutMs })
     : inThreadTransport(db, durability);
+  /**
+   * Every commit wakes all subscriptions, and those that had caught up read the same page of the
+   * log within the same turn of the event loop: its rows are read once and kept until that turn
+   * ends or the next commit, whichever comes first. Each reader still gets objects of its own.
+   */
+  let page: { after: number; limit: number; rows: EventRow[] } | undefined;
+  const forgetPage = (): void => {
+    page = undefined;
+  };
+  const subscriptionPage = (after: number, limit: number): RecordedEvent[] => {
+    usable();
+    if (page?.after !== after || page.limit !== limit) {
+      if (!page) setImmediate(forgetPage);
+      page = { after, limit, rows: readAllStmt.all(after, Math.max(0, limit)) as unknown as EventRow[] };
+    }
+    return page.rows.map(toRecorded);
+  };
   const writer = createGroupCommitWriter(transport, {
     now: options.now ?? (() => new Date()),
-    onCommit: () => subscriptions.wakeAll(),
+    onCommit: () => {
+      forgetPage();
+      subscriptions.wakeAll();
+    },
   });
   let closing: Promise<void> | undefined;
   let closed = false;
@@ -116,7 +136,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
       open();
       const subscription = startCatchUpSubscription(
         {
-          readAll: async (after, limit) => readAll(after, limit),
+          readAll: async (after, limit) => subscriptionPage(after, limit),
           headPosition: async () => {
             usable();
             return (headStmt.get() as { head: number }).head;
