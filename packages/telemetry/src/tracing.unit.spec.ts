@@ -188,4 +188,32 @@ describe('logs and configuration', () => {
     trace.getTracer('test').startSpan('named').end();
     expect(fresh.getFinishedSpans()[0]!.resource.attributes['service.name']).toBe('renamed');
   });
+
+  test('without an exporter or an OTLP endpoint spans record nothing but still carry trace ids and propagate', async () => {
+    await telemetry.shutdown();
+    const saved = { a: process.env.OTEL_EXPORTER_OTLP_ENDPOINT, b: process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT };
+    delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+    delete process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+    try {
+      telemetry = startTelemetry({ serviceName: 'quiet' });
+    } finally {
+      if (saved.a !== undefined) process.env.OTEL_EXPORTER_OTLP_ENDPOINT = saved.a;
+      if (saved.b !== undefined) process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = saved.b;
+    }
+    const carrier: Record<string, string> = {};
+    trace.getTracer('test').startActiveSpan('quiet', (span) => {
+      expect(span.isRecording()).toBe(false);
+      expect(span.spanContext().traceId).toMatch(/^(?!0{32})[0-9a-f]{32}$/);
+      propagation.inject(context.active(), carrier);
+      span.end();
+    });
+    expect(carrier.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
+    // A caller that sampled its trace is still honoured: its child spans record.
+    const sampled = propagation.extract(context.active(), { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
+    const child = trace.getTracer('test').startSpan('child', {}, sampled);
+    expect(child.isRecording()).toBe(true);
+    child.end();
+    await telemetry.shutdown();
+    telemetry = startTelemetry({ serviceName: 'telemetry-test', exporter });
+  });
 });
