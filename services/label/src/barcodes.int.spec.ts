@@ -38,6 +38,22 @@ test('QR of tracking numbers and of any printable ASCII decodes to the same text
   );
 }, 120_000);
 
+test('QR of 1 to 20 characters of the alphanumeric set (pinned to version 1) and of 21 (not) decodes to the same text', () => {
+  const alphanumeric = fc.string({ unit: fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:'), minLength: 1, maxLength: 20 });
+  fc.assert(
+    fc.property(alphanumeric, (s) => {
+      expect(qrModules(s).size).toBe(21 + 8);
+      expect(decodeQr(s)).toEqual([`QR-Code:${s}`]);
+    }),
+    { numRuns: 30 },
+  );
+  // Letters only: no numeric run that bwip-js could pack tighter, so 21 of them need version 2.
+  const longest = 'ABCDEFGHIJKLMNOPQRS:';
+  expect(decodeQr(longest)).toEqual([`QR-Code:${longest}`]);
+  expect(qrModules(`${longest}T`).size).toBe(25 + 8);
+  expect(decodeQr(`${longest}T`)).toEqual([`QR-Code:${longest}T`]);
+}, 120_000);
+
 test('QR across versions 1 to 15', () => {
   for (const len of [1, 20, 40, 80, 150, 250, 400]) {
     const s = Array.from({ length: len }, (_, i) => 'abcdefXYZ0189-'[i % 14]).join('');

@@ -4,13 +4,12 @@
  * has more items than one page holds.
  */
 import type { ParcelView } from '@parcel/contracts';
-import type { ReferenceData } from '@parcel/reference-data';
 import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { Barcodes } from './barcodes.ts';
 import { dateOf, joinNonEmpty, langFor } from './model.ts';
 import type { PdfEngine } from './pdf.ts';
 import { clean, fitLines, money, num } from './text.ts';
-import { CN23_CATEGORIES, type Cn23Category, type Cn23Direction, type Cn23Model, type Cn23Party, type TextMeasure } from './types.ts';
+import { CN23_CATEGORIES, type Cn23Category, type Cn23Direction, type Cn23Model, type Cn23Party, type LabelReference, type TextMeasure } from './types.ts';
 
 const KG_PER: Record<string, number> = { kg: 1, g: 0.001, lb: 0.45359237 };
 
@@ -29,7 +28,7 @@ export function cn23Category(view: ParcelView): Cn23Category {
   return valued ? 'Sale of goods' : 'Other';
 }
 
-export function buildCn23Model(view: ParcelView, ref: ReferenceData): Cn23Model {
+export function buildCn23Model(view: ParcelView, ref: LabelReference): Cn23Model {
   const o = view.order;
   const unit = view.weightUnit;
   const kg = (w: number): string => num(toKg(w, unit), 3);

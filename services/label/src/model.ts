@@ -1,7 +1,6 @@
 import type { ParcelView } from '@parcel/contracts';
-import type { ReferenceData } from '@parcel/reference-data';
 import { clean, money, num } from './text.ts';
-import type { LabelFormat, LabelModel, PartyModel } from './types.ts';
+import type { LabelFormat, LabelModel, LabelReference, PartyModel } from './types.ts';
 
 const MM = 72 / 25.4;
 
@@ -12,7 +11,7 @@ export const LABEL_FORMATS: Record<LabelFormat['name'], LabelFormat> = {
 };
 
 /** Service type the parcel ships under; an order without one is handled as the default type. */
-export function effectiveServiceType(view: ParcelView, ref?: ReferenceData): string {
+export function effectiveServiceType(view: ParcelView, ref?: LabelReference): string {
   return view.serviceType || view.order.service_type || ref?.defaultServiceType || '';
 }
 
@@ -20,7 +19,7 @@ export function effectiveServiceType(view: ParcelView, ref?: ReferenceData): str
  * US destinations: 4 x 6 in, whatever the service type (US carriers' thermal stock; this rule
  * wins). Self-label service types (SLF): A6. Everything else (LMD, PUD, none): 100 x 150 mm.
  */
-export function labelFormatFor(view: ParcelView, ref?: ReferenceData): LabelFormat {
+export function labelFormatFor(view: ParcelView, ref?: LabelReference): LabelFormat {
   if (view.order.recipient_country === 'US') return LABEL_FORMATS['4x6in'];
   const type = effectiveServiceType(view, ref);
   const selfLabel = ref?.serviceTypes.get(type)?.selfLabel ?? type === 'SLF';
@@ -51,7 +50,7 @@ function party(name?: string, address?: string, city?: string, state?: string, p
   };
 }
 
-export function buildLabelModel(view: ParcelView, ref: ReferenceData): LabelModel {
+export function buildLabelModel(view: ParcelView, ref: LabelReference): LabelModel {
   const o = view.order;
   const country = clean(o.recipient_country);
   const type = effectiveServiceType(view, ref);
