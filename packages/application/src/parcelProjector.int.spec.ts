@@ -17,11 +17,16 @@ async function setUp() {
   const eventStore = createSqliteEventStore({ file: ':memory:' });
   const projections = createSqliteProjectionStore({ file: ':memory:' });
   const reads: string[] = [];
-  const views: ParcelViewStore = { ...projections.parcels, get: (tn) => (reads.push(tn), projections.parcels.get(tn)) };
+  const saves: string[] = [];
+  const views: ParcelViewStore = {
+    ...projections.parcels,
+    get: (tn) => (reads.push(tn), projections.parcels.get(tn)),
+    save: (view, expected) => (saves.push(view.trackingNumber), projections.parcels.save(view, expected)),
+  };
   const known = [{ event: registered, eventId: 'e-1', revision: 0 }];
   await eventStore.append({ streamName: parcelStreamName(TN), expectedRevision: 'no_stream', events: [toAppend(known[0]!, {})] });
   const close = () => Promise.all([eventStore.close(), projections.close()]);
-  return { projector: createParcelProjector({ eventStore, views }), views, reads, known, close };
+  return { projector: createParcelProjector({ eventStore, views }), eventStore, views, reads, saves, known, close };
 }
 
 describe('parcel projector (decisions.md: read-your-writes through the inline projection)', () => {
@@ -44,6 +49,29 @@ describe('parcel projector (decisions.md: read-your-writes through the inline pr
       await projector.project(TN, known);
       expect(reads).toEqual([TN]);
       expect(await views.get(TN)).toMatchObject({ revision: 0 });
+    } finally {
+      await close();
+    }
+  });
+
+  it('a page of the log: parcels whose view holds the events are skipped, a parcel behind is brought up to date', async () => {
+    const { projector, eventStore, views, reads, saves, known, close } = await setUp();
+    try {
+      await projector.project(TN, known); // inline: the view holds revision 0
+      const TN2 = 'PX000000000000002W';
+      const second: ParcelEvent = { ...registered, data: { ...registered.data, trackingNumber: TN2 } } as ParcelEvent;
+      await eventStore.append({ streamName: parcelStreamName(TN2), expectedRevision: 'no_stream', events: [toAppend({ event: second, eventId: 'e-2' }, {})] });
+      reads.length = 0;
+      saves.length = 0;
+
+      await projector.handleBatch(await eventStore.readAll({ limit: 100 }));
+      expect(saves).toEqual([TN2]);
+      expect(reads).toEqual([]);
+      expect(await views.get(TN2)).toMatchObject({ trackingNumber: TN2, revision: 0 });
+
+      saves.length = 0;
+      await projector.handleBatch(await eventStore.readAll({ limit: 100 }));
+      expect(saves).toEqual([]);
     } finally {
       await close();
     }

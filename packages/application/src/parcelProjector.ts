@@ -1,7 +1,7 @@
 /**
  * Keeps the parcel view in step with the parcel streams. The service that appends calls it inline
- * (read-your-writes); the tracking service's subscription calls it for every event (repair after a
- * crash or a missed inline update). Both are safe at once: each write is a compare-and-set on the
+ * (read-your-writes); the tracking service's subscription hands it every page of the log (repair
+ * after a crash or a missed inline update). Both are safe at once: each write is a compare-and-set on the
  * stream revision, and a gap is filled from the stream itself.
  */
 import { deserializeEvent, isParcelEvent, PARCEL_STREAM_PREFIX, parcelStreamName } from '@parcel/contracts';
@@ -46,13 +46,30 @@ export function createParcelProjector(deps: { eventStore: EventStore; views: Par
     throw new Error(`parcel view ${trackingNumber}: gave up after ${MAX_ATTEMPTS} concurrent updates`);
   }
 
-  /** Subscription handler: every recorded event of the store. */
-  async function handleRecorded(recorded: RecordedEvent): Promise<void> {
-    const e = positioned(recorded);
-    if (e) await project(e.event.data.trackingNumber, [e]);
+  /**
+   * Subscription page handler: the stored revisions of the page's parcels in one read, then only
+   * the parcels whose view is behind are projected (one `project` each, with the page's events).
+   * Where the inline projection kept up, a page costs that one read.
+   */
+  async function handleBatch(page: readonly RecordedEvent[]): Promise<void> {
+    const byParcel = new Map<string, PositionedEvent[]>();
+    for (const recorded of page) {
+      const e = positioned(recorded);
+      if (!e) continue;
+      const trackingNumber = e.event.data.trackingNumber;
+      const known = byParcel.get(trackingNumber);
+      if (known) known.push(e);
+      else byParcel.set(trackingNumber, [e]);
+    }
+    if (byParcel.size === 0) return;
+    const stored = await views.revisions([...byParcel.keys()]);
+    for (const [trackingNumber, known] of byParcel) {
+      const current = stored.get(trackingNumber) ?? -1;
+      if (current < known[known.length - 1]!.revision) await project(trackingNumber, known);
+    }
   }
 
-  return { project, handleRecorded };
+  return { project, handleBatch };
 }
 
 export type ParcelProjector = ReturnType<typeof createParcelProjector>;

@@ -58,18 +58,36 @@ export interface Subscription {
   stop(): Promise<void>;
 }
 
-export interface SubscribeToAllOptions {
+interface SubscriptionSettings {
   /**
    * Names the stored checkpoint: a restarted subscription resumes after the last handled event.
    * Where several processes share a store (PostgreSQL), one id is served by one of them at a time;
    * the others stand by and take over from the checkpoint when it stops or dies.
    */
   subscriptionId: string;
-  /** Called in global order; a throw is retried (with backoff) and the checkpoint does not move. */
-  handler: (event: RecordedEvent) => Promise<void>;
   /** Polling interval for commits made by other processes. */
   pollIntervalMs?: number;
 }
+
+/** One event at a time, or one page at a time (`handleBatch`): a handler takes one of the two. */
+export type SubscribeToAllOptions = SubscriptionSettings &
+  (
+    | {
+        /** Called in global order; a throw is retried (with backoff) and the checkpoint does not move. */
+        handler: (event: RecordedEvent) => Promise<void>;
+        handleBatch?: never;
+      }
+    | {
+        /**
+         * Called with each page of the log read (one or more events, in global order, at most the
+         * subscription's page size), for handlers that do one round trip for many events. A throw
+         * retries the whole page (with backoff) and the checkpoint stays before it, so events
+         * handled before the throw come again: the handler must be idempotent.
+         */
+        handleBatch: (events: readonly RecordedEvent[]) => Promise<void>;
+        handler?: never;
+      }
+  );
 
 export interface EventStore {
   append(request: AppendRequest): Promise<AppendResult>;

@@ -100,6 +100,13 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
           .toArray();
         return new Map(docs.filter((doc) => doc.clientId === clientId).map((doc) => [doc._id, doc.view]));
       },
+      async revisions(trackingNumbers) {
+        open();
+        const numbers = [...new Set(trackingNumbers)].filter(isKey);
+        if (numbers.length === 0) return new Map();
+        const docs = await parcels.find({ _id: { $in: numbers } }, { projection: { revision: 1 }, batchSize: numbers.length }).toArray();
+        return new Map(docs.map((doc) => [doc._id, doc.revision]));
+      },
       async getByReference(clientId, customTrackingNum) {
         open();
         if (!isKey(clientId) || !isKey(customTrackingNum)) return null;

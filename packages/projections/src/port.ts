@@ -8,6 +8,12 @@ export interface ParcelViewStore {
   getForClient(clientId: string, trackingNumber: string): Promise<ParcelView | null>;
   /** The account's parcels among `trackingNumbers` (duplicates allowed), keyed by tracking number. */
   getManyForClient(clientId: string, trackingNumbers: readonly string[]): Promise<Map<string, ParcelView>>;
+  /**
+   * Internal read for projectors: the stored revision of each view among `trackingNumbers` that
+   * exists (duplicates allowed), in one round trip, so a catch-up projector can skip the events
+   * its views already hold without reading each view.
+   */
+  revisions(trackingNumbers: readonly string[]): Promise<Map<string, number>>;
   getByReference(clientId: string, customTrackingNum: string): Promise<ParcelView | null>;
   /** Internal read for carrier callbacks: the parcel a carrier knows by its own number. */
   getByPartnerTrackingNo(carrier: string, partnerTrackingNo: string): Promise<ParcelView | null>;

@@ -59,6 +59,7 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
     `SELECT tracking_number, doc FROM parcels
      WHERE tracking_number IN (SELECT value FROM json_each(?)) AND client_id = ?`,
   );
+  const revisions = db.prepare('SELECT tracking_number, revision FROM parcels WHERE tracking_number IN (SELECT value FROM json_each(?))');
   const getByReference = db.prepare(
     'SELECT doc FROM parcels WHERE client_id = ? AND custom_ref = ? ORDER BY tracking_number LIMIT 1',
   );
@@ -99,6 +100,11 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
         open();
         const rows = getMany.all(JSON.stringify(trackingNumbers), clientId) as { tracking_number: string; doc: string }[];
         return new Map(rows.map((row) => [row.tracking_number, JSON.parse(row.doc) as ParcelView]));
+      },
+      async revisions(trackingNumbers) {
+        open();
+        const rows = revisions.all(JSON.stringify(trackingNumbers)) as { tracking_number: string; revision: number }[];
+        return new Map(rows.map((row) => [row.tracking_number, row.revision]));
       },
       async getByReference(clientId, customTrackingNum) {
         open();

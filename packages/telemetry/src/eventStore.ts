@@ -1,10 +1,11 @@
 /**
  * The EventStore port with spans: appends always, stream reads only inside a traced operation
  * (the subscriptions' polling would otherwise start a trace every few hundred milliseconds), and
- * every event a subscription handles in a CONSUMER span parented by the trace its metadata names.
+ * every event a subscription handles in a CONSUMER span parented by the trace its metadata names;
+ * a page handled at once (`handleBatch`) in one CONSUMER span linked to each event's trace.
  */
-import { context, SpanKind, trace } from '@opentelemetry/api';
-import type { Attributes, Span } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import type { Attributes, Link, Span } from '@opentelemetry/api';
 import type { AppendRequest, EventStore, RecordedEvent } from '@parcel/eventstore';
 import {
   ATTR_PARCEL_EVENT_COUNT,
@@ -58,8 +59,16 @@ export function tracedEventStore(store: EventStore): EventStore {
       });
     },
     readAll: (options) => store.readAll(options),
-    subscribeToAll: (options) =>
-      store.subscribeToAll({ ...options, handler: (event) => handled(options.subscriptionId, event, () => options.handler(event)) }),
+    subscribeToAll: (options) => {
+      const { subscriptionId, pollIntervalMs } = options;
+      const settings = { subscriptionId, ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }) };
+      if (options.handleBatch) {
+        const { handleBatch } = options;
+        return store.subscribeToAll({ ...settings, handleBatch: (events) => handledPage(subscriptionId, events, () => handleBatch(events)) });
+      }
+      const { handler } = options;
+      return store.subscribeToAll({ ...settings, handler: (event) => handled(subscriptionId, event, () => handler(event)) });
+    },
     ping: () => store.ping(),
     close: () => store.close(),
   };
@@ -84,4 +93,19 @@ function handled(subscriptionId: string, event: RecordedEvent, handle: () => Pro
     [ATTR_PARCEL_LOG_POSITION]: event.globalPosition,
   };
   return inSpan(`eventstore.subscription ${subscriptionId}`, { kind: SpanKind.CONSUMER, attributes, parent: parentFrom(event.metadata) }, handle);
+}
+
+/** A page of a `handleBatch` subscription: events of many traces, so links rather than a parent. */
+function handledPage(subscriptionId: string, events: readonly RecordedEvent[], handle: () => Promise<void>): Promise<void> {
+  const links: Link[] = [];
+  for (const event of events) {
+    const linked = trace.getSpanContext(parentFrom(event.metadata));
+    if (linked) links.push({ context: linked, attributes: { [ATTR_PARCEL_EVENT_ID]: event.id, [ATTR_PARCEL_STREAM_NAME]: event.streamName } });
+  }
+  const attributes: Attributes = {
+    [ATTR_PARCEL_SUBSCRIPTION_ID]: subscriptionId,
+    [ATTR_PARCEL_EVENT_COUNT]: events.length,
+    [ATTR_PARCEL_LOG_POSITION]: [events[0]?.globalPosition ?? 0, events.at(-1)?.globalPosition ?? 0],
+  };
+  return inSpan(`eventstore.subscription ${subscriptionId}`, { kind: SpanKind.CONSUMER, attributes, parent: ROOT_CONTEXT, links }, handle);
 }

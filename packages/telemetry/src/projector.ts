@@ -1,8 +1,7 @@
-/** The parcel projector with a span per view update (inline after an append, or from the subscription). */
+/** The parcel projector with a span per view update inline after an append, and per page of the subscription. */
 import { SpanKind } from '@opentelemetry/api';
 import type { ParcelProjector } from '@parcel/application';
-import { PARCEL_STREAM_PREFIX } from '@parcel/contracts';
-import { ATTR_PARCEL_EVENT_COUNT, ATTR_PARCEL_STREAM_NAME, ATTR_PARCEL_STREAM_REVISION, ATTR_PARCEL_TRACKING_NUMBER } from './attributes.ts';
+import { ATTR_PARCEL_EVENT_COUNT, ATTR_PARCEL_STREAM_REVISION, ATTR_PARCEL_TRACKING_NUMBER } from './attributes.ts';
 import { inSpan } from './spans.ts';
 
 export const PROJECTION_SPAN = 'projection.parcel_view.update';
@@ -19,11 +18,6 @@ export function tracedProjector(projector: ParcelProjector): ParcelProjector {
       };
       return inSpan(PROJECTION_SPAN, { kind: SpanKind.INTERNAL, attributes }, () => projector.project(trackingNumber, known));
     },
-    handleRecorded: (recorded) => {
-      // Every event of the store comes by; only a parcel's own updates its view.
-      if (!recorded.streamName.startsWith(PARCEL_STREAM_PREFIX)) return projector.handleRecorded(recorded);
-      const attributes = { [ATTR_PARCEL_STREAM_NAME]: recorded.streamName, [ATTR_PARCEL_STREAM_REVISION]: recorded.revision };
-      return inSpan(PROJECTION_SPAN, { kind: SpanKind.INTERNAL, attributes }, () => projector.handleRecorded(recorded));
-    },
+    handleBatch: (page) => inSpan(PROJECTION_SPAN, { kind: SpanKind.INTERNAL, attributes: { [ATTR_PARCEL_EVENT_COUNT]: page.length } }, () => projector.handleBatch(page)),
   };
 }

@@ -1,6 +1,6 @@
 /** Helpers shared by the decorators: they need `@opentelemetry/api` only, never the SDK. */
 import { context, propagation, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { Attributes, Context, Span, SpanKind } from '@opentelemetry/api';
+import type { Attributes, Context, Link, Span, SpanKind } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from './attributes.ts';
 
 export const TRACER_NAME = '@parcel/telemetry';
@@ -11,11 +11,12 @@ export const tracer = () => trace.getTracer(TRACER_NAME);
 /** Runs `fn` in a new active span that ends when it settles; a throw marks the span as failed and is rethrown. */
 export function inSpan<T>(
   name: string,
-  options: { kind: SpanKind; attributes?: Attributes; parent?: Context },
+  options: { kind: SpanKind; attributes?: Attributes; parent?: Context; links?: Link[] },
   fn: (span: Span) => Promise<T>,
 ): Promise<T> {
   const parent = options.parent ?? context.active();
-  return tracer().startActiveSpan(name, { kind: options.kind, ...(options.attributes ? { attributes: options.attributes } : {}) }, parent, async (span) => {
+  const spanOptions = { kind: options.kind, ...(options.attributes ? { attributes: options.attributes } : {}), ...(options.links?.length ? { links: options.links } : {}) };
+  return tracer().startActiveSpan(name, spanOptions, parent, async (span) => {
     try {
       return await fn(span);
     } catch (error) {

@@ -42,7 +42,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
     async start() {
       projection = deps.eventStore.subscribeToAll({
         subscriptionId: PARCEL_VIEW_SUBSCRIPTION,
-        handler: deps.projector.handleRecorded,
+        handleBatch: deps.projector.handleBatch,
         ...(deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {}),
       });
       publisher = startEventPublisher(deps);

@@ -73,6 +73,17 @@ export function parcelCases(ctx: Context): void {
     expect((await parcels().getManyForClient(client, [])).size).toBe(0);
   });
 
+  it('revisions answers the stored revision of each existing view, whatever its account', async () => {
+    const [a, b] = [ctx.id('R1'), ctx.id('R2')];
+    await parcels().save(parcelView({ trackingNumber: a, clientId: ctx.id('client') }), -1);
+    const second = parcelView({ trackingNumber: b, clientId: ctx.id('other') });
+    await parcels().save(second, -1);
+    expect(await parcels().save({ ...second, revision: 3 }, 0)).toBe(true);
+    const found = await parcels().revisions([a, b, ctx.id('NONE'), a, '$where', '{"$gt":""}']);
+    expect(Object.fromEntries(found)).toEqual({ [a]: 0, [b]: 3 });
+    expect((await parcels().revisions([])).size).toBe(0);
+  });
+
   it('getManyForClient answers 1000 numbers in one call', async () => {
     const client = ctx.id('client');
     const numbers = Array.from({ length: 1000 }, (_, i) => ctx.id(`N${i}`));

@@ -1,0 +1,95 @@
+/** The catch-up loop's page and checkpoint pacing, over an in-memory log (no store involved). */
+import { startCatchUpSubscription } from './catchUpSubscription.ts';
+import type { CatchUpSource } from './catchUpSubscription.ts';
+import type { RecordedEvent } from './port.ts';
+
+function memoryLog() {
+  const log: RecordedEvent[] = [];
+  const reads: number[] = [];
+  const saves: number[] = [];
+  let checkpoint = 0;
+  const source: CatchUpSource = {
+    readAll: async (after, limit) => {
+      const page = log.filter((e) => e.globalPosition > after).slice(0, limit);
+      reads.push(page.length);
+      return page;
+    },
+    headPosition: async () => log.length,
+    loadCheckpoint: async () => checkpoint,
+    saveCheckpoint: async (_id, position) => {
+      checkpoint = position;
+      saves.push(position);
+    },
+  };
+  const append = (): void => {
+    const n = log.length + 1;
+    log.push({ id: `e${n}`, streamName: 's', type: 'T', revision: n - 1, globalPosition: n, data: {}, metadata: {}, recordedAt: '2026-11-23T00:00:00.000Z' });
+  };
+  return { source, append, reads, saves, checkpoint: () => checkpoint };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('coalesceMs: wakes soon after a page are held back, and the commits of that time come as one page', async () => {
+  const { source, append, reads } = memoryLog();
+  const pages: number[] = [];
+  const subscription = startCatchUpSubscription(source, {
+    subscriptionId: 'pacing',
+    pollIntervalMs: 60_000,
+    coalesceMs: 1000, // far longer than the five wakes take, even on a busy machine
+    handleBatch: async (events) => void pages.push(events.length),
+  });
+  try {
+    await subscription.caughtUp();
+    for (let i = 0; i < 5; i++) {
+      append();
+      subscription.wake();
+      await sleep(10);
+    }
+    await subscription.caughtUp();
+    expect(pages).toEqual([5]);
+    expect(reads.filter((n) => n > 0)).toEqual([5]);
+  } finally {
+    await subscription.stop();
+  }
+});
+
+test('without coalesceMs every wake reads at once', async () => {
+  const { source, append } = memoryLog();
+  const pages: number[] = [];
+  const subscription = startCatchUpSubscription(source, { subscriptionId: 'eager', pollIntervalMs: 60_000, handleBatch: async (events) => void pages.push(events.length) });
+  try {
+    await subscription.caughtUp();
+    for (let i = 0; i < 3; i++) {
+      append();
+      subscription.wake();
+      await sleep(20);
+    }
+    await subscription.caughtUp();
+    expect(pages).toEqual([1, 1, 1]);
+  } finally {
+    await subscription.stop();
+  }
+});
+
+test('checkpointEveryMs: one save per interval while events flow, the last position saved on stop', async () => {
+  const { source, append, saves, checkpoint } = memoryLog();
+  let handled = 0;
+  const subscription = startCatchUpSubscription(source, {
+    subscriptionId: 'paced-checkpoints',
+    pollIntervalMs: 60_000,
+    batchSize: 1,
+    checkpointEveryMs: 60_000,
+    handler: async () => void handled++,
+  });
+  try {
+    for (let i = 0; i < 10; i++) append();
+    subscription.wake();
+    await subscription.caughtUp();
+    expect(handled).toBe(10);
+    expect(saves).toEqual([1]); // the first page found no earlier save; then none for 60 s
+  } finally {
+    await subscription.stop();
+  }
+  expect(checkpoint()).toBe(10);
+});
