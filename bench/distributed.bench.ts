@@ -3,7 +3,8 @@
  * create-order at full speed on each wiring (and the ratio), create-order at a fixed 300 orders/s on
  * the distributed wiring (target p99 < 60 ms), and A1 lookups of 1 000 numbers on each.
  * The distributed wiring: two gateways, two order, one tracking, one label process and the LMX
- * sandbox on the Kafka, PostgreSQL and mongo-java-server of infra/up.sh. Run: `npm run bench`.
+ * sandbox on the Kafka, PostgreSQL and mongo-java-server of infra/up.sh. Each wiring gets the
+ * same unmeasured warm-up of create-orders first (BENCH_WARMUP_S, default 3 s). Run: `npm run bench`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,8 @@ import { load, printTable, startProcess, stopProcess, waitForHttp } from './supp
 import type { Row } from './support.ts';
 
 const duration = Number(process.env.BENCH_DURATION_S ?? 10);
+/** Unmeasured create-orders before each wiring's measured ones (JIT, connections, pools), seconds. */
+const warmUp = Number(process.env.BENCH_WARMUP_S ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const root = path.resolve(import.meta.dirname, '..');
 let seq = 0;
@@ -60,6 +63,7 @@ async function main() {
   let embeddedA1: Row;
   try {
     await waitForHttp(`${embeddedUrl}/healthz`);
+    await load('warm-up', { url: embeddedUrl, connections, duration: warmUp, requests: [createOrder] });
     embeddedCreate = await load('embedded: create-order', { url: embeddedUrl, connections, duration, requests: [createOrder] });
     embeddedA1 = await load('embedded: A1 1 000 numbers', await a1Thousand(embeddedUrl));
     rows.push(embeddedCreate, embeddedA1);
@@ -72,6 +76,7 @@ async function main() {
   try {
     await cluster.startAll();
     const [gw] = cluster.gateways;
+    await load('warm-up', { url: gw!, connections, duration: warmUp, requests: [createOrder] });
     const distCreate = await load('distributed: create-order', { url: gw!, connections, duration, requests: [createOrder] });
     const fixed = await load('distributed: create-order at 300/s', { url: gw!, connections: 64, duration, overallRate: 300, requests: [createOrder] });
     const distA1 = await load('distributed: A1 1 000 numbers', await a1Thousand(gw!));
