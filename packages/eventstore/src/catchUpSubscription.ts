@@ -1,8 +1,8 @@
 /**
  * A catch-up subscription over any store that can page its global log and keep checkpoints:
  * delivers in global order (event by event, or page by page to a `handleBatch`), retries a
- * failing handler forever (never skips), sleeps between
- * polls unless woken by an in-process commit. Where the source offers a lease, one subscription
+ * failing handler forever (never skips), sleeps between polls unless woken by an in-process
+ * commit. Where the source offers a lease, one subscription
  * id is served by one process at a time: the others stand by and take over, from the stored
  * checkpoint, once the holder stops or dies.
  */

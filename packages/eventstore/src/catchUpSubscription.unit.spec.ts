@@ -1,6 +1,6 @@
 /** The catch-up loop's page and checkpoint pacing, over an in-memory log (no store involved). */
 import { startCatchUpSubscription } from './catchUpSubscription.ts';
-import type { CatchUpSource } from './catchUpSubscription.ts';
+import type { CatchUpSource, CatchUpSubscription } from './catchUpSubscription.ts';
 import type { RecordedEvent } from './port.ts';
 
 function memoryLog() {
@@ -30,8 +30,20 @@ function memoryLog() {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Once caught up, `count` commits `gapMs` apart, each waking the subscription as a store would; then caught up again. */
+async function commitOneByOne(log: ReturnType<typeof memoryLog>, subscription: CatchUpSubscription, count: number, gapMs: number): Promise<void> {
+  await subscription.caughtUp();
+  for (let i = 0; i < count; i++) {
+    log.append();
+    subscription.wake();
+    await sleep(gapMs);
+  }
+  await subscription.caughtUp();
+}
+
 test('coalesceMs: wakes soon after a page are held back, and the commits of that time come as one page', async () => {
-  const { source, append, reads } = memoryLog();
+  const log = memoryLog();
+  const { source, reads } = log;
   const pages: number[] = [];
   const subscription = startCatchUpSubscription(source, {
     subscriptionId: 'pacing',
@@ -40,13 +52,7 @@ test('coalesceMs: wakes soon after a page are held back, and the commits of that
     handleBatch: async (events) => void pages.push(events.length),
   });
   try {
-    await subscription.caughtUp();
-    for (let i = 0; i < 5; i++) {
-      append();
-      subscription.wake();
-      await sleep(10);
-    }
-    await subscription.caughtUp();
+    await commitOneByOne(log, subscription, 5, 10);
     expect(pages).toEqual([5]);
     expect(reads.filter((n) => n > 0)).toEqual([5]);
   } finally {
@@ -55,17 +61,12 @@ test('coalesceMs: wakes soon after a page are held back, and the commits of that
 });
 
 test('without coalesceMs every wake reads at once', async () => {
-  const { source, append } = memoryLog();
+  const log = memoryLog();
+  const { source } = log;
   const pages: number[] = [];
   const subscription = startCatchUpSubscription(source, { subscriptionId: 'eager', pollIntervalMs: 60_000, handleBatch: async (events) => void pages.push(events.length) });
   try {
-    await subscription.caughtUp();
-    for (let i = 0; i < 3; i++) {
-      append();
-      subscription.wake();
-      await sleep(20);
-    }
-    await subscription.caughtUp();
+    await commitOneByOne(log, subscription, 3, 20);
     expect(pages).toEqual([1, 1, 1]);
   } finally {
     await subscription.stop();
