@@ -77,12 +77,12 @@ const REQUIRED_ITEM = Object.keys(ITEM).slice(0, 6);
 const POSTAL: Record<string, [number, number]> = { SG: [5, 6], MY: [4, 5], KR: [4, 5], JP: [5, 7] };
 const SENT_AS_NUMBER = new Set(['client_weight', 'declared_value', 'cash', 'total_gst_amount', 'unitPrice', 'quantity', 'weight', 'totalValue', 'distance']);
 
-/** Every stored field is known, valid, and equal to what was sent (numbers: its number). */
+/** Every stored field is known, valid, and equal to what was sent (numbers: its number, -0 as 0 as checks.ts stores it). */
 function checkObject(stored: Body, sent: Body, rules: Record<string, Pred>, required: string[], where: string, skip: string[] = []): void {
   for (const [k, v] of Object.entries(stored)) {
     if (!rules[k]) throw new Error(`${where}: unknown key ${k} stored`);
     if (!rules[k](v)) throw new Error(`${where}: ${k} = ${JSON.stringify(v)} breaks its rule`);
-    if (!skip.includes(k)) expect(v).toEqual(SENT_AS_NUMBER.has(k) ? Number(sent[k]) : sent[k]);
+    if (!skip.includes(k)) expect(v).toEqual(SENT_AS_NUMBER.has(k) ? Number(sent[k]) + 0 : sent[k]);
   }
   for (const k of required) if (!Object.hasOwn(stored, k)) throw new Error(`${where}: required ${k} missing`);
   expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
