@@ -4,22 +4,25 @@
  * Global order: positions must be handed out in commit order, or a subscription that has read
  * "everything after X" would never see an event committed later with a position below X (the
  * classic bigserial gap: transaction A draws 7, B draws 8, B commits, a reader moves past 8, A
- * commits 7). So every append transaction first takes one transaction-scoped advisory lock
- * (`pg_advisory_xact_lock`, per schema) and only then, in a later statement (a fresh snapshot
- * under READ COMMITTED), reads MAX(global_position) and inserts above it. The lock is released
- * only after the commit is visible, so the next appender sees it and draws higher positions:
- * appends are serialised, positions are gap-free and committed in order, and a reader can never
- * see position N+1 without N.
+ * commits 7). So the rows are written by `append_rows` (postgresSchema.ts), which first takes one
+ * transaction-scoped advisory lock (`pg_advisory_xact_lock`, per schema) and only then, in a later
+ * statement (a fresh snapshot), reads MAX(global_position) and inserts above it. The lock is
+ * released only after the commit is visible, so the next appender sees it and draws higher
+ * positions: appends are serialised, positions are gap-free and committed in order, and a reader
+ * can never see position N+1 without N. The lock is held for one server-side call, never across a
+ * round trip to this process.
  *
- * Group commit: one append transaction at a time per schema would cap a process at one WAL flush
- * per append, so each store object gathers the appends that arrive while its transaction runs and
- * commits up to `maxGroup` of them in the next one, in four round trips whatever the group's
- * size: lock, one lookup (the stored rows of every id and the head of every stream, and the log's
- * head), one INSERT of every accepted event, NOTIFY and COMMIT. The rules (expected revision,
+ * Group commit: each store object gathers the appends that arrive while its previous group is
+ * being committed and commits up to `maxGroup` of them together, in two round trips whatever the
+ * group's size: one lookup (the stored rows of every id, the head of every stream and the log's
+ * head), then one `append_rows` call with every accepted event. The rules (expected revision,
  * idempotent retry, repeated ids) are applied here, in order, to the lookup plus what the group's
- * earlier members add, so a refused member is simply left out of the INSERT. Every caller learns
- * its outcome only after the commit; a failed statement or commit fails the whole group, and
- * UNIQUE (stream_name, revision) and UNIQUE (event_id) stay as the final guard.
+ * earlier members add, so a refused member is simply left out. The lookup takes no lock: a writer
+ * that appends to one of the group's streams or ids in between makes `append_rows` fail on
+ * UNIQUE (stream_name, revision) or UNIQUE (event_id), and the group is looked up and planned
+ * again. Positions are planned above the looked-up head and moved up to where `append_rows`
+ * actually put them. Every caller learns its outcome only after the commit; any other failure
+ * fails the whole group.
  */
 import type { Pool } from 'pg';
 import { checkExpected, refuseRepeatedIds, retriedResult, serializeData, type StoredRow } from './appendRules.ts';
@@ -35,6 +38,10 @@ interface LookupRow {
   global_position: string | null;
   kind: 'id' | 'head' | 'log';
 }
+
+const UNIQUE_VIOLATION = '23505';
+/** Lookups and writes of one group before it fails: each retry means another group committed meanwhile. */
+const MAX_ATTEMPTS = 10;
 
 export type PgAppend = (requests: AppendRequest[]) => Promise<{ results: AppendResult[]; wrote: boolean }>;
 
@@ -115,11 +122,7 @@ export function createPgAppend(pool: Pool, n: PgNames, maxGroup = 256): PgAppend
         WHERE stream_name = s.name ORDER BY revision DESC LIMIT 1) AS h
     UNION ALL
     SELECT 'log', NULL, NULL, NULL, NULL, NULL, COALESCE(MAX(global_position), 0)::text FROM ${n.events}`;
-  const insertSql = `
-    INSERT INTO ${n.events} (global_position, stream_name, revision, event_id, type, data, metadata)
-    SELECT e.position, e.stream, e.revision, e.id, e.type, e.data::json, e.metadata::json
-      FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[])
-        AS e(position, stream, revision, id, type, data, metadata)`;
+  const appendSql = `SELECT ${n.appendRows}($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[])::text AS head`;
 
   interface Pending {
     requests: AppendRequest[];
@@ -128,11 +131,11 @@ export function createPgAppend(pool: Pool, n: PgNames, maxGroup = 256): PgAppend
   let queue: Pending[] = [];
   let running = false;
 
-  async function lookup(query: (text: string, values: unknown[]) => Promise<{ rows: LookupRow[] }>, group: Pending[]): Promise<GroupState> {
+  async function lookup(group: Pending[]): Promise<GroupState> {
     const requests = group.flatMap((p) => p.requests);
     const ids = requests.flatMap((r) => r.events.map((e) => e.id));
     const streams = [...new Set(requests.map((r) => r.streamName))];
-    const { rows } = await query(lookupSql, [ids, streams]);
+    const { rows } = await pool.query<LookupRow>({ name: `${n.schema}-lookup`, text: lookupSql, values: [ids, streams] });
     const state: GroupState = { stored: new Map(), heads: new Map(), logHead: 0 };
     for (const row of rows) {
       if (row.kind === 'log') state.logHead = Number(row.global_position);
@@ -151,41 +154,44 @@ export function createPgAppend(pool: Pool, n: PgNames, maxGroup = 256): PgAppend
     return state;
   }
 
-  /** One transaction for the group; settles each member's promise once it ended. */
+  /** Looks up, plans and writes the group until no concurrent writer got in between (bounded). */
+  async function commit(group: Pending[]): Promise<Outcome[]> {
+    for (let attempt = 1; ; attempt += 1) {
+      const state = await lookup(group);
+      const plannedHead = state.logHead;
+      const planned = group.map(({ requests }) => plan(state, requests));
+      const rows = planned.flatMap((p) => p.rows);
+      if (rows.length === 0) return planned.map((p) => p.outcome);
+      let head: number;
+      try {
+        const values = [
+          rows.map((r) => r.stream_name),
+          rows.map((r) => r.revision),
+          rows.map((r) => r.event_id),
+          rows.map((r) => r.type),
+          rows.map((r) => r.data),
+          rows.map((r) => r.metadata),
+        ];
+        const result = await pool.query<{ head: string }>({ name: `${n.schema}-append`, text: appendSql, values });
+        head = Number(result.rows[0]!.head);
+      } catch (error) {
+        if ((error as { code?: string }).code === UNIQUE_VIOLATION && attempt < MAX_ATTEMPTS) continue;
+        throw error;
+      }
+      // Planned positions are above the looked-up head; stored ones (retries, heads) are not.
+      const shift = head - plannedHead;
+      const moved = (position: number) => (position > plannedHead ? position + shift : position);
+      return planned.map(({ outcome }) =>
+        outcome.ok ? { ...outcome, results: outcome.results.map((r) => ({ ...r, lastGlobalPosition: moved(r.lastGlobalPosition) })) } : outcome,
+      );
+    }
+  }
+
+  /** Settles each member's promise once its group is committed (or failed). */
   async function commitGroup(group: Pending[]): Promise<void> {
     let outcomes: Outcome[];
     try {
-      const client = await pool.connect();
-      try {
-        await client.query(`BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock(${n.appendLock})`);
-        const state = await lookup((text, values) => client.query<LookupRow>({ name: `${n.schema}-lookup`, text, values }), group);
-        const planned = group.map(({ requests }) => plan(state, requests));
-        const rows = planned.flatMap((p) => p.rows);
-        if (rows.length > 0) {
-          const values = [
-            rows.map((r) => r.global_position),
-            rows.map((r) => r.stream_name),
-            rows.map((r) => r.revision),
-            rows.map((r) => r.event_id),
-            rows.map((r) => r.type),
-            rows.map((r) => r.data),
-            rows.map((r) => r.metadata),
-          ];
-          await client.query({ name: `${n.schema}-insert`, text: insertSql, values });
-        }
-        // NOTIFY is delivered at commit, and only if the transaction commits.
-        await client.query(rows.length > 0 ? `NOTIFY ${n.channel}; COMMIT` : 'COMMIT');
-        client.release();
-        outcomes = planned.map((p) => p.outcome);
-      } catch (error) {
-        try {
-          await client.query('ROLLBACK');
-          client.release();
-        } catch {
-          client.release(true);
-        }
-        throw error;
-      }
+      outcomes = await commit(group);
     } catch (error) {
       for (const { done } of group) done.reject(error);
       return;

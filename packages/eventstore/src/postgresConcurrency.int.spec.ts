@@ -85,6 +85,22 @@ describe('postgres event store shared by several store objects', () => {
     }
   }, 60_000);
 
+  it('appends racing from several store objects report where their events were stored; an exact retry racing its original succeeds with its result', async () => {
+    // The lookup takes no lock: a group that loses a race is looked up and planned again, and the
+    // positions it planned are moved to where the rows really went.
+    const stores = await Promise.all([1, 2, 3].map(() => open({ poolSize: 4 })));
+    const requests = Array.from({ length: 60 }, (_, i): AppendRequest => ({ streamName: `race-retry-${i % 6}`, expectedRevision: 'any', events: events(1 + (i % 2)) }));
+    // Every request is sent by two stores at once: one stores it, the other is its retry.
+    const results = await Promise.all(requests.flatMap((request, i) => [stores[i % 3]!.append(request), stores[(i + 1) % 3]!.append(request)]));
+    const stored = new Map((await stores[0]!.readAll({ limit: 1000 })).map((e) => [e.id, e]));
+    expect(stored.size).toBe(requests.reduce((sum, r) => sum + r.events.length, 0));
+    requests.forEach((request, i) => {
+      const last = stored.get(request.events.at(-1)!.id)!;
+      const expected = { streamName: request.streamName, nextExpectedRevision: last.revision, lastGlobalPosition: last.globalPosition };
+      expect([results[2 * i], results[2 * i + 1]]).toEqual([expected, expected]);
+    });
+  }, 60_000);
+
   it('an append racing a reader never becomes visible before an earlier position', async () => {
     // A reader polling as fast as it can while appends commit: what it has seen must always be a
     // prefix 1..n of the log, never a later position without the earlier ones.

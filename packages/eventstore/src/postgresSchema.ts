@@ -6,8 +6,11 @@ export interface PgNames {
   schema: string;
   events: string;
   checkpoints: string;
-  /** LISTEN/NOTIFY channel, quoted. */
+  /** LISTEN/NOTIFY channel, quoted, and as text for pg_notify. */
   channel: string;
+  channelName: string;
+  /** The function that commits an append's rows (see postgresAppend.ts). */
+  appendRows: string;
   /** `pg_advisory_xact_lock` arguments serialising the appends of this schema. */
   appendLock: string;
   ddlLock: string;
@@ -29,6 +32,8 @@ export function pgNames(schema: string): PgNames {
     events: `"${schema}".events`,
     checkpoints: `"${schema}".checkpoints`,
     channel: `"${schema}_events"`,
+    channelName: `${schema}_events`,
+    appendRows: `"${schema}".append_rows`,
     appendLock: `${appendLockClass}, ${hash}`,
     ddlLock: `${ddlLockClass}, ${hash}`,
   };
@@ -36,8 +41,10 @@ export function pgNames(schema: string): PgNames {
 
 /**
  * `json`, not `jsonb`: jsonb refuses the escape \u0000 and reorders keys; json keeps the exact text,
- * which the idempotency rule compares. `global_position` is assigned by the append itself (see
- * postgresAppend.ts), so it has no sequence.
+ * which the idempotency rule compares. `global_position` is assigned by `append_rows` (see
+ * postgresAppend.ts), so it has no sequence. The function's statements each take a fresh snapshot
+ * (a volatile PL/pgSQL function under READ COMMITTED), so the head it reads after taking the
+ * lock includes every append committed before.
  */
 const ddl = (n: PgNames) => `
 CREATE SCHEMA IF NOT EXISTS "${n.schema}";
@@ -55,7 +62,22 @@ CREATE TABLE IF NOT EXISTS ${n.events} (
 CREATE TABLE IF NOT EXISTS ${n.checkpoints} (
   subscription_id text PRIMARY KEY,
   position bigint NOT NULL
-);`;
+);
+CREATE OR REPLACE FUNCTION ${n.appendRows}(
+  streams text[], revisions bigint[], ids text[], types text[], data text[], metadata text[]
+) RETURNS bigint LANGUAGE plpgsql AS $append$
+DECLARE
+  head bigint;
+BEGIN
+  PERFORM pg_advisory_xact_lock(${n.appendLock});
+  SELECT COALESCE(MAX(global_position), 0) INTO head FROM ${n.events};
+  INSERT INTO ${n.events} (global_position, stream_name, revision, event_id, type, data, metadata)
+    SELECT head + e.n, e.stream, e.revision, e.id, e.type, e.data::json, e.metadata::json
+      FROM unnest(streams, revisions, ids, types, data, metadata) WITH ORDINALITY AS e(stream, revision, id, type, data, metadata, n);
+  PERFORM pg_notify('${n.channelName}', '');
+  RETURN head;
+END
+$append$;`;
 
 /** CREATE ... IF NOT EXISTS still races in the catalog; the advisory lock lets concurrent starters take turns. */
 export async function ensureSchema(pool: Pool, n: PgNames): Promise<void> {
