@@ -7,6 +7,7 @@ import { layoutLabel } from './layout.ts';
 import { buildLabelModel, labelFormatFor } from './model.ts';
 import { createPdfEngine, shippingLabelDoc } from './pdf.ts';
 import { createRenderPool } from './pool.ts';
+import type { LabelRendering } from './service.ts';
 import type { Cn23Direction, LabelJob, LabelLayout, LabelRenderer, LabelRendererOptions } from './types.ts';
 import { renderZpl } from './zpl.ts';
 
@@ -49,6 +50,28 @@ export async function createLabelRenderer(options: LabelRendererOptions): Promis
     threads,
     startThreads: () => pool.start(),
     stopThreads: () => pool.stop(),
+  };
+}
+
+/**
+ * A renderer made by `load` on the first render instead of at start, for a process that may
+ * render no label at all: it then never holds the fonts and the PDF libraries (in the embedded
+ * stack about 100 MB of its resident size). Concurrent first renders share one load, and a failed
+ * load is tried again by the next render.
+ */
+export function loadOnFirstRender(load: () => Promise<LabelRenderer>): LabelRendering {
+  let loading: Promise<LabelRenderer> | undefined;
+  const loaded = () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
+  return {
+    render: async (job) => (await loaded()).render(job),
+    async stopThreads() {
+      const renderer = await loading?.catch(() => undefined);
+      await renderer?.stopThreads();
+    },
   };
 }
 
@@ -164,3 +187,4 @@ function probeView(): ParcelView {
   };
 }
 export { createLabelService, renderLabel } from './service.ts';
+export type { LabelRendering } from './service.ts';

@@ -9,7 +9,10 @@ import type { Bus, Message, Unsubscribe } from '@parcel/bus';
 import type { ParcelViewStore } from '@parcel/projections';
 import type { LabelJob, LabelRenderer } from './types.ts';
 
-export async function renderLabel(deps: { views: ParcelViewStore; renderer: LabelRenderer }, command: RenderLabel['payload']): Promise<RenderLabelReply> {
+/** What the service needs of a renderer. */
+export type LabelRendering = Pick<LabelRenderer, 'render' | 'stopThreads'>;
+
+export async function renderLabel(deps: { views: ParcelViewStore; renderer: LabelRendering }, command: RenderLabel['payload']): Promise<RenderLabelReply> {
   const view = await deps.views.getForClient(command.clientId, command.trackingNumber);
   if (!view) return { ok: false, error: 'ParcelNotFound' };
   try {
@@ -21,7 +24,7 @@ export async function renderLabel(deps: { views: ParcelViewStore; renderer: Labe
   }
 }
 
-export function createLabelService(deps: { bus: Bus; views: ParcelViewStore; renderer: LabelRenderer }) {
+export function createLabelService(deps: { bus: Bus; views: ParcelViewStore; renderer: LabelRendering }) {
   let unsubscribe: Unsubscribe | undefined;
   async function handle(message: Message): Promise<unknown> {
     if (message.type !== 'RenderLabel') throw new Error(`label service: unknown command ${message.type}`);
