@@ -6,8 +6,9 @@ export interface PgNames {
   schema: string;
   events: string;
   checkpoints: string;
-  /** LISTEN/NOTIFY channel, quoted, and as text for pg_notify. */
+  /** LISTEN/NOTIFY channel, quoted (LISTEN). */
   channel: string;
+  /** The same channel as text (pg_notify). */
   channelName: string;
   /** The function that commits an append's rows (see postgresAppend.ts). */
   appendRows: string;
