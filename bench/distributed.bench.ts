@@ -4,18 +4,15 @@
  * the distributed wiring (target p99 < 60 ms), and A1 lookups of 1 000 numbers on each.
  * The distributed wiring: two gateways, two order, one tracking, one label process and the LMX
  * sandbox on the Kafka, PostgreSQL and mongo-java-server of infra/up.sh. Each wiring gets the
- * same unmeasured warm-up of create-orders first (BENCH_WARMUP_S, default 3 s). For comparison,
- * the Kafka bus alone on the same broker: request and reply through createKafkaBus with a handler
- * that does nothing (topic parcel.bench.requests, created on first use). Run: `npm run bench`.
+ * same unmeasured warm-up of create-orders first (BENCH_WARMUP_S, default 3 s). The bus alone on
+ * the same broker, for comparison: packages/bus/bench/requestReply.ts. Run: `npm run bench`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
-import { randomUUID } from 'node:crypto';
-import { createKafkaBus } from '@parcel/bus';
 import { signature } from '@parcel/gateway';
-import { Cluster, requireInfra } from '../test/e2e/support/cluster.ts';
+import { Cluster } from '../test/e2e/support/cluster.ts';
 import { load, printTable, startProcess, stopProcess, waitForHttp } from './support.ts';
 import type { Row } from './support.ts';
 
@@ -56,46 +53,6 @@ async function a1Thousand(url: string): Promise<autocannon.Options> {
   };
 }
 
-/** Request/reply through the Kafka bus with an empty handler: `inFlight` loops, or one request every 1000/`rate` ms. */
-async function busAlone(brokers: string[], options: { inFlight: number } | { rate: number }): Promise<Row> {
-  const topic = 'parcel.bench.requests';
-  const [client, server] = await Promise.all(['bench-client', 'bench-server'].map((clientId) => createKafkaBus({ brokers, clientId, ensureTopics: { partitions: 8 } })));
-  const stop = await server!.handleRequests(topic, async (message) => ({ id: message.id }));
-  const payload = JSON.parse(orderJson()) as unknown;
-  const latencies: number[] = [];
-  const one = async () => {
-    const started = performance.now();
-    const id = randomUUID();
-    await client!.request(topic, { id, key: id, type: 'Bench', payload }, { timeoutMs: 10_000 });
-    latencies.push(performance.now() - started);
-  };
-  try {
-    for (const measured of [false, true]) {
-      latencies.length = 0;
-      const end = Date.now() + (measured ? duration : warmUp) * 1000;
-      if ('inFlight' in options) {
-        await Promise.all(Array.from({ length: options.inFlight }, async () => {
-          while (Date.now() < end) await one();
-        }));
-      } else {
-        const sent: Promise<void>[] = [];
-        for (let next = performance.now(); Date.now() < end; next += 1000 / options.rate) {
-          sent.push(one());
-          await new Promise((resolve) => setTimeout(resolve, Math.max(0, next + 1000 / options.rate - performance.now())));
-        }
-        await Promise.all(sent);
-      }
-    }
-  } finally {
-    await stop();
-    await Promise.all([client!.close(), server!.close()]);
-  }
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]! * 10) / 10;
-  const name = 'inFlight' in options ? `bus alone: request/reply, ${options.inFlight} in flight` : `bus alone: request/reply at ${options.rate}/s`;
-  return { name, requests: latencies.length, rps: Math.round(latencies.length / duration), p50: at(0.5), p99: at(0.99), non2xx: 0, errors: 0 };
-}
-
 async function main() {
   const rows: Row[] = [];
   const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-bench-'));
@@ -115,9 +72,6 @@ async function main() {
     await stopProcess(embedded);
     rmSync(dataDir, { recursive: true, force: true });
   }
-
-  const brokers = requireInfra().kafka.split(',');
-  rows.push(await busAlone(brokers, { inFlight: connections }), await busAlone(brokers, { rate: 300 }));
 
   const cluster = new Cluster();
   try {

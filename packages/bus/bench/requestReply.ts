@@ -1,8 +1,10 @@
 /**
  * Request/reply round trip on the Kafka bus: 1000 sequential requests, then 50 requests kept in
- * flight at once. Two bus instances in this process (requester and handler), a fresh 6-partition
- * command topic (deleted afterwards), the shared reply topic.
- * Run: eval "$(bash infra/up.sh kafka)"; node packages/bus/bench/requestReply.ts [sequential] [inFlight] [concurrentTotal]
+ * flight at once, then requests sent at a fixed rate (300/s for 10 s, as the distributed
+ * create-order benchmark: the transport's share of its latency). Two bus instances in this
+ * process (requester and handler), a fresh 6-partition command topic (deleted afterwards), the
+ * shared reply topic.
+ * Run: eval "$(bash infra/up.sh kafka)"; node packages/bus/bench/requestReply.ts [sequential] [inFlight] [concurrentTotal] [ratePerSecond] [rateSeconds]
  */
 import { randomUUID } from 'node:crypto';
 import { Kafka } from 'kafkajs';
@@ -11,7 +13,7 @@ import type { Bus } from '../src/port.ts';
 
 const brokers = process.env.PARCEL_KAFKA_BROKERS?.split(',');
 if (!brokers) throw new Error('PARCEL_KAFKA_BROKERS is not set: run eval "$(bash infra/up.sh kafka)" first');
-const [sequential = 1000, inFlight = 50, concurrentTotal = 5000] = process.argv.slice(2).map(Number);
+const [sequential = 1000, inFlight = 50, concurrentTotal = 5000, rate = 300, rateSeconds = 10] = process.argv.slice(2).map(Number);
 const topic = `bench.bus.requests.${randomUUID().slice(0, 8)}`;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -50,6 +52,18 @@ try {
     while (next < concurrentTotal) concurrentLatencies.push(await timed(client, (next += 1)));
   }));
   report(`concurrent (${inFlight} in flight)`, concurrentLatencies, performance.now() - started);
+
+  // On a fixed schedule, whatever the replies: one request every 1000/rate ms.
+  started = performance.now();
+  const rateLatencies: number[] = [];
+  const sent: Promise<void>[] = [];
+  for (let n = 0; n < rate * rateSeconds; n += 1) {
+    sent.push(timed(client, n).then((ms) => void rateLatencies.push(ms)));
+    const due = started + ((n + 1) * 1000) / rate;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
+  }
+  await Promise.all(sent);
+  report(`at ${rate}/s for ${rateSeconds} s`, rateLatencies, performance.now() - started);
 } finally {
   await Promise.all([client.close(), server.close()]);
   const admin = new Kafka({ clientId: 'bench-cleanup', brokers, logCreator: () => () => undefined }).admin();
