@@ -2,6 +2,9 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
 import autocannon from 'autocannon';
 
 export interface Row {
@@ -12,6 +15,8 @@ export interface Row {
   p99: number;
   non2xx: number;
   errors: number;
+  /** The whole machine's CPU time during the run (the load generator included), in % of one core: 200 is a 2-core machine fully busy. */
+  cpu: number;
 }
 
 export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void> {
@@ -50,8 +55,19 @@ export function rssMb(pid: number): number {
   return Math.round((kb / 1024) * 10) / 10;
 }
 
+/** Busy and total CPU time of the machine so far, in clock ticks (`/proc/stat`). */
+function cpuTicks(): { busy: number; total: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = fields.reduce((a, b) => a + b, 0);
+  const idle = fields[3]! + fields[4]!; // idle and iowait
+  return { busy: total - idle, total };
+}
+
 export async function load(name: string, options: autocannon.Options): Promise<Row> {
+  const before = cpuTicks();
   const result = await autocannon({ ...options });
+  const after = cpuTicks();
+  const cores = availableParallelism();
   return {
     name,
     requests: result.requests.total,
@@ -60,14 +76,73 @@ export async function load(name: string, options: autocannon.Options): Promise<R
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    cpu: Math.round(((after.busy - before.busy) / Math.max(1, after.total - before.total)) * cores * 100),
   };
 }
 
 export function printTable(rows: Row[]): void {
-  const header = ['benchmark', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'];
-  const lines = rows.map((r) => [r.name, r.requests, r.rps, r.p50, r.p99, r.non2xx, r.errors].map(String));
+  const header = ['benchmark', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'cpu %'];
+  const lines = rows.map((r) => [r.name, r.requests, r.rps, r.p50, r.p99, r.non2xx, r.errors, r.cpu].map(String));
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(fmt(header));
   for (const l of lines) console.log(fmt(l));
+}
+
+/** How many subscription checkpoints an event store holds, and how many are behind its log's head. */
+export interface CheckpointLag {
+  stored: number;
+  behind: number;
+}
+
+/** The same question of both stores' `events` and `checkpoints` tables; `schema` for PostgreSQL's. */
+const checkpointLagSql = (schema?: string) => {
+  const table = (name: string) => (schema ? `"${schema}".${name}` : name);
+  return `SELECT COUNT(*) AS stored,
+    COUNT(*) FILTER (WHERE position < (SELECT COALESCE(MAX(global_position), 0) FROM ${table('events')})) AS behind
+    FROM ${table('checkpoints')}`;
+};
+
+/** The embedded stack's SQLite event store, read from a second connection while it runs. */
+export function sqliteCheckpointLag(file: string): () => Promise<CheckpointLag> {
+  return async () => {
+    const db = new DatabaseSync(file, { readOnly: true });
+    try {
+      const row = db.prepare(checkpointLagSql()).get() as { stored: number; behind: number };
+      return { stored: Number(row.stored), behind: Number(row.behind) };
+    } finally {
+      db.close();
+    }
+  };
+}
+
+/** A distributed cluster's PostgreSQL event store (its schema). */
+export function postgresCheckpointLag(connectionString: string, schema: string): () => Promise<CheckpointLag> {
+  return async () => {
+    const db = new pg.Client({ connectionString });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ stored: string; behind: string }>(checkpointLagSql(schema));
+      return { stored: Number(rows[0]!.stored), behind: Number(rows[0]!.behind) };
+    } finally {
+      await db.end();
+    }
+  };
+}
+
+/**
+ * Waits until every subscription's stored checkpoint has reached the head of the log: the work
+ * that follows the orders of an earlier run (carrier registration, projections, the downstream
+ * publisher) is done and does not weigh on the next measurement. The head moves while they work
+ * (registrations are appended too), so it is read again each time. Resolves with the seconds it
+ * took, or undefined when `timeoutMs` passed first.
+ */
+export async function subscriptionsCaughtUp(lag: () => Promise<CheckpointLag>, timeoutMs = 120_000): Promise<number | undefined> {
+  const started = Date.now();
+  for (;;) {
+    const { stored, behind } = await lag();
+    if (stored > 0 && behind === 0) return Math.round((Date.now() - started) / 100) / 10;
+    if (Date.now() - started > timeoutMs) return undefined;
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
