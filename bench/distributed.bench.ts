@@ -56,10 +56,13 @@ async function a1Thousand(url: string): Promise<autocannon.Options> {
   };
 }
 
+/** How long a measured run waits for the work left over from the orders before it. */
+const SETTLE_TIMEOUT_S = 120;
+
 /** Before each measured run: the work left over from the orders before it is done first. */
 async function settle(wiring: string, lag: () => Promise<CheckpointLag>): Promise<void> {
-  const seconds = await subscriptionsCaughtUp(lag);
-  console.log(seconds === undefined ? `${wiring}: subscriptions still behind after 120 s; measuring anyway` : `${wiring}: subscriptions caught up in ${seconds} s`);
+  const seconds = await subscriptionsCaughtUp(lag, SETTLE_TIMEOUT_S * 1000);
+  console.log(seconds === undefined ? `${wiring}: subscriptions still behind after ${SETTLE_TIMEOUT_S} s; measuring anyway` : `${wiring}: subscriptions caught up in ${seconds} s`);
 }
 
 async function main() {

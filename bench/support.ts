@@ -137,7 +137,7 @@ export function postgresCheckpointLag(connectionString: string, schema: string):
  * (registrations are appended too), so it is read again each time. Resolves with the seconds it
  * took, or undefined when `timeoutMs` passed first.
  */
-export async function subscriptionsCaughtUp(lag: () => Promise<CheckpointLag>, timeoutMs = 120_000): Promise<number | undefined> {
+export async function subscriptionsCaughtUp(lag: () => Promise<CheckpointLag>, timeoutMs: number): Promise<number | undefined> {
   const started = Date.now();
   for (;;) {
     const { stored, behind } = await lag();
