@@ -1,8 +1,9 @@
 /**
  * Foundation benchmark (issue 2), against the embedded stack in its own process:
  * A1 lookups of 1, 100 and 1 000 numbers, create-order throughput and latency (interface B, a
- * fresh seed and reference per request), a bare node:http hello-world as the ceiling, and the
- * server's RSS after 100 000 orders. The LMX sandbox runs in a process of its own, standing for
+ * fresh seed and reference per request), a bare node:http hello-world as the ceiling, the same
+ * create-orders against the gateway alone (bench/gatewayAlone.ts: what the HTTP tier allows before
+ * anything is stored), and the server's RSS after 100 000 orders. The LMX sandbox runs in a process of its own, standing for
  * the external carrier it is, so the RSS is the service's. A1 runs before the create-order burst:
  * each order is registered with the carrier afterwards, and that backlog shares the process.
  * Run: `npm run bench` (BENCH_DURATION_S, BENCH_ORDERS).
@@ -50,6 +51,14 @@ async function main() {
   await waitForHttp(`http://127.0.0.1:${helloPort}/`);
   rows.push(await load('node:http hello-world (ceiling)', { url: `http://127.0.0.1:${helloPort}/`, connections, duration }));
   await stopProcess(hello);
+
+  // The HTTP tier alone: the same gateway with a bus handler that answers at once and stores nothing.
+  const alonePort = '18082';
+  const alone = startProcess([path.join(root, 'bench/gatewayAlone.ts')], { PORT: alonePort, HOST: '127.0.0.1', PARCEL_RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn' });
+  await waitForHttp(`http://127.0.0.1:${alonePort}/healthz`);
+  const gatewayAlone = await load('create-order, gateway alone (nothing stored)', { url: `http://127.0.0.1:${alonePort}`, connections, duration, requests: [createOrderRequest] });
+  rows.push(gatewayAlone);
+  await stopProcess(alone);
 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-bench-'));
   const port = '18080';
@@ -105,13 +114,14 @@ async function main() {
       ceilingRps: ceiling,
       createOrderRps: create.rps,
       createOrderShareOfCeiling: Math.round((create.rps / ceiling) * 1000) / 10,
+      gatewayAloneShareOfCeiling: Math.round((gatewayAlone.rps / ceiling) * 1000) / 10,
       a1ThousandP50Ms: a1Serial.p50,
       rssAfterOrdersMb: rss,
       rssSettledMb: rssSettled,
       ordersCreated: Math.max(totalOrders, already),
     };
     console.log(
-      `\ncreate-order: ${summary.createOrderShareOfCeiling}% of the ceiling (target >= 25%); ` +
+      `\ncreate-order: ${summary.createOrderShareOfCeiling}% of the ceiling (target >= 25%; the gateway alone, storing nothing: ${summary.gatewayAloneShareOfCeiling}%); ` +
         `A1 1 000 numbers p50 ${summary.a1ThousandP50Ms} ms (target < 30 ms); RSS after ${summary.ordersCreated} orders ${rss} MB, 15 s later ${rssSettled} MB (target < 300 MB)`,
     );
     mkdirSync(path.join(root, 'bench/results'), { recursive: true });
