@@ -3,9 +3,10 @@
  * A1 lookups of 1, 100 and 1 000 numbers, create-order throughput and latency (interface B, a
  * fresh seed and reference per request), a bare node:http hello-world as the ceiling, the same
  * create-orders against the gateway alone (bench/gatewayAlone.ts: what the HTTP tier allows before
- * anything is stored), and the server's RSS after 100 000 orders. The LMX sandbox runs in a process of its own, standing for
- * the external carrier it is, so the RSS is the service's. A1 runs before the create-order burst:
- * each order is registered with the carrier afterwards, and that backlog shares the process.
+ * anything is stored), and the server's RSS after 100 000 orders. The LMX sandbox runs in a
+ * process of its own, standing for the external carrier it is, so the RSS is the service's. A1
+ * runs before the create-order burst: each order is registered with the carrier afterwards, and
+ * that backlog shares the process.
  * Run: `npm run bench` (BENCH_DURATION_S, BENCH_ORDERS).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -55,10 +56,14 @@ async function main() {
   // The HTTP tier alone: the same gateway with a bus handler that answers at once and stores nothing.
   const alonePort = '18082';
   const alone = startProcess([path.join(root, 'bench/gatewayAlone.ts')], { PORT: alonePort, HOST: '127.0.0.1', PARCEL_RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn' });
-  await waitForHttp(`http://127.0.0.1:${alonePort}/healthz`);
-  const gatewayAlone = await load('create-order, gateway alone (nothing stored)', { url: `http://127.0.0.1:${alonePort}`, connections, duration, requests: [createOrderRequest] });
-  rows.push(gatewayAlone);
-  await stopProcess(alone);
+  let gatewayAlone: Row;
+  try {
+    await waitForHttp(`http://127.0.0.1:${alonePort}/healthz`);
+    gatewayAlone = await load('create-order, gateway alone (nothing stored)', { url: `http://127.0.0.1:${alonePort}`, connections, duration, requests: [createOrderRequest] });
+    rows.push(gatewayAlone);
+  } finally {
+    await stopProcess(alone);
+  }
 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-bench-'));
   const port = '18080';
