@@ -37,6 +37,20 @@ interface TokenRow {
   expires_at: number;
 }
 
+/**
+ * The lookups by tracking number, each answered from the primary key. `+client_id` keeps the
+ * account's index out of the batch lookup: without statistics SQLite would otherwise walk every
+ * parcel of the account and test it against the numbers (15 ms for 1 000 numbers among 30 000
+ * parcels, growing with the account, instead of 2.6 ms).
+ */
+export const byNumberSql = {
+  get: 'SELECT doc FROM parcels WHERE tracking_number = ?',
+  getForClient: 'SELECT doc FROM parcels WHERE tracking_number = ? AND client_id = ?',
+  getMany: `SELECT tracking_number, doc FROM parcels
+     WHERE tracking_number IN (SELECT value FROM json_each(?)) AND +client_id = ?`,
+  revisions: 'SELECT tracking_number, revision FROM parcels WHERE tracking_number IN (SELECT value FROM json_each(?))',
+} as const;
+
 const parseDoc = (row: unknown): ParcelView | null =>
   row === undefined ? null : (JSON.parse((row as { doc: string }).doc) as ParcelView);
 
@@ -53,13 +67,10 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
   }
   db.exec(partnerIndex);
 
-  const get = db.prepare('SELECT doc FROM parcels WHERE tracking_number = ?');
-  const getForClient = db.prepare('SELECT doc FROM parcels WHERE tracking_number = ? AND client_id = ?');
-  const getMany = db.prepare(
-    `SELECT tracking_number, doc FROM parcels
-     WHERE tracking_number IN (SELECT value FROM json_each(?)) AND client_id = ?`,
-  );
-  const revisions = db.prepare('SELECT tracking_number, revision FROM parcels WHERE tracking_number IN (SELECT value FROM json_each(?))');
+  const get = db.prepare(byNumberSql.get);
+  const getForClient = db.prepare(byNumberSql.getForClient);
+  const getMany = db.prepare(byNumberSql.getMany);
+  const revisions = db.prepare(byNumberSql.revisions);
   const getByReference = db.prepare(
     'SELECT doc FROM parcels WHERE client_id = ? AND custom_ref = ? ORDER BY tracking_number LIMIT 1',
   );
