@@ -35,9 +35,49 @@ describe('mongo projection store', () => {
     try {
       const parcels = await client.db(dbName).collection('parcels').listIndexes().toArray();
       const tokens = await client.db(dbName).collection('tokens').listIndexes().toArray();
-      expect(parcels.map((index) => index.name).sort()).toEqual(['_id_', 'parcels_by_id_client', 'parcels_by_id_revision', 'parcels_by_partner', 'parcels_by_reference']);
+      // Each lookup's index is unique with exactly the lookup's fields: the only kind mongo-java-server uses.
+      expect(parcels.map((index) => index.name).sort()).toEqual(['_id_', 'parcels_by_account_reference', 'parcels_by_id_client', 'parcels_by_id_revision', 'parcels_by_partner_key']);
+      expect(parcels.find((index) => index.name === 'parcels_by_account_reference')).toMatchObject({ key: { clientId: 1, customTrackingNum: 1 }, unique: true });
+      expect(parcels.find((index) => index.name === 'parcels_by_partner_key')).toMatchObject({ key: { partnerKey: 1 }, unique: true, sparse: true });
       expect(tokens.find((index) => index.name === 'tokens_by_hash')).toMatchObject({ key: { tokenHash: 1 }, unique: true });
     } finally {
+      await client.close();
+    }
+  });
+
+  it('upgrades a collection of the former layout: partner keys filled in, the former indexes dropped', async () => {
+    const formerDb = `parcel_projections_former_${randomUUID().slice(0, 8)}`;
+    const client = await new MongoClient(url).connect();
+    try {
+      const parcels = client.db(formerDb).collection<Record<string, unknown> & { _id: string }>('parcels');
+      await parcels.createIndexes([
+        { key: { clientId: 1, customTrackingNum: 1 }, name: 'parcels_by_reference' },
+        { key: { carrier: 1, partnerTrackingNo: 1 }, name: 'parcels_by_partner' },
+      ]);
+      const views = [
+        parcelView({ trackingNumber: 'OLD1', clientId: 'c', carrier: 'LMX', partnerTrackingNo: 'LMX-A' }),
+        parcelView({ trackingNumber: 'OLD2', clientId: 'c', carrier: 'LMX', partnerTrackingNo: 'LMX-A' }),
+        parcelView({ trackingNumber: 'OLD3', clientId: 'c', carrier: 'LMX', partnerTrackingNo: '' }),
+      ];
+      await parcels.insertMany(
+        views.map((view) => {
+          const { trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo } = view;
+          return { _id: trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo, view };
+        }),
+      );
+      const [first, second] = await Promise.all([createMongoProjectionStore({ url, dbName: formerDb }), createMongoProjectionStore({ url, dbName: formerDb })]);
+      await second.close();
+      try {
+        expect(await first.parcels.getByPartnerTrackingNo('LMX', 'LMX-A')).toEqual(views[0]);
+        expect(await first.parcels.getByReference('c', views[2]!.customTrackingNum)).toEqual(views[2]);
+        expect(await first.parcels.getByPartnerTrackingNo('LMX', '')).toBeNull();
+      } finally {
+        await first.close();
+      }
+      const names = (await parcels.listIndexes().toArray()).map((index) => index.name).sort();
+      expect(names).toEqual(['_id_', 'parcels_by_account_reference', 'parcels_by_id_client', 'parcels_by_id_revision', 'parcels_by_partner_key']);
+    } finally {
+      await client.db(formerDb).dropDatabase();
       await client.close();
     }
   });

@@ -50,6 +50,36 @@ export function parcelCases(ctx: Context): void {
     expect(await parcels().getByPartnerTrackingNo('LMX', partner.toLowerCase())).toBeNull();
   });
 
+  it('finds a parcel by its current partner number only: a number replaced or withdrawn finds nothing', async () => {
+    const view = parcelView({ trackingNumber: ctx.id('P1'), clientId: ctx.id('client'), carrier: 'LMX' });
+    const [first, second] = [ctx.id('LMXP1'), ctx.id('LMXP2')];
+    await parcels().save(view, -1);
+    const registered = { ...view, revision: 1, partnerTrackingNo: first };
+    const renumbered = { ...view, revision: 2, partnerTrackingNo: second };
+    const withdrawn = { ...view, revision: 3, partnerTrackingNo: '' };
+    expect(await parcels().save(registered, 0)).toBe(true);
+    expect(await parcels().save(renumbered, 1)).toBe(true);
+    expect(await parcels().getByPartnerTrackingNo('LMX', first)).toBeNull();
+    expect(await parcels().getByPartnerTrackingNo('LMX', second)).toEqual(renumbered);
+    expect(await parcels().save(withdrawn, 2)).toBe(true);
+    expect(await parcels().getByPartnerTrackingNo('LMX', second)).toBeNull();
+  });
+
+  it('a partner number a carrier gives twice: both views are saved, the number finds the parcel that carried it first', async () => {
+    const client = ctx.id('client');
+    const partner = ctx.id('LMXDUP');
+    const [earlier, later] = [ctx.id('D1'), ctx.id('D2')].map((trackingNumber) => parcelView({ trackingNumber, clientId: client, carrier: 'LMX' }));
+    for (const view of [earlier!, later!]) {
+      expect(await parcels().save(view, -1)).toBe(true);
+      expect(await parcels().save({ ...view, revision: 1, partnerTrackingNo: partner }, 0)).toBe(true);
+    }
+    expect(await parcels().get(later!.trackingNumber)).toEqual({ ...later, revision: 1, partnerTrackingNo: partner });
+    expect(await parcels().getByPartnerTrackingNo('LMX', partner)).toEqual({ ...earlier, revision: 1, partnerTrackingNo: partner });
+    const created = parcelView({ trackingNumber: ctx.id('D3'), clientId: client, carrier: 'LMX', partnerTrackingNo: partner });
+    expect(await parcels().save(created, -1)).toBe(true);
+    expect(await parcels().get(created.trackingNumber)).toEqual(created);
+  });
+
   it("reads another account's parcel exactly as a missing one", async () => {
     const view = parcelView({ trackingNumber: ctx.id('A1'), clientId: ctx.id('owner'), customTrackingNum: ctx.id('ref') });
     await parcels().save(view, -1);
