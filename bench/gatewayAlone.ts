@@ -32,7 +32,6 @@ const app = createGatewayApp({
   ref: loadReferenceData(settings.referenceDir),
   clock: systemClock,
   log,
-  ready: async () => undefined,
   config: gatewayConfig(settings),
   middleware: [tracedHttp({ clientId: clientIdOf, log })],
 });

@@ -51,12 +51,15 @@ const duplicateIndex = (error: unknown): string | undefined =>
 /** The pair as one string that cannot be read two ways, whatever characters a carrier's number holds. */
 const partnerKeyOf = (carrier: string, partnerTrackingNo: string): string => JSON.stringify([carrier, partnerTrackingNo]);
 
+/** Named where a duplicate-key error on it is told apart from one on `_id`. */
+const partnerKeyIndex = 'parcels_by_partner_key';
+
 const parcelIndexes: IndexDescription[] = [
   // One parcel per (account, reference): the event store's reference claim already guarantees it.
   { key: { clientId: 1, customTrackingNum: 1 }, name: 'parcels_by_account_reference', unique: true },
   // Partner numbers come from carriers: a number a carrier gives twice stays with the first parcel
   // that carried it (see save), so a carrier's mistake can never stop a view from being saved.
-  { key: { partnerKey: 1 }, name: 'parcels_by_partner_key', unique: true, sparse: true },
+  { key: { partnerKey: 1 }, name: partnerKeyIndex, unique: true, sparse: true },
   // Unique because _id is: the revision compare-and-set and the account-checked read.
   { key: { _id: 1, revision: 1 }, name: 'parcels_by_id_revision', unique: true },
   { key: { _id: 1, clientId: 1 }, name: 'parcels_by_id_client', unique: true },
@@ -161,7 +164,7 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
         } catch (error) {
           const index = duplicateIndex(error);
           if (index === '_id_') return false;
-          if (index === 'parcels_by_partner_key') return write(false);
+          if (index === partnerKeyIndex) return write(false);
           throw error;
         }
       },
@@ -209,7 +212,7 @@ async function upgradeFromFormerIndexes(parcels: Collection<ParcelDocument>): Pr
         .updateOne({ _id: doc._id, partnerTrackingNo: doc.partnerTrackingNo, carrier: doc.carrier }, { $set: { partnerKey: partnerKeyOf(doc.carrier, doc.partnerTrackingNo) } })
         .catch((error: unknown) => {
           // Another parcel carries that number already: this one keeps no key, as save does.
-          if (duplicateIndex(error) !== 'parcels_by_partner_key') throw error;
+          if (duplicateIndex(error) !== partnerKeyIndex) throw error;
         });
     }
   }
