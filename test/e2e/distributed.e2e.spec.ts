@@ -4,9 +4,10 @@
  * mongo-java-server. Writes through one gateway are read through the other at once.
  */
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { formatSgt } from '@parcel/domain';
-import { clientA, clientB, OTHER, realTime, tokenFor } from '../support/client.ts';
+import { clientA, clientB, OTHER, realTime, signedHeaders, tokenFor } from '../support/client.ts';
 import type { Target } from '../support/client.ts';
 import { eventually, pushEvent, registeredParcel } from '../support/carriers.ts';
 import { orderBody } from '../support/orders.ts';
@@ -95,4 +96,38 @@ test('kcat (a real Kafka client) reads the events of a created, labelled and can
     expect(publicCodes).toEqual(['DR_DR', 'LB_GN', 'CN_CN']);
     expect(mine.every((m) => m.trackingNumber === tn && m.clientId === 'demo')).toBe(true);
   }, 60_000);
+});
+
+describe('issue "An API people can adopt" on the distributed tier', () => {
+  const send = (gw: Target, key: string, body: unknown) =>
+    fetch(`${gw.url}/v1/openapi/order/create-order`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': key, ...signedHeaders(gw) },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({ text: await r.text(), replayed: r.headers.get('idempotent-replayed') }));
+
+  test('an Idempotency-Key holds across gateway processes: the retry on the other gateway gets the same bytes', async () => {
+    const key = `e2e-${randomUUID()}`;
+    const body = orderBody();
+    const first = await send(gateways[0]!, key, body);
+    expect(JSON.parse(first.text).code).toBe(0);
+    const again = await send(gateways[1]!, key, body);
+    expect(again).toEqual({ text: first.text, replayed: 'true' });
+  });
+
+  test('concurrent requests with one key through both gateways: exactly one does the work', async () => {
+    const key = `e2e-${randomUUID()}`;
+    const body = orderBody();
+    const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => send(gateways[i % 2]!, key, body)));
+    expect(new Set(replies.map((r) => r.text)).size).toBe(1);
+    expect(JSON.parse(replies[0]!.text).code).toBe(0);
+    expect(replies.filter((r) => r.replayed === null)).toHaveLength(1);
+  });
+
+  test('each gateway serves the same OpenAPI document, and the docs page', async () => {
+    const [a, b] = await Promise.all(gateways.map((gw) => fetch(`${gw.url}/openapi.json`).then((r) => r.text())));
+    expect(a).toBe(b);
+    expect(JSON.parse(a!).openapi).toBe('3.1.0');
+    expect((await fetch(`${gateways[0]!.url}/docs`)).headers.get('content-security-policy')).toContain("default-src 'none'");
+  });
 });

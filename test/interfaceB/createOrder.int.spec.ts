@@ -31,6 +31,14 @@ describe('B1 create-order', () => {
     expect((await clientB(stack, OTHER).post('order/create-order', body)).body.code).toBe(0);
   });
 
+  test.each([['a string', 'SGL0001'], ['a number', 7], ['an array', [{ station_code: 'SGL0001' }]]])(
+    'decisions.md "wrong type: <field> invalid": locker_station sent as %s answers locker_station invalid',
+    async (_kind, lockerStation) => {
+      const r = await clientB(stack).post('order/create-order', orderBody({ locker_type: 'A', locker_station: lockerStation }));
+      expect(r.body).toEqual({ code: 1, message: 'locker_station invalid', data: [] });
+    },
+  );
+
   test('decisions.md: 50 concurrent create-orders with one custom_tracking_num give exactly one success', async () => {
     const body = orderBody();
     const replies = await Promise.all(Array.from({ length: 50 }, () => clientB(stack).post('order/create-order', body)));

@@ -76,4 +76,34 @@ describe('parcel projector (decisions.md: read-your-writes through the inline pr
       await close();
     }
   });
+
+  it('a whole history in hand is saved at the known revision in one write, without a read', async () => {
+    const { projector, views, reads, saves, known, close } = await setUp();
+    try {
+      await projector.project(TN, known);
+      reads.length = 0;
+      saves.length = 0;
+      const cancelled: ParcelEvent = { type: 'ParcelCancelled', data: { trackingNumber: TN, cancelledAt: new Date('2026-11-22T07:00:00Z') } };
+      await projector.projectHistory(TN, [...known, { event: cancelled, eventId: 'e-3', revision: 1 }], 0);
+      expect([reads, saves]).toEqual([[], [TN]]);
+      expect(await views.get(TN)).toMatchObject({ revision: 1, status: 'cancelled' });
+    } finally {
+      await close();
+    }
+  });
+
+  it('a history in hand whose stored view is not at the known revision takes the general path', async () => {
+    const { projector, eventStore, views, saves, known, close } = await setUp();
+    try {
+      // No view stored yet (the inline update of revision 0 was lost): the one-write save at revision 0 cannot apply.
+      const cancelled: ParcelEvent = { type: 'ParcelCancelled', data: { trackingNumber: TN, cancelledAt: new Date('2026-11-22T07:00:00Z') } };
+      await eventStore.append({ streamName: parcelStreamName(TN), expectedRevision: 0, events: [toAppend({ event: cancelled, eventId: 'e-3' }, {})] });
+      await projector.projectHistory(TN, [...known, { event: cancelled, eventId: 'e-3', revision: 1 }], 0);
+      // The save at revision 0 is refused (no view), then the general path inserts the view whole.
+      expect(saves).toEqual([TN, TN]);
+      expect(await views.get(TN)).toMatchObject({ revision: 1, status: 'cancelled' });
+    } finally {
+      await close();
+    }
+  });
 });

@@ -47,6 +47,20 @@ export function createParcelProjector(deps: { eventStore: EventStore; views: Par
   }
 
   /**
+   * The view from a parcel's whole history in hand (from revision 0), saved at the revision the
+   * stored view is known to have: one write, no read. Should the stored view be elsewhere (behind,
+   * or already past), the general path takes over.
+   */
+  async function projectHistory(trackingNumber: string, history: readonly PositionedEvent[], storedRevision: number): Promise<void> {
+    if (history[0]?.revision === 0) {
+      let view: ParcelView | null = null;
+      for (const e of history) view = evolveParcelView(view, e.event, e);
+      if (view && (await views.save(view, storedRevision))) return;
+    }
+    await project(trackingNumber, history);
+  }
+
+  /**
    * Subscription page handler: the stored revisions of the page's parcels in one read, then only
    * the parcels whose view is behind are projected (one `project` each, with the page's events).
    * Where the inline projection kept up, a page costs that one read.
@@ -69,7 +83,7 @@ export function createParcelProjector(deps: { eventStore: EventStore; views: Par
     }
   }
 
-  return { project, handleBatch };
+  return { project, projectHistory, handleBatch };
 }
 
 export type ParcelProjector = ReturnType<typeof createParcelProjector>;

@@ -5,6 +5,7 @@
  * process (requester and handler), a fresh 6-partition command topic (deleted afterwards), the
  * shared reply topic.
  * Run: eval "$(bash infra/up.sh kafka)"; node packages/bus/bench/requestReply.ts [sequential] [inFlight] [concurrentTotal] [ratePerSecond] [rateSeconds]
+ * CPU per round trip and idle CPU, with requester and responder in processes of their own: bench/cpu.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { Kafka } from 'kafkajs';

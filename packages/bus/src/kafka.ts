@@ -1,20 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, Partitioners, logLevel } from 'kafkajs';
-import type { Message as KafkaRecord, RetryOptions } from 'kafkajs';
-import './kafka/idlePollFix.ts';
+import { FETCH_MAX_WAIT_MS, HEARTBEAT_INTERVAL_MS } from './kafka/tuning.ts';
+import type { RetryOptions } from 'kafkajs';
+import { assembleBus } from './kafka/assemble.ts';
 import { runBatch } from './kafka/batch.ts';
-import { busHeader, encode, encodeValue } from './kafka/codec.ts';
-import type { Decoded } from './kafka/codec.ts';
 import { startGroupConsumer } from './kafka/consumer.ts';
-import type { ConsumerTuning, GroupConsumer } from './kafka/consumer.ts';
+import type { ConsumerTuning } from './kafka/consumer.ts';
 import { deliverer } from './kafka/delivery.ts';
-import { filtered, kafkaLogCreator, reasonOf, stderrLogger } from './kafka/log.ts';
+import { filtered, kafkaLogCreator, stderrLogger } from './kafka/log.ts';
 import type { BusLogLevel, BusLogger } from './kafka/log.ts';
 import { createReplies } from './kafka/replies.ts';
-import { createSender } from './kafka/sender.ts';
+import { createSender, kafkajsSendBatch } from './kafka/sender.ts';
 import { createTopics } from './kafka/topics.ts';
 import type { EnsureTopics } from './kafka/topics.ts';
-import type { Bus, Message, Unsubscribe } from './port.ts';
+import type { Bus } from './port.ts';
 
 export type { BusLogLevel, BusLogger } from './kafka/log.ts';
 export type { EnsureTopics } from './kafka/topics.ts';
@@ -52,7 +51,6 @@ const kafkaLevels: Record<BusLogLevel, logLevel> = {
   info: logLevel.INFO,
   debug: logLevel.DEBUG,
 };
-const pingTimeoutMs = 5_000;
 
 /**
  * The distributed wiring's bus on Kafka. Requests go to the command topic keyed by the message's
@@ -72,14 +70,13 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<Bus> {
   };
   const level = options.logLevel ?? 'error';
   const log = filtered(options.logger ?? stderrLogger, level);
-  const heartbeatIntervalMs = 500;
+  const heartbeatIntervalMs = HEARTBEAT_INTERVAL_MS;
   const tuning: ConsumerTuning = {
-    // Frequent heartbeats: members notice a rebalance within about a second, so a joining process
-    // gets its partitions quickly; the session still survives short stalls. A fetch returns as soon
-    // as a record arrives, so its wait only sets how often an idle member asks again. The idle
-    // distributed cluster spent about a quarter of a core on that at 50 ms, half as much at 250 ms.
-    config: { sessionTimeout: 10_000, rebalanceTimeout: 30_000, heartbeatInterval: heartbeatIntervalMs, maxWaitTimeInMs: 250, retry },
+    config: { sessionTimeout: 10_000, rebalanceTimeout: 30_000, heartbeatInterval: heartbeatIntervalMs, maxWaitTimeInMs: FETCH_MAX_WAIT_MS, retry },
     heartbeatIntervalMs,
+    // One OffsetCommit request a second per consumer while records flow, instead of one per batch.
+    commitIntervalMs: 1_000,
+    finalCommitTimeoutMs: 2_000,
     startTimeoutMs: 30_000,
     drainTimeoutMs: options.drainTimeoutMs ?? 10_000,
   };
@@ -107,121 +104,43 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<Bus> {
   }
 
   const topics = createTopics(admin, options.ensureTopics);
-  const sender = createSender(producer);
-  const replies = createReplies({ kafka, topics, replyTopic, instanceId, tuning, log });
-  const consumers = new Set<GroupConsumer>();
-  let closing: Promise<void> | undefined;
-
-  const closedError = () => new Error('bus is closed');
-  const assertOpen = () => {
-    if (closing) throw closedError();
-  };
-
-  async function consume(topic: string, group: string, handle: (decoded: Decoded) => Promise<void>): Promise<Unsubscribe> {
-    const partitions = await topics.partitions(topic);
-    const startAt = await topics.endOffsets(topic);
-    const uncommitted = await topics.uncommitted(group, topic);
-    const deliver = deliverer({ topic, group, policy, sender, log }, handle);
-    const consumer = await startGroupConsumer(kafka, {
-      topic,
-      groupId: group,
-      autoCommit: true,
-      partitionsConcurrently: partitions,
-      // A brand-new group starts where the topic ended when subscribe was called, and commits that
-      // position right away: a partition that moves to another member before its first message
-      // is then not started again at "latest", which would skip what arrived in between.
-      seekOnJoin: (assigned) => assigned.flatMap((partition) => {
-        const offset = startAt.get(partition);
-        return uncommitted.delete(partition) && offset !== undefined ? [{ partition, offset }] : [];
-      }),
-      eachBatch: (payload, context) => runBatch(payload, (record) => deliver(record, payload.batch.partition, context), {
-        concurrency: keyConcurrency,
-        proceed: context.proceed,
-        abandoned: context.abandoned,
-      }),
-    }, tuning, log);
-    if (closing) {
-      await consumer.stop('abandon');
-      throw closedError();
-    }
-    consumers.add(consumer);
-    return async () => {
-      if (consumers.delete(consumer)) await consumer.stop('drain');
-    };
-  }
-
-  async function serve(handler: (message: Message) => Promise<unknown>, { message, bus }: Decoded): Promise<void> {
-    const correlationId = bus[busHeader.correlationId];
-    const replyTo = bus[busHeader.replyTo];
-    const headers = { [busHeader.correlationId]: correlationId ?? '', [busHeader.requester]: bus[busHeader.requester] ?? '' };
-    let reply: KafkaRecord;
-    try {
-      reply = { key: correlationId, value: encodeValue(await handler(message)), headers };
-    } catch (error) {
-      reply = { key: correlationId, value: JSON.stringify({ message: reasonOf(error) }), headers: { ...headers, [busHeader.error]: '1' } };
-    }
-    // Sending the reply may fail (broker gone): that throws, and the request is delivered again.
-    if (replyTo && correlationId) await sender.send(replyTo, reply);
-  }
-
-  const bus: Bus = {
-    async request<TReply>(topic: string, message: Message, { timeoutMs }: { timeoutMs: number }): Promise<TReply> {
-      assertOpen();
-      const correlationId = randomUUID();
-      const pending = replies.expect<TReply>(correlationId, topic, timeoutMs);
-      const send = async () => {
-        await Promise.all([replies.ready(), topics.partitions(topic)]);
-        await sender.send(topic, encode(message, {
-          [busHeader.correlationId]: correlationId,
-          [busHeader.replyTo]: replyTopic,
-          [busHeader.requester]: instanceId,
-        }));
-      };
-      send().catch((error: unknown) => pending.fail(error instanceof Error ? error : new Error(String(error))));
-      return pending.reply;
+  const sender = createSender(kafkajsSendBatch(producer));
+  return assembleBus({
+    instanceId,
+    replyTopic,
+    topics,
+    sender,
+    replies: createReplies({ kafka, topics, replyTopic, instanceId, tuning, log }),
+    async consume(topic, group, handle) {
+      const partitions = await topics.partitions(topic);
+      const startAt = await topics.endOffsets(topic);
+      const uncommitted = await topics.uncommitted(group, topic);
+      const deliver = deliverer({ topic, group, policy, sender, log }, handle);
+      return startGroupConsumer(kafka, {
+        topic,
+        groupId: group,
+        commit: true,
+        partitionsConcurrently: partitions,
+        // A brand-new group starts where the topic ended when subscribe was called, and commits that
+        // position right away: a partition that moves to another member before its first message
+        // is then not started again at "latest", which would skip what arrived in between.
+        seekOnJoin: (assigned) => assigned.flatMap((partition) => {
+          const offset = startAt.get(partition);
+          return uncommitted.delete(partition) && offset !== undefined ? [{ partition, offset }] : [];
+        }),
+        eachBatch: (payload, context) => runBatch(payload.batch.messages, (record) => deliver(record, payload.batch.partition, context), {
+          concurrency: keyConcurrency,
+          resolve: context.resolve,
+          proceed: context.proceed,
+          abandoned: context.abandoned,
+        }),
+      }, tuning, log);
     },
-
-    async handleRequests(topic, handler) {
-      assertOpen();
-      // The group is named after the topic: every process serving it shares its partitions.
-      return consume(topic, topic, (decoded) => serve(handler, decoded));
-    },
-
-    async publish(topic, message) {
-      assertOpen();
-      await topics.partitions(topic);
-      await sender.send(topic, encode(message));
-    },
-
-    async subscribe(topic, group, handler) {
-      assertOpen();
-      return consume(topic, group, ({ message }) => handler(message));
-    },
-
     async ping() {
-      assertOpen();
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`Kafka did not answer within ${pingTimeoutMs} ms`)), pingTimeoutMs);
-      });
-      try {
-        await Promise.race([admin.describeCluster(), timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
+      await admin.describeCluster();
     },
-
-    close() {
-      closing ??= (async () => {
-        const error = new Error('bus closed before the reply arrived');
-        const stopping = [...consumers].map((consumer) => consumer.stop('abandon'));
-        consumers.clear();
-        await Promise.allSettled([replies.close(error), ...stopping]);
-        await sender.close(closedError());
-        await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
-      })();
-      return closing;
+    async disconnect() {
+      await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
     },
-  };
-  return bus;
+  });
 }

@@ -1,5 +1,6 @@
 /** Settings from the environment, read once by each composition root. */
 import path from 'node:path';
+import { A } from '@parcel/contracts';
 import { DEFAULT_REFERENCE_DIR, DEMO_ACCOUNTS_FILE } from '@parcel/reference-data';
 
 export interface Settings {
@@ -14,6 +15,8 @@ export interface Settings {
   rateLimitPerSecond: number;
   rateLimitBurst: number;
   batchCreate: { enabled: boolean; max: number };
+  /** How long the gateway keeps an Idempotency-Key's answer. */
+  idempotencyTtlS: number;
   /** `full` syncs every commit to disk; `normal` survives a process crash but not a power cut. */
   durability: 'full' | 'normal';
   logLevel: string;
@@ -57,10 +60,11 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     referenceDir: env.PARCEL_REFERENCE_DIR || DEFAULT_REFERENCE_DIR,
     tokenTtlS: integer(env, 'PARCEL_TOKEN_TTL_S', 24 * 60 * 60, 1),
     commandTimeoutMs: integer(env, 'PARCEL_COMMAND_TIMEOUT_MS', 10_000, 1),
-    genericErrorA: `Error encountered, please contact ${env.PARCEL_SUPPORT_EMAIL || 'support@parcel.example'}`,
+    genericErrorA: A.genericError(env.PARCEL_SUPPORT_EMAIL || 'support@parcel.example'),
     rateLimitPerSecond: integer(env, 'PARCEL_RATE_LIMIT_RPS', 1000, 0),
     rateLimitBurst: integer(env, 'PARCEL_RATE_LIMIT_BURST', 2000, 1),
     batchCreate: { enabled: oneOf(env, 'PARCEL_BATCH_CREATE', ['on', 'off'], 'off') === 'on', max: integer(env, 'PARCEL_BATCH_MAX', 50, 1) },
+    idempotencyTtlS: integer(env, 'PARCEL_IDEMPOTENCY_TTL_S', 24 * 60 * 60, 1),
     durability: oneOf(env, 'PARCEL_DURABILITY', ['full', 'normal'], 'full'),
     logLevel: env.LOG_LEVEL || 'info',
     carriers: {

@@ -8,6 +8,8 @@ export const A = {
   parcelNotFound: 'Parcel not found',
   cannotUndergoOperation: 'The package cannot undergo this operation',
   invalidCredentials: 'Invalid credentials',
+  /** The generic server-error message; the mailbox is configurable (PARCEL_SUPPORT_EMAIL). */
+  genericError: (mailbox: string) => `Error encountered, please contact ${mailbox}`,
   require: (field: string) => `${field} require`,
   invalid: (field: string) => `${field} invalid`,
   maxSize: (field: string, max: number) => `max size of ${field} must be ${max}`,
@@ -26,8 +28,8 @@ export const B = {
   require: (field: string) => `${field} require`,
   invalid: (field: string) => `${field} invalid`,
   clientSizeInvalid: 'Client Size invalid',
-  itemRequire: (row: number, field: string) => `Item ${row} ${field} require`,
-  itemInvalid: (row: number, field: string) => `Item ${row} ${field} invalid`,
+  itemRequire: (row: number | string, field: string) => `Item ${row} ${field} require`,
+  itemInvalid: (row: number | string, field: string) => `Item ${row} ${field} invalid`,
   countryNotAllowed: (country: string) => `recipient_country(${country}) not allow`,
   serviceCodeInvalid: 'Service code invalid',
   serviceCodeValueInvalid: (code: string) => `Service code (${code}) invalid`,
@@ -43,6 +45,20 @@ export const Remarks = {
   canceled: 'Canceled',
   notFoundInPartner: 'Not Found In Partner System',
   cancelFail: 'Cancel Fail',
+} as const;
+
+/** The carrier callback's own answers (decisions.md, carrier events); it uses interface B's envelope. */
+export const Callback = {
+  unknownCarrier: 'Unknown carrier',
+  signatureHeader: 'X-Carrier-Signature',
+} as const;
+
+/** Idempotency-Key answers, the same text on both interfaces. */
+export const Idempotency = {
+  header: 'Idempotency-Key',
+  invalid: 'Idempotency-Key invalid',
+  reused: (key: string) => `Idempotency-Key (${key}) already used for a different request`,
+  inProgress: (key: string) => `Idempotency-Key (${key}) is in use by a request still in progress`,
 } as const;
 
 /** Not part of either table: system errors of the HTTP layer (decisions.md, HTTP statuses). */

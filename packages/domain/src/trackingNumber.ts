@@ -12,6 +12,16 @@ const RANDOM_LENGTH = 15;
 const N = TRACKING_ALPHABET.length;
 const FORMAT = new RegExp(`^${TRACKING_PREFIX}[${TRACKING_ALPHABET}]{${RANDOM_LENGTH + 1}}$`);
 
+/** The format for the API reference: the pattern every platform number matches, and the format in words. */
+export const TRACKING_NUMBER_FORMAT = {
+  pattern: FORMAT.source,
+  description:
+    `\`${TRACKING_PREFIX}\` then ${RANDOM_LENGTH} random symbols and 1 check symbol, ${TRACKING_PREFIX.length + RANDOM_LENGTH + 1} characters from ` +
+    `Crockford's base-32 alphabet (${TRACKING_ALPHABET}: digits and upper-case letters without I, L, O and U). The random part ` +
+    `(${RANDOM_LENGTH * 5} bits) makes numbers unguessable and unordered; the check symbol (Luhn mod 32 over the random symbols) ` +
+    'catches any single mistyped symbol and most swaps of neighbours. Numbers are unique across the platform.',
+} as const;
+
 /** Luhn mod N check symbol of `payload` (symbols of the tracking alphabet). */
 export function checkSymbol(payload: string): string {
   let sum = 0;

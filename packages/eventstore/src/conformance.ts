@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe } from '@jest/globals';
 import { appendCases } from './conformance/appendCases.ts';
 import { concurrencyCases } from './conformance/concurrencyCases.ts';
 import { createContext, type EventStoreHarness } from './conformance/context.ts';
+import { progressCases } from './conformance/progressCases.ts';
 import { readCases } from './conformance/readCases.ts';
 import { subscriptionCases } from './conformance/subscriptionCases.ts';
 
@@ -21,5 +22,6 @@ export function eventStoreConformance(name: string, make: () => Promise<EventSto
     describe('expected revisions and concurrency', () => concurrencyCases(context));
     describe('read', () => readCases(context));
     describe('subscribeToAll', () => subscriptionCases(context));
+    describe('progress', () => progressCases(context));
   });
 }

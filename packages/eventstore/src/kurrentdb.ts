@@ -196,6 +196,11 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
     live = subscription;
   }
 
+  async function storedCheckpoint(id: string): Promise<number | undefined> {
+    for await (const event of readBackwards(checkpointStream(id))) return (event.data as { position: number }).position;
+    return undefined;
+  }
+
   return {
     async append(request) {
       open();
@@ -225,10 +230,7 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
         {
           readAll,
           headPosition,
-          loadCheckpoint: async (id) => {
-            for await (const event of readBackwards(checkpointStream(id))) return (event.data as { position: number }).position;
-            return 0;
-          },
+          loadCheckpoint: async (id) => (await storedCheckpoint(id)) ?? 0,
           saveCheckpoint: async (id, position) => {
             const stream = checkpointStream(id);
             const written = await client.appendToStream(stream, jsonEvent({ type: 'SubscriptionCheckpoint', data: { position } }));
@@ -239,6 +241,15 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
         { onHandlerError: options.onHandlerError, pollIntervalMs: options.pollIntervalMs ?? 1000, ...subscribeOptions },
       );
       return subscriptions.track(subscription);
+    },
+    async progress(subscriptionIds) {
+      open();
+      const [head, stored] = await Promise.all([headPosition(), Promise.all(subscriptionIds.map(storedCheckpoint))]);
+      const checkpoints = new Map<string, number>();
+      subscriptionIds.forEach((id, i) => {
+        if (stored[i] !== undefined) checkpoints.set(id, stored[i]);
+      });
+      return { head, checkpoints };
     },
     async ping() {
       open();

@@ -89,6 +89,14 @@ export type SubscribeToAllOptions = SubscriptionSettings &
       }
   );
 
+/** Where the log's head and some subscriptions' stored checkpoints are (metrics read it on scrape). */
+export interface LogProgress {
+  /** Global position of the last committed event, 0 when the log is empty. */
+  head: number;
+  /** The stored checkpoint of each id asked about that has one. */
+  checkpoints: ReadonlyMap<string, number>;
+}
+
 export interface EventStore {
   append(request: AppendRequest): Promise<AppendResult>;
   /** All requests commit together or none does (the first conflict rejects the whole call). */
@@ -98,6 +106,11 @@ export interface EventStore {
   /** Events of the global log after `afterPosition` (exclusive, default 0), at most `limit`. */
   readAll(options: { afterPosition?: number; limit: number }): Promise<RecordedEvent[]>;
   subscribeToAll(options: SubscribeToAllOptions): Subscription;
+  /**
+   * The log's head and the stored checkpoints of `subscriptionIds`, read together (for the
+   * subscription-lag metric). Every adapter has it; decorators pass it on, test doubles may omit it.
+   */
+  progress?(subscriptionIds: readonly string[]): Promise<LogProgress>;
   /** Store reachable (for /readyz). */
   ping(): Promise<void>;
   close(): Promise<void>;

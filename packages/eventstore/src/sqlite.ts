@@ -29,6 +29,11 @@ export interface SqliteEventStoreOptions {
    * thread's event loop. false: commit on this thread. Always false for ':memory:'.
    */
   writerThread?: boolean;
+  /**
+   * Told, after each group commit, how many append calls (`append` or `appendMany`, refused ones
+   * included) it carried: for metrics. Called on this thread; a throw is ignored.
+   */
+  onCommit?: (groupSize: number) => void;
 }
 
 const schema = `
@@ -96,6 +101,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
       forgetPage();
       subscriptions.wakeAll();
     },
+    ...(options.onCommit ? { onGroup: options.onCommit } : {}),
   });
   let closing: Promise<void> | undefined;
   let closed = false;
@@ -156,6 +162,16 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
         { onHandlerError: options.onHandlerError, ...subscribeOptions },
       );
       return subscriptions.track(subscription);
+    },
+    async progress(subscriptionIds) {
+      open();
+      const head = (headStmt.get() as { head: number }).head;
+      const checkpoints = new Map<string, number>();
+      for (const id of subscriptionIds) {
+        const row = loadCheckpointStmt.get(id) as { position: number } | undefined;
+        if (row) checkpoints.set(id, row.position);
+      }
+      return { head, checkpoints };
     },
     async ping() {
       open();

@@ -11,6 +11,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
+import { observeGroup, type GroupObserver } from './groupObserver.ts';
 import type { AppendRequest, AppendResult } from './port.ts';
 import {
   batchOutcomeFromWire,
@@ -130,7 +131,12 @@ interface Job extends Settle<AppendResult[]> {
 
 export function createGroupCommitWriter(
   transport: BatchTransport,
-  options: { now: () => Date; onCommit: () => void },
+  options: {
+    now: () => Date;
+    onCommit: () => void;
+    /** Told the number of append calls each committed batch carried (batches of checkpoint saves alone are not told). */
+    onGroup?: GroupObserver;
+  },
 ): GroupCommitWriter {
   let jobs: Job[] = [];
   let checkpoints = new Map<string, { position: number; waiters: Settle<void>[] }>();
@@ -193,6 +199,7 @@ export function createGroupCommitWriter(
       else waiter.reject(checkpointError);
     }
     if (outcomes.some((o) => o.ok)) options.onCommit();
+    if (batchJobs.length > 0) observeGroup(options.onGroup, batchJobs.length);
   }
 
   const drain = async (): Promise<void> => {

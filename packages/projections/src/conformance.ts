@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe } from '@jest/globals';
 import { createContext, type ProjectionStoreHarness } from './conformance/context.ts';
+import { idempotencyCases } from './conformance/idempotencyCases.ts';
 import { parcelCases } from './conformance/parcelCases.ts';
 import { tokenCases } from './conformance/tokenCases.ts';
 
@@ -18,5 +19,6 @@ export function projectionStoreConformance(name: string, make: () => Promise<Pro
     afterEach(tearDown);
     describe('parcels', () => parcelCases(context));
     describe('tokens and lifecycle', () => tokenCases(context));
+    describe('idempotency keys', () => idempotencyCases(context));
   });
 }

@@ -30,19 +30,27 @@ projectionStoreConformance('mongo', async () => {
 });
 
 describe('mongo projection store', () => {
-  it('creates its indexes idempotently', async () => {
-    const [first, second] = [await open(), await open()];
-    await Promise.all([first.close(), second.close()]);
+  it('creates its indexes idempotently, also when two processes start at once', async () => {
+    const freshDb = `parcel_projections_fresh_${randomUUID().slice(0, 8)}`;
+    const openFresh = () => createMongoProjectionStore({ url, dbName: freshDb });
+    const started = [...(await Promise.all([openFresh(), openFresh()])), await openFresh()];
+    await Promise.all(started.map((store) => store.close()));
     const client = await new MongoClient(url).connect();
     try {
-      const parcels = await client.db(dbName).collection('parcels').listIndexes().toArray();
-      const tokens = await client.db(dbName).collection('tokens').listIndexes().toArray();
+      const db = client.db(freshDb);
+      const parcels = await db.collection('parcels').listIndexes().toArray();
+      const tokens = await db.collection('tokens').listIndexes().toArray();
+      const idempotency = await db.collection('idempotency').listIndexes().toArray();
       // Each lookup's index is unique with exactly the lookup's fields: the only kind mongo-java-server uses.
       expect(parcels.map((index) => index.name).sort()).toEqual(parcelIndexNames);
       expect(parcels.find((index) => index.name === 'parcels_by_account_reference')).toMatchObject({ key: { clientId: 1, customTrackingNum: 1 }, unique: true });
       expect(parcels.find((index) => index.name === 'parcels_by_partner_key')).toMatchObject({ key: { partnerKey: 1 }, unique: true, sparse: true });
       expect(tokens.find((index) => index.name === 'tokens_by_hash')).toMatchObject({ key: { tokenHash: 1 }, unique: true });
+      expect(idempotency.map((index) => index.name).sort()).toEqual(['_id_', 'idempotency_by_id_owner_state', 'idempotency_ttl']);
+      expect(idempotency.find((index) => index.name === 'idempotency_by_id_owner_state')).toMatchObject({ key: { _id: 1, owner: 1, state: 1 }, unique: true });
+      expect(idempotency.find((index) => index.name === 'idempotency_ttl')).toMatchObject({ key: { expireAt: 1 }, expireAfterSeconds: 0 });
     } finally {
+      await client.db(freshDb).dropDatabase();
       await client.close();
     }
   });
@@ -106,6 +114,22 @@ describe('mongo projection store', () => {
       expect(await store.parcels.save(view, -1)).toBe(true);
       expect(await store.parcels.getByReference(clientId, 'REF\ud800')).toBeNull();
       expect(await store.parcels.getByReference(clientId, 'REF\ufffd')).toEqual(view);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('never claims an Idempotency-Key it cannot match exactly (a lone surrogate)', async () => {
+    const store = await open();
+    try {
+      const now = Date.now();
+      const request = { clientId: `client-${randomUUID()}`, key: 'K\ufffd', fingerprint: 'f', owner: randomUUID(), now, lockedUntil: now + 1000, expiresAt: now + 2000 };
+      await expect(store.idempotency.claim({ ...request, key: 'K\ud800' })).rejects.toThrow(TypeError);
+      await expect(store.idempotency.claim({ ...request, owner: '\udc00' })).rejects.toThrow(TypeError);
+      expect(await store.idempotency.claim(request)).toEqual({ claimed: true });
+      expect(await store.idempotency.get(request.clientId, 'K\ud800')).toBeNull();
+      expect(await store.idempotency.complete(request.clientId, 'K\ud800', request.owner, { status: 200, body: '' })).toBe(false);
+      expect(await store.idempotency.get(request.clientId, request.key)).toMatchObject({ key: 'K\ufffd', state: 'pending' });
     } finally {
       await store.close();
     }

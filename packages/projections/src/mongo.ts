@@ -4,6 +4,7 @@
  * parcels: `_id` = tracking number, the queried fields at the top level, the view in `view`;
  *          `partnerKey` (carrier and partner number) only once the carrier has given a number.
  * tokens:  `_id` = clientId, one current token per account.
+ * idempotency: `_id` = the pair (clientId, key), see `mongoIdempotency.ts`.
  *
  * mongo-java-server serves a filter from an index only when the index is unique and has exactly
  * the filter's fields; any other filter tests every parcel (about 30 ms for one lookup among 40 000).
@@ -16,6 +17,8 @@
 import { MongoClient, MongoServerError, type Collection, type IndexDescription } from 'mongodb';
 import type { ParcelView } from '@parcel/contracts';
 import type { ProjectionStore, TokenRecord } from './port.ts';
+import { createMongoIdempotencyStore, idempotencyIndexes, type IdempotencyDocument } from './mongoIdempotency.ts';
+import { duplicateIndex, isKey, pairKey } from './mongoKeys.ts';
 
 export interface MongoProjectionStoreOptions {
   /** Connection string; driver options such as `serverSelectionTimeoutMS` go in its query. */
@@ -42,15 +45,6 @@ interface TokenDocument {
   expiresAt: number;
 }
 
-const duplicateKey = 11000;
-
-/** The index a duplicate-key error names (MongoDB and mongo-java-server both write `index: <name> dup key`). */
-const duplicateIndex = (error: unknown): string | undefined =>
-  error instanceof MongoServerError && error.code === duplicateKey ? /index: (\S+) dup key/.exec(error.message)?.[1] : undefined;
-
-/** The pair as one string that cannot be read two ways, whatever characters a carrier's number holds. */
-const partnerKeyOf = (carrier: string, partnerTrackingNo: string): string => JSON.stringify([carrier, partnerTrackingNo]);
-
 /** Named where a duplicate-key error on it is told apart from one on `_id`. */
 const partnerKeyIndex = 'parcels_by_partner_key';
 
@@ -68,12 +62,6 @@ const parcelIndexes: IndexDescription[] = [
 /** Indexes of earlier versions, which mongo-java-server never used (not unique). */
 const formerIndexes = { reference: 'parcels_by_reference', partner: 'parcels_by_partner' };
 
-/**
- * Whether `value` is a string BSON can store exactly. UTF-8 turns a lone surrogate into U+FFFD,
- * so such a key could match another one; and a non-string (a type error upstream) could be an operator.
- */
-const isKey = (value: unknown): value is string => typeof value === 'string' && value.isWellFormed();
-
 const viewOf = (doc: Pick<ParcelDocument, 'view'> | null): ParcelView | null => doc?.view ?? null;
 const onlyView = { projection: { _id: 0, view: 1 } } as const;
 
@@ -84,10 +72,12 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
   const db = client.db(options.dbName);
   const parcels: Collection<ParcelDocument> = db.collection('parcels');
   const tokens: Collection<TokenDocument> = db.collection('tokens');
+  const idempotency: Collection<IdempotencyDocument> = db.collection('idempotency');
   try {
     // Same names and keys on every start, so a second start is a no-op.
     await parcels.createIndexes(parcelIndexes);
     await tokens.createIndex({ tokenHash: 1 }, { name: 'tokens_by_hash', unique: true });
+    await idempotency.createIndexes(idempotencyIndexes);
     await upgradeFromFormerIndexes(parcels);
   } catch (error) {
     await client.close();
@@ -140,7 +130,7 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
         open();
         // '' is "not registered with the carrier yet", never a partner number.
         if (!isKey(carrier) || !isKey(partnerTrackingNo) || partnerTrackingNo === '') return null;
-        return viewOf(await parcels.findOne({ partnerKey: partnerKeyOf(carrier, partnerTrackingNo) }, onlyView));
+        return viewOf(await parcels.findOne({ partnerKey: pairKey(carrier, partnerTrackingNo) }, onlyView));
       },
       async save(view, expectedRevision) {
         open();
@@ -148,7 +138,7 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
         const keys = [trackingNumber, clientId, customTrackingNum, carrier, partnerTrackingNo];
         if (!keys.every(isKey)) throw new TypeError(`parcel ${JSON.stringify(trackingNumber)}: a key field cannot be stored exactly`);
         const fields = { clientId, customTrackingNum, revision, carrier, partnerTrackingNo, view };
-        const partnerKey = partnerTrackingNo === '' ? undefined : partnerKeyOf(carrier, partnerTrackingNo);
+        const partnerKey = partnerTrackingNo === '' ? undefined : pairKey(carrier, partnerTrackingNo);
         // withPartner false: the number is another parcel's already, and this view is saved without the key.
         const write = async (withPartner: boolean): Promise<boolean> => {
           if (expectedRevision === -1) {
@@ -185,6 +175,7 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
         return record;
       },
     },
+    idempotency: createMongoIdempotencyStore(idempotency, open),
     async ping() {
       open();
       // `ping` is answered by mongo-java-server too (it lacks `hello`).
@@ -209,7 +200,7 @@ async function upgradeFromFormerIndexes(parcels: Collection<ParcelDocument>): Pr
     const registered = parcels.find({ partnerTrackingNo: { $ne: '' }, partnerKey: { $exists: false } }, { projection: { carrier: 1, partnerTrackingNo: 1 } });
     for await (const doc of registered) {
       await parcels
-        .updateOne({ _id: doc._id, partnerTrackingNo: doc.partnerTrackingNo, carrier: doc.carrier }, { $set: { partnerKey: partnerKeyOf(doc.carrier, doc.partnerTrackingNo) } })
+        .updateOne({ _id: doc._id, partnerTrackingNo: doc.partnerTrackingNo, carrier: doc.carrier }, { $set: { partnerKey: pairKey(doc.carrier, doc.partnerTrackingNo) } })
         .catch((error: unknown) => {
           // Another parcel carries that number already: this one keeps no key, as save does.
           if (duplicateIndex(error) !== partnerKeyIndex) throw error;

@@ -38,9 +38,61 @@ export interface TokenStore {
   findByHash(tokenHash: string): Promise<TokenRecord | null>;
 }
 
+/** One Idempotency-Key of one account: claimed by the first request, then holding its answer. */
+export interface IdempotencyRecord {
+  clientId: string;
+  key: string;
+  /** Identifies the request (method, path and body) that claimed the key; opaque to the store. */
+  fingerprint: string;
+  /** `pending` while the claiming request runs; `done` once its answer is stored. */
+  state: 'pending' | 'done';
+  /** The claiming request's own id. A pending record is held by it until `lockedUntil`. */
+  owner: string;
+  /** Epoch ms: a pending record whose lease has lapsed by then belongs to a request that died. */
+  lockedUntil: number;
+  /** The stored answer once `done`: its HTTP status and its body as the gateway keeps it (opaque to the store). */
+  answer?: { status: number; body: string };
+  /** Epoch ms of the claim. */
+  createdAt: number;
+  /** Epoch ms after which the record counts as absent: the key may be claimed anew. */
+  expiresAt: number;
+}
+
+export interface IdempotencyClaimRequest {
+  clientId: string;
+  key: string;
+  fingerprint: string;
+  owner: string;
+  /** Epoch ms: the claim's createdAt, and the time against which leases and expiry are judged. */
+  now: number;
+  lockedUntil: number;
+  expiresAt: number;
+}
+
+export type IdempotencyClaim = { claimed: true } | { claimed: false; record: IdempotencyRecord };
+
+export interface IdempotencyStore {
+  /**
+   * Claims `clientId`/`key`, atomically: of concurrent callers exactly one succeeds. It succeeds
+   * when no record exists, when the record has expired (`expiresAt <= now`), or when the record is
+   * pending, carries the same fingerprint and its lease has lapsed (`lockedUntil <= now`: the
+   * request that held it died). Otherwise nothing is written and the live record is returned.
+   */
+  claim(request: IdempotencyClaimRequest): Promise<IdempotencyClaim>;
+  /** Stores the answer of a pending claim held by `owner`; false, writing nothing, when `owner` does not hold it. */
+  complete(clientId: string, key: string, owner: string, answer: { status: number; body: string }): Promise<boolean>;
+  /** Drops a pending claim held by `owner`, so that the next request with the key runs anew. */
+  release(clientId: string, key: string, owner: string): Promise<void>;
+  get(clientId: string, key: string): Promise<IdempotencyRecord | null>;
+  /** Deletes every record expired at `now`; resolves with how many. */
+  purgeExpired(now: number): Promise<number>;
+}
+
 export interface ProjectionStore {
   parcels: ParcelViewStore;
   tokens: TokenStore;
+  /** Idempotency-Key records of the gateway, shared by every gateway process of a deployment. */
+  idempotency: IdempotencyStore;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

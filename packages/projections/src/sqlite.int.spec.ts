@@ -5,6 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from '@jest/globals';
 import { parcelView, projectionStoreConformance } from './conformance.ts';
 import { byNumberSql, createSqliteProjectionStore } from './sqlite.ts';
+import { idempotencySchema, idempotencySql } from './sqliteIdempotency.ts';
 
 projectionStoreConformance('sqlite file', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'parcel-projections-'));
@@ -56,6 +57,21 @@ describe('sqlite projection store', () => {
       db.close();
       await store.close();
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('Idempotency-Key records: each statement on one key searches the primary key, the purge the expiry index', () => {
+    const db = new DatabaseSync(':memory:');
+    try {
+      db.exec(idempotencySchema);
+      const plan = (sql: string, ...params: string[]) => db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((step) => String(step.detail));
+      const byKey = ['SEARCH idempotency USING INDEX sqlite_autoindex_idempotency_1 (client_id=? AND key=?)'];
+      expect(plan(idempotencySql.get, 'c', 'k')).toEqual(byKey);
+      expect(plan(idempotencySql.complete, '200', 'body', 'c', 'k', 'o')).toEqual(byKey);
+      expect(plan(idempotencySql.release, 'c', 'k', 'o')).toEqual(byKey);
+      expect(plan(idempotencySql.purge, '0')).toEqual(['SEARCH idempotency USING INDEX idempotency_by_expiry (expires_at<?)']);
+    } finally {
+      db.close();
     }
   });
 });

@@ -2,6 +2,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import type { ParcelView } from '@parcel/contracts';
 import type { ProjectionStore, TokenRecord } from './port.ts';
+import { createSqliteIdempotencyStore, idempotencySchema } from './sqliteIdempotency.ts';
 
 export interface SqliteProjectionStoreOptions {
   file: string | ':memory:';
@@ -58,8 +59,10 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
   const db = new DatabaseSync(options.file, { timeout: options.busyTimeoutMs ?? 5000 });
   db.exec('PRAGMA journal_mode = WAL');
   // The views are rebuilt from the event store; a crash of the machine may lose their last writes, not a parcel.
+  // It may lose the latest Idempotency-Key records too: a retry of such a request then runs anew.
   db.exec('PRAGMA synchronous = NORMAL');
   db.exec(schema);
+  db.exec(idempotencySchema);
   // Files made before the partner lookup existed get its columns (views are re-saved as events arrive).
   const columns = new Set((db.prepare('PRAGMA table_info(parcels)').all() as { name: string }[]).map((c) => c.name));
   for (const column of ['carrier', 'partner_tracking_no']) {
@@ -154,6 +157,7 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
         return record;
       },
     },
+    idempotency: createSqliteIdempotencyStore(db, open),
     async ping() {
       open();
       get.get('');

@@ -69,6 +69,7 @@ export function tracedEventStore(store: EventStore): EventStore {
       const { handler } = options;
       return store.subscribeToAll({ ...settings, handler: (event) => handled(subscriptionId, event, () => handler(event)) });
     },
+    ...(store.progress ? { progress: store.progress.bind(store) } : {}),
     ping: () => store.ping(),
     close: () => store.close(),
   };

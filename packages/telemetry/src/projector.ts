@@ -18,6 +18,12 @@ export function tracedProjector(projector: ParcelProjector): ParcelProjector {
       };
       return inSpan(PROJECTION_SPAN, { kind: SpanKind.INTERNAL, attributes }, () => projector.project(trackingNumber, known));
     },
+    projectHistory: (trackingNumber, history, storedRevision) =>
+      inSpan(
+        PROJECTION_SPAN,
+        { kind: SpanKind.INTERNAL, attributes: { [ATTR_PARCEL_TRACKING_NUMBER]: trackingNumber, [ATTR_PARCEL_EVENT_COUNT]: history.length } },
+        () => projector.projectHistory(trackingNumber, history, storedRevision),
+      ),
     handleBatch: (page) => inSpan(PROJECTION_SPAN, { kind: SpanKind.INTERNAL, attributes: { [ATTR_PARCEL_EVENT_COUNT]: page.length } }, () => projector.handleBatch(page)),
   };
 }

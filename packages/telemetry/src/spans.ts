@@ -1,5 +1,5 @@
 /** Helpers shared by the decorators: they need `@opentelemetry/api` only, never the SDK. */
-import { context, propagation, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, INVALID_SPAN_CONTEXT, propagation, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Attributes, Context, Link, Span, SpanKind } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from './attributes.ts';
 
@@ -8,13 +8,31 @@ export const TRACER_NAME = '@parcel/telemetry';
 /** Looked up per call: a tracer provider registered (or replaced) after a decorator was built still counts. */
 export const tracer = () => trace.getTracer(TRACER_NAME);
 
-/** Runs `fn` in a new active span that ends when it settles; a throw marks the span as failed and is rethrown. */
+/**
+ * Whether a span can reach anyone: startTelemetry sets it when spans are exported. Without, the
+ * decorators make no spans of their own (a span costs its ids, its sampling, its context switch
+ * and its attributes even when it records nothing): the caller's context, with the request's
+ * trace id, passes through as it is, to the logs, the bus headers and the stored metadata.
+ */
+let exporting = false;
+export const setExporting = (on: boolean): void => {
+  exporting = on;
+};
+
+/** Stands for "no span of our own": injects the parent's trace context, or nothing. */
+const passThrough = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+/**
+ * Runs `fn` in a new active span that ends when it settles; a throw marks the span as failed and
+ * is rethrown. While nothing exports, `fn` runs in `parent` and gets the parent's span.
+ */
 export function inSpan<T>(
   name: string,
   options: { kind: SpanKind; attributes?: Attributes; parent?: Context; links?: Link[] },
   fn: (span: Span) => Promise<T>,
 ): Promise<T> {
   const parent = options.parent ?? context.active();
+  if (!exporting) return options.parent ? context.with(parent, () => fn(trace.getSpan(parent) ?? passThrough)) : fn(trace.getSpan(parent) ?? passThrough);
   const spanOptions = { kind: options.kind, ...(options.attributes ? { attributes: options.attributes } : {}), ...(options.links?.length ? { links: options.links } : {}) };
   return tracer().startActiveSpan(name, spanOptions, parent, async (span) => {
     try {

@@ -26,6 +26,14 @@ export interface DistributedSettings {
   instanceId: string;
   /** Port of /healthz and /readyz for services without an HTTP API of their own (0: any free port). */
   healthPort: number;
+  /** The Kafka client library behind the bus. */
+  kafkaClient: 'kafkajs' | 'platformatic';
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name] || fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new SettingsError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return raw as T;
 }
 
 const required = (env: NodeJS.ProcessEnv, name: string): string => {
@@ -47,20 +55,26 @@ export function loadDistributedSettings(service: string, env: NodeJS.ProcessEnv 
     mongoDb: env.PARCEL_MONGO_DB || 'parcel',
     instanceId: env.PARCEL_INSTANCE_ID || `${service}-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
     healthPort: Number(env.HEALTH_PORT ?? 0),
+    kafkaClient: oneOf(env, 'PARCEL_KAFKA_CLIENT', ['kafkajs', 'platformatic'], 'kafkajs'),
   };
 }
 
-export function connectBus(settings: DistributedSettings, log: Logger): Promise<Bus> {
-  return createKafkaBus({
+export async function connectBus(settings: DistributedSettings, log: Logger): Promise<Bus> {
+  const options = {
     brokers: settings.kafkaBrokers,
     clientId: settings.instanceId,
     instanceId: settings.instanceId,
-    logLevel: 'warn',
+    logLevel: 'warn' as const,
     logger: log.child({ component: 'bus' }),
-  });
+  };
+  if (settings.kafkaClient === 'kafkajs') return createKafkaBus(options);
+  // Loaded only when chosen (an ES module of its own).
+  const { createPlatformaticKafkaBus } = await import('@parcel/bus/platformatic');
+  return createPlatformaticKafkaBus(options);
 }
 
-export async function connectEventStore(settings: DistributedSettings, log: Logger): Promise<EventStore> {
+/** `onCommit`: told the size of each group commit (PostgreSQL; KurrentDB has none), for metrics. */
+export async function connectEventStore(settings: DistributedSettings, log: Logger, hooks: { onCommit?: (groupSize: number) => void } = {}): Promise<EventStore> {
   const onHandlerError = (error: unknown, event: { id: string; streamName: string }, attempt: number, subscriptionId: string) =>
     log.warn({ err: error, eventId: event.id, stream: event.streamName, attempt, subscriptionId }, 'subscription handler failed; retrying');
   if (settings.eventStore === 'kurrentdb') {
@@ -68,7 +82,7 @@ export async function connectEventStore(settings: DistributedSettings, log: Logg
     const { createKurrentDbEventStore } = await import('@parcel/eventstore/kurrentdb');
     return createKurrentDbEventStore({ connectionString: settings.kurrentDbUrl, onHandlerError });
   }
-  return createPostgresEventStore({ connectionString: settings.pgUrl, schema: settings.pgSchema, onHandlerError, pollIntervalMs: 500 });
+  return createPostgresEventStore({ connectionString: settings.pgUrl, schema: settings.pgSchema, onHandlerError, ...hooks });
 }
 
 export function connectProjections(settings: DistributedSettings): Promise<ProjectionStore> {

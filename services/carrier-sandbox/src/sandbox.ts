@@ -13,6 +13,8 @@ export interface CarrierSandboxOptions {
   callbackUrl?: string;
   secret: string;
   now?: () => Date;
+  /** Served as GET /metrics (the distributed sandbox's; the embedded stack's gateway serves its process's). */
+  metrics?: { readonly contentType: string; render(): Promise<string> };
 }
 
 export interface PushedEvent {
@@ -104,6 +106,11 @@ export function createCarrierSandbox(options: CarrierSandboxOptions): CarrierSan
     if (req.method === 'GET' && path === '/healthz') return send(res, 200, { status: 'ok' });
     // Holds everything in memory: once it answers at all, it is ready.
     if (req.method === 'GET' && path === '/readyz') return send(res, 200, { status: 'ready' });
+    if (req.method === 'GET' && path === '/metrics' && options.metrics) {
+      const text = await options.metrics.render();
+      res.writeHead(200, { 'content-type': options.metrics.contentType });
+      return void res.end(text);
+    }
     const route = req.method === 'POST' ? routes[path] : undefined;
     if (!route) return send(res, 404, { message: 'Not found' });
     await route(await readJson(req), res);

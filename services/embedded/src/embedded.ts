@@ -14,15 +14,28 @@ import { createCarrierSandbox } from '@parcel/carrier-sandbox';
 import type { CarrierSandbox } from '@parcel/carrier-sandbox';
 import { createLmxClient, lmxCarrierClients } from '@parcel/carriers';
 import type { Settings } from '@parcel/config';
+import { OPERATIONS } from '@parcel/contracts/api';
 import { systemClock } from '@parcel/domain';
 import type { Clock } from '@parcel/domain';
 import { createSqliteEventStore } from '@parcel/eventstore';
 import { clientIdOf, createGatewayApp, gatewayConfig } from '@parcel/gateway';
 import { createLabelRenderer, createLabelService, loadOnFirstRender } from '@parcel/label';
-import { createOrderService } from '@parcel/order';
+import { createOrderService, REGISTRATION_SUBSCRIPTION } from '@parcel/order';
 import { createSqliteProjectionStore } from '@parcel/projections';
 import { loadAccounts, loadReferenceData } from '@parcel/reference-data';
-import { loggerOptions, startTelemetry, tracedBus, tracedEventStore, tracedHttp, tracedProjector } from '@parcel/telemetry';
+import {
+  createMetrics,
+  loggerOptions,
+  meteredBus,
+  meteredEventStore,
+  meteredHttp,
+  startTelemetry,
+  tracedBus,
+  tracedEventStore,
+  tracedHttp,
+  tracedProjector,
+  watchRegistrationBacklog,
+} from '@parcel/telemetry';
 import type { SpanExporter } from '@parcel/telemetry';
 import { createTrackingService } from '@parcel/tracking';
 
@@ -55,10 +68,15 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const log = options.log ?? pino(loggerOptions({ level: settings.logLevel }));
   const onProjectionError = (err: unknown) => log.error({ err }, 'inline projection failed; the subscription will repair it');
 
+  // One registry for the whole process, served by its gateway as GET /metrics.
+  const metrics = createMetrics();
+  watchRegistrationBacklog(metrics, REGISTRATION_SUBSCRIPTION);
+
   mkdirSync(settings.dataDir, { recursive: true });
-  const eventStore = tracedEventStore(createSqliteEventStore({ file: path.join(settings.dataDir, 'events.db'), durability: settings.durability }));
+  const sqlite = createSqliteEventStore({ file: path.join(settings.dataDir, 'events.db'), durability: settings.durability, onCommit: metrics.onCommit });
+  const eventStore = tracedEventStore(meteredEventStore(sqlite, metrics));
   const projections = createSqliteProjectionStore({ file: path.join(settings.dataDir, 'projections.db') });
-  const bus = tracedBus(createInProcessBus(), 'in-process');
+  const bus = tracedBus(meteredBus(createInProcessBus(), metrics), 'in-process');
   const ref = loadReferenceData(settings.referenceDir);
   const accounts = loadAccounts(settings.accountsFile);
   const projector = tracedProjector(createParcelProjector({ eventStore, views: projections.parcels }));
@@ -79,7 +97,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     log,
     ready: () => eventStore.ping(),
     config: gatewayConfig(settings),
-    middleware: [tracedHttp({ clientId: clientIdOf, log })],
+    middleware: [tracedHttp({ clientId: clientIdOf, log }), meteredHttp(metrics, { routes: OPERATIONS })],
+    metrics,
   });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(settings.port, settings.host, () => resolve(s));

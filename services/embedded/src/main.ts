@@ -1,9 +1,28 @@
+import pino from 'pino';
 import { loadSettings } from '@parcel/config';
+import { loggerOptions } from '@parcel/telemetry';
 import { startEmbedded } from './embedded.ts';
 
-const stack = await startEmbedded({ settings: loadSettings() });
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void stack.stop().then(() => process.exit(0));
-  });
-}
+const settings = loadSettings();
+const log = pino(loggerOptions({ level: settings.logLevel }));
+const stack = await startEmbedded({ settings, log });
+// One stop for however many signals arrive: Ctrl-C sends SIGINT to the whole process group and
+// npm forwards one more, so a second SIGINT (or a SIGTERM) during the stop must not fall through
+// to the default handler, which would kill the process before the stores are closed.
+let stopping = false;
+const stop = (signal: NodeJS.Signals) => {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'parcel service (embedded) stopping');
+  void stack.stop().then(
+    () => {
+      log.info('parcel service (embedded) stopped');
+      process.exit(0);
+    },
+    (err: unknown) => {
+      log.error({ err }, 'parcel service (embedded) failed to stop cleanly');
+      process.exit(1);
+    },
+  );
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, stop);

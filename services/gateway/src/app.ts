@@ -3,6 +3,8 @@ import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { B, CODE_FAILURE } from '@parcel/contracts';
 import { bearerToken, signedHeaders } from './auth/middleware.ts';
+import { bodyCredentials } from './auth/credentials.ts';
+import { checkingHealth } from './checkingHealth/route.ts';
 import type { GatewayContext, GatewayDeps } from './context.ts';
 import { creatingOrder } from './creatingOrder/route.ts';
 import { cancellingOrders } from './cancellingOrders/route.ts';
@@ -13,40 +15,52 @@ import { receivingCarrierEvents } from './receivingCarrierEvents/route.ts';
 import { gettingBarcode } from './gettingBarcode/route.ts';
 import { gettingStations } from './gettingStations/route.ts';
 import { jsonObjectBody } from './http/body.ts';
+import { idempotency } from './http/idempotency.ts';
 import { interfaceOf, sendFor } from './http/interfaces.ts';
 import { rateLimit } from './http/rateLimit.ts';
 import { issuingToken } from './issuingToken/route.ts';
 import { lookingUpStatus } from './lookingUpStatus/route.ts';
 import { lookingUpTrackingNumber } from './lookingUpTrackingNumber/route.ts';
 import { queryingStatus } from './queryingStatus/route.ts';
+import { servingMetrics } from './servingMetrics/route.ts';
+import { servingReference } from './servingReference/route.ts';
 
 export function createGatewayApp(deps: GatewayDeps): express.Express {
   const { config, clock } = deps;
   const limit = rateLimit(config.rateLimitPerSecond, config.rateLimitBurst, clock);
   const accountsByName = new Map(deps.accounts.map((a) => [a.apiName, a]));
   const accountsById = new Map(deps.accounts.map((a) => [a.clientId, a]));
-  const guards = {
-    A: [bearerToken(deps.projections.tokens, accountsById, clock), limit],
-    B: [signedHeaders(accountsByName, clock), limit],
+  const ctx: GatewayContext = {
+    ...deps,
+    accountsByName,
+    accountsById,
+    guards: {
+      bearer: [bearerToken(deps.projections.tokens, accountsById, clock), limit],
+      signed: [signedHeaders(accountsByName, clock), limit],
+      credentials: [bodyCredentials(accountsByName), limit],
+      carrier: [],
+      none: [],
+    },
+    idempotency: idempotency({
+      store: deps.projections.idempotency,
+      clock,
+      log: deps.log,
+      ttlMs: config.idempotencyTtlS * 1000,
+      // Longer than any request can run: a create-order whose reply was lost waits about its command timeout.
+      leaseMs: 2 * config.commandTimeoutMs + 5000,
+    }),
   };
-  const ctx: GatewayContext = { ...deps, accountsByName, accountsById, guards };
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    try {
-      await Promise.all([deps.bus.ping(), deps.projections.ping(), deps.ready?.()]);
-      res.json({ status: 'ready' });
-    } catch (error) {
-      deps.log.warn({ err: error }, 'not ready');
-      res.status(503).json({ status: 'not ready' });
-    }
-  });
+  // Health, metrics and the reference come before the tracing middleware: probes, scrapes and page loads make no spans.
+  const service = express.Router();
+  checkingHealth(service, ctx);
+  servingMetrics(service, ctx);
+  servingReference(service, ctx);
+  app.use(service);
 
   if (deps.middleware?.length) app.use(deps.middleware);
   app.use(jsonObjectBody);

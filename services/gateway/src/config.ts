@@ -8,4 +8,5 @@ export const gatewayConfig = (settings: Settings): GatewayConfig => ({
   rateLimitPerSecond: settings.rateLimitPerSecond,
   rateLimitBurst: settings.rateLimitBurst,
   batchCreate: settings.batchCreate,
+  idempotencyTtlS: settings.idempotencyTtlS,
 });

@@ -1,4 +1,5 @@
 import type { Bus } from '@parcel/bus';
+import type { Security } from '@parcel/contracts/api';
 import type { Clock } from '@parcel/domain';
 import type { ProjectionStore } from '@parcel/projections';
 import type { Account, ReferenceData } from '@parcel/reference-data';
@@ -14,6 +15,8 @@ export interface GatewayConfig {
   rateLimitPerSecond: number;
   rateLimitBurst: number;
   batchCreate: { enabled: boolean; max: number };
+  /** How long an Idempotency-Key's answer is kept. */
+  idempotencyTtlS: number;
 }
 
 export interface GatewayDeps {
@@ -28,13 +31,20 @@ export interface GatewayDeps {
   ready?: () => Promise<void>;
   /** The composition root's own middleware (tracing), placed before the body parser and every route. */
   middleware?: RequestHandler[];
+  /** The process's metrics, served as GET /metrics (`createMetrics()` of @parcel/telemetry); without them it answers no metric. */
+  metrics?: { readonly contentType: string; render(): Promise<string> };
 }
 
 export interface GatewayContext extends GatewayDeps {
   accountsByName: ReadonlyMap<string, Account>;
   accountsById: ReadonlyMap<string, Account>;
-  /** Authentication and rate limit of each interface, placed before every route handler of it. */
-  guards: { A: RequestHandler[]; B: RequestHandler[] };
+  /** Authentication and rate limit of each kind of security, placed before every route handler of it. */
+  guards: Record<Security, RequestHandler[]>;
+  /**
+   * The middleware that replays the answer of a POST repeated with the same Idempotency-Key (placed
+   * after the guards), for a route whose answers hold a secret (`secretAnswer`, kept sealed) or not.
+   */
+  idempotency: (secretAnswer: boolean) => RequestHandler;
 }
 
 /** The authenticated account of a request, kept in res.locals by the interface's auth middleware. */

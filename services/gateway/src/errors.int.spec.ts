@@ -1,12 +1,8 @@
 /** decisions.md "Unexpected failure: HTTP 500 with the generic server-error message (A) or server error (B)". */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import pino from 'pino';
 import type { Bus } from '@parcel/bus';
 import type { ProjectionStore } from '@parcel/projections';
-import { loadAccounts, loadReferenceData } from '@parcel/reference-data';
-import { createGatewayApp } from './app.ts';
 import { signature } from './auth/signature.ts';
+import { FIXED_NOW, listeningGateway } from './gateway.fixtures.ts';
 
 const broken = () => Promise.reject(new Error('disk on fire at /secret/path.ts:12'));
 const bus = { request: broken, handleRequests: broken, publish: broken, subscribe: broken, ping: broken, close: broken } as unknown as Bus;
@@ -17,29 +13,12 @@ const projections = {
   close: broken,
 } as unknown as ProjectionStore;
 
-const now = new Date('2026-11-22T06:05:09Z');
-const app = createGatewayApp({
-  bus,
-  projections,
-  accounts: loadAccounts(),
-  ref: loadReferenceData(),
-  clock: { now: () => now },
-  log: pino({ level: 'silent' }),
-  config: {
-    tokenTtlS: 60,
-    commandTimeoutMs: 1000,
-    genericErrorA: 'Error encountered, please contact support@parcel.example',
-    rateLimitPerSecond: 0,
-    rateLimitBurst: 1,
-    batchCreate: { enabled: false, max: 50 },
-  },
-});
-let server: Server;
-beforeAll(() => new Promise<void>((resolve) => (server = app.listen(0, '127.0.0.1', () => resolve()))));
-afterAll(() => new Promise((resolve) => server.close(resolve)));
-const url = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const gateway = listeningGateway({ bus, projections });
+beforeAll(gateway.start);
+afterAll(gateway.stop);
+const url = gateway.url;
 
-const seed = String(now.getTime());
+const seed = String(FIXED_NOW.getTime());
 const signed = { 'x-auth-name': 'demo', 'x-auth-seed': seed, 'x-auth-token': signature('demo', 'demo-secret', seed) };
 
 test('interface B: HTTP 500, code 1, "server error", no trace of the failure', async () => {

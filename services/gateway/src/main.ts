@@ -1,9 +1,10 @@
 /** Distributed composition root of the gateway: Kafka bus, MongoDB projections, HTTP on PORT. */
 import pino from 'pino';
 import { loadSettings } from '@parcel/config';
+import { OPERATIONS } from '@parcel/contracts/api';
 import { systemClock } from '@parcel/domain';
 import { loadAccounts, loadReferenceData } from '@parcel/reference-data';
-import { loggerOptions, startTelemetry, tracedBus, tracedHttp } from '@parcel/telemetry';
+import { createMetrics, loggerOptions, meteredBus, meteredHttp, startTelemetry, tracedBus, tracedHttp } from '@parcel/telemetry';
 import { connectBus, connectProjections, listeningPort, loadDistributedSettings, stopOnSignals } from '@parcel/wiring';
 import { createGatewayApp } from './app.ts';
 import { gatewayConfig } from './config.ts';
@@ -14,7 +15,8 @@ const telemetry = startTelemetry({ serviceName: 'parcel-gateway' });
 const settings = loadSettings();
 const distributed = loadDistributedSettings('gateway');
 const log = pino(loggerOptions({ level: settings.logLevel, base: { service: 'gateway', instance: distributed.instanceId } }));
-const bus = tracedBus(await connectBus(distributed, log), 'kafka');
+const metrics = createMetrics();
+const bus = tracedBus(meteredBus(await connectBus(distributed, log), metrics), 'kafka');
 const projections = await connectProjections(distributed);
 const app = createGatewayApp({
   bus,
@@ -24,9 +26,17 @@ const app = createGatewayApp({
   clock: systemClock,
   log,
   config: gatewayConfig(settings),
-  middleware: [tracedHttp({ clientId: clientIdOf, log })],
+  middleware: [tracedHttp({ clientId: clientIdOf, log }), meteredHttp(metrics, { routes: OPERATIONS })],
+  metrics,
 });
-const server = app.listen(settings.port, settings.host, () => log.info({ port: listeningPort(server) }, 'listening'));
+// Express 5 hands a failed listen (the port taken) to the callback: without a port the process has no purpose.
+const server = app.listen(settings.port, settings.host, (error?: Error) => {
+  if (error) {
+    log.fatal({ err: error, port: settings.port }, 'cannot listen');
+    process.exit(1);
+  }
+  log.info({ port: listeningPort(server) }, 'listening');
+});
 stopOnSignals(log, async () => {
   await new Promise<void>((resolve) => {
     server.close(() => resolve());

@@ -1,7 +1,8 @@
 /** The status records of the two interfaces, from the parcel view. */
 import type { AssignedStation, ParcelView } from '@parcel/contracts';
+import type { StatusRecordA, StatusRecordB } from '@parcel/contracts/api';
 
-export function statusRecordA(view: ParcelView) {
+export function statusRecordA(view: ParcelView): StatusRecordA {
   const last = view.activities[0];
   return {
     TrackingNumber: view.trackingNumber,
@@ -18,7 +19,7 @@ export function statusRecordA(view: ParcelView) {
   };
 }
 
-export function statusRecordB(view: ParcelView) {
+export function statusRecordB(view: ParcelView): StatusRecordB {
   const last = view.activities[0];
   return {
     tracking_number: view.trackingNumber,

@@ -2,7 +2,7 @@
 import pino from 'pino';
 import { loadSettings } from '@parcel/config';
 import { loadReferenceData } from '@parcel/reference-data';
-import { loggerOptions, startTelemetry, tracedBus } from '@parcel/telemetry';
+import { createMetrics, loggerOptions, meteredBus, startTelemetry, tracedBus } from '@parcel/telemetry';
 import { connectBus, connectProjections, loadDistributedSettings, runService } from '@parcel/wiring';
 import { createLabelRenderer } from './index.ts';
 import { createLabelService } from './service.ts';
@@ -14,7 +14,8 @@ const distributed = loadDistributedSettings('label');
 const log = pino(loggerOptions({ level: settings.logLevel, base: { service: 'label', instance: distributed.instanceId } }));
 const renderer = await createLabelRenderer({ ref: loadReferenceData(settings.referenceDir) });
 const [kafka, projections] = await Promise.all([connectBus(distributed, log), connectProjections(distributed)]);
-const bus = tracedBus(kafka, 'kafka');
+const metrics = createMetrics();
+const bus = tracedBus(meteredBus(kafka, metrics), 'kafka');
 const service = createLabelService({ bus, views: projections.parcels, renderer });
 await runService({
   log,
@@ -24,4 +25,5 @@ await runService({
   ready: () => Promise.all([bus.ping(), projections.ping()]),
   resources: [bus, projections],
   telemetry,
+  metrics,
 });

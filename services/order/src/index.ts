@@ -61,3 +61,4 @@ export function createOrderService(deps: OrderServiceDeps) {
 }
 
 export { createOrder } from './creatingOrder/createOrder.ts';
+export { REGISTRATION_SUBSCRIPTION } from './registeringWithCarrier/registrationWorker.ts';

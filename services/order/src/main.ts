@@ -5,9 +5,19 @@ import { createLmxClient, lmxCarrierClients } from '@parcel/carriers';
 import { loadSettings, SettingsError } from '@parcel/config';
 import { systemClock } from '@parcel/domain';
 import { loadReferenceData } from '@parcel/reference-data';
-import { loggerOptions, startTelemetry, tracedBus, tracedEventStore, tracedProjector } from '@parcel/telemetry';
+import {
+  createMetrics,
+  loggerOptions,
+  meteredBus,
+  meteredEventStore,
+  startTelemetry,
+  tracedBus,
+  tracedEventStore,
+  tracedProjector,
+  watchRegistrationBacklog,
+} from '@parcel/telemetry';
 import { connectBus, connectEventStore, connectProjections, loadDistributedSettings, runService } from '@parcel/wiring';
-import { createOrderService } from './index.ts';
+import { createOrderService, REGISTRATION_SUBSCRIPTION } from './index.ts';
 
 const telemetry = startTelemetry({ serviceName: 'parcel-order' });
 
@@ -15,9 +25,15 @@ const settings = loadSettings();
 const distributed = loadDistributedSettings('order');
 if (!settings.carriers.lmxUrl) throw new SettingsError('PARCEL_LMX_URL is required by the order service');
 const log = pino(loggerOptions({ level: settings.logLevel, base: { service: 'order', instance: distributed.instanceId } }));
-const [kafka, store, projections] = await Promise.all([connectBus(distributed, log), connectEventStore(distributed, log), connectProjections(distributed)]);
-const bus = tracedBus(kafka, 'kafka');
-const eventStore = tracedEventStore(store);
+const metrics = createMetrics();
+watchRegistrationBacklog(metrics, REGISTRATION_SUBSCRIPTION);
+const [kafka, store, projections] = await Promise.all([
+  connectBus(distributed, log),
+  connectEventStore(distributed, log, { onCommit: metrics.onCommit }),
+  connectProjections(distributed),
+]);
+const bus = tracedBus(meteredBus(kafka, metrics), 'kafka');
+const eventStore = tracedEventStore(meteredEventStore(store, metrics));
 const ref = loadReferenceData(settings.referenceDir);
 const lmx = createLmxClient({ baseUrl: settings.carriers.lmxUrl });
 const service = createOrderService({
@@ -40,4 +56,5 @@ await runService({
   ready: () => Promise.all([bus.ping(), eventStore.ping(), projections.ping()]),
   resources: [bus, eventStore, projections],
   telemetry,
+  metrics,
 });

@@ -4,7 +4,7 @@ import { createParcelProjector, randomIds } from '@parcel/application';
 import { loadSettings } from '@parcel/config';
 import { systemClock } from '@parcel/domain';
 import { loadReferenceData } from '@parcel/reference-data';
-import { loggerOptions, startTelemetry, tracedBus, tracedEventStore, tracedProjector } from '@parcel/telemetry';
+import { createMetrics, loggerOptions, meteredBus, meteredEventStore, startTelemetry, tracedBus, tracedEventStore, tracedProjector } from '@parcel/telemetry';
 import { connectBus, connectEventStore, connectProjections, loadDistributedSettings, runService } from '@parcel/wiring';
 import { createTrackingService } from './index.ts';
 
@@ -13,9 +13,14 @@ const telemetry = startTelemetry({ serviceName: 'parcel-tracking' });
 const settings = loadSettings();
 const distributed = loadDistributedSettings('tracking');
 const log = pino(loggerOptions({ level: settings.logLevel, base: { service: 'tracking', instance: distributed.instanceId } }));
-const [kafka, store, projections] = await Promise.all([connectBus(distributed, log), connectEventStore(distributed, log), connectProjections(distributed)]);
-const bus = tracedBus(kafka, 'kafka');
-const eventStore = tracedEventStore(store);
+const metrics = createMetrics();
+const [kafka, store, projections] = await Promise.all([
+  connectBus(distributed, log),
+  connectEventStore(distributed, log, { onCommit: metrics.onCommit }),
+  connectProjections(distributed),
+]);
+const bus = tracedBus(meteredBus(kafka, metrics), 'kafka');
+const eventStore = tracedEventStore(meteredEventStore(store, metrics));
 const service = createTrackingService({
   eventStore,
   projector: tracedProjector(createParcelProjector({ eventStore, views: projections.parcels })),
@@ -34,4 +39,5 @@ await runService({
   ready: () => Promise.all([bus.ping(), eventStore.ping(), projections.ping()]),
   resources: [bus, eventStore, projections],
   telemetry,
+  metrics,
 });

@@ -1,4 +1,4 @@
-import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
+import type { KafkaMessage } from 'kafkajs';
 
 /** Handles one record; resolves false when it gave up without finishing it (the consumer is stopping). */
 export type RecordHandler = (record: KafkaMessage) => Promise<boolean>;
@@ -6,6 +6,8 @@ export type RecordHandler = (record: KafkaMessage) => Promise<boolean>;
 export interface BatchOptions {
   /** Records of different keys handled at once. */
   concurrency: number;
+  /** Every record up to and including `offset` is done. */
+  resolve: (offset: string) => void;
   /** False once no further record may start (stopping, or giving way to a rebalance). */
   proceed: () => boolean;
   /** Set once the consumer stopped waiting for this batch: its late completions must not move the offset. */
@@ -13,12 +15,11 @@ export interface BatchOptions {
 }
 
 /**
- * Runs one partition's batch: records of one key one after another in offset order, different
+ * Runs one partition's batch (records in offset order): records of one key one after another, different
  * keys side by side. An offset is resolved (and so committed) only once every record before it is
  * done, so a commit never skips a record that is still being handled.
  */
-export async function runBatch({ batch, resolveOffset }: EachBatchPayload, handle: RecordHandler, options: BatchOptions): Promise<void> {
-  const records = batch.messages;
+export async function runBatch(records: KafkaMessage[], handle: RecordHandler, options: BatchOptions): Promise<void> {
   const done = records.map(() => false);
   let next = 0;
   const finish = (index: number) => {
@@ -26,7 +27,7 @@ export async function runBatch({ batch, resolveOffset }: EachBatchPayload, handl
     const before = next;
     while (next < records.length && done[next]) next += 1;
     const last = records[next - 1];
-    if (next > before && last && !options.abandoned.aborted) resolveOffset(last.offset);
+    if (next > before && last && !options.abandoned.aborted) options.resolve(last.offset);
   };
 
   const chains = new Map<string, number[]>();

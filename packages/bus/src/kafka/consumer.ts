@@ -1,9 +1,15 @@
 import type { Consumer, ConsumerConfig, EachBatchPayload, Kafka } from 'kafkajs';
+import { createCommitter } from './committer.ts';
+import type { CommitOffsets, Committer } from './committer.ts';
 import type { BusLogger } from './log.ts';
 
 export interface ConsumerTuning {
   config: Omit<ConsumerConfig, 'groupId'>;
   heartbeatIntervalMs: number;
+  /** How often done offsets are committed while records flow (nothing is sent while idle). */
+  commitIntervalMs: number;
+  /** How long stopping waits for the last commit of what is done. */
+  finalCommitTimeoutMs: number;
   /** How long to wait for the first join and fetch before giving up. */
   startTimeoutMs: number;
   /** How long a draining stop waits for running handlers before abandoning them. */
@@ -13,6 +19,8 @@ export interface ConsumerTuning {
 export interface BatchContext {
   /** False once the consumer stops or should give way to a rebalance: start nothing new. */
   proceed: () => boolean;
+  /** Every record of the batch's partition up to and including `offset` is done: fetch on after it, commit it soon. */
+  resolve: (offset: string) => void;
   abandoned: AbortSignal;
   /** Aborted when the consumer stops: cuts redelivery pauses short. */
   stopping: AbortSignal;
@@ -21,7 +29,8 @@ export interface BatchContext {
 export interface GroupConsumerSpec {
   topic: string;
   groupId: string;
-  autoCommit: boolean;
+  /** Commit resolved offsets (on an interval, see ConsumerTuning); false: positions live in memory only. */
+  commit: boolean;
   /** Batches of different partitions handled at once. */
   partitionsConcurrently: number;
   /** Where to start the partitions just assigned, for those that need it. */
@@ -35,10 +44,26 @@ export interface GroupConsumer {
 }
 
 /**
- * Starts a consumer group member and resolves once it joined, got its partitions and fetched
- * once from its positions: a record produced after that is delivered. Should kafkajs give up on
- * it later (a crash it does not restart from), a new member takes its place.
+ * Starts a consumer group member and resolves once it joined, got its partitions, fetched once
+ * from its positions and committed the starting positions `seekOnJoin` chose: a record produced
+ * after that is delivered. Should kafkajs give up on it later (a crash it does not restart from),
+ * a new member takes its place.
+ *
+ * Offsets: kafkajs's autoCommit commits after every batch (one OffsetCommit request per batch,
+ * awaited before the next fetch), so it is off; the committer sends what is resolved on an
+ * interval, and at once when the member gives way to a rebalance or stops.
  */
+/** Waits for `work` at most `ms`, logging nothing: the caller goes on either way. */
+async function bounded(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  try {
+    await Promise.race([work.catch(() => undefined), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function startGroupConsumer(kafka: Kafka, spec: GroupConsumerSpec, tuning: ConsumerTuning, log: BusLogger): Promise<GroupConsumer> {
   const { topic, groupId } = spec;
   const stopping = new AbortController();
@@ -49,6 +74,11 @@ export async function startGroupConsumer(kafka: Kafka, spec: GroupConsumerSpec, 
   let started = false;
   let current: Consumer | undefined;
   let replacing: NodeJS.Timeout | undefined;
+  const topicOffsets = (offsets: Array<{ partition: number; offset: string }>) => [{ topic, partitions: offsets }];
+  // Outside a batch, through the consumer (kafkajs skips it while the consumer is not running: the
+  // positions then stay outstanding and go with the next flush).
+  const viaConsumer: CommitOffsets = async (offsets) => current?.commitOffsets(offsets.map(({ partition, offset }) => ({ topic, partition, offset })));
+  const committer: Committer | undefined = spec.commit ? createCommitter(viaConsumer, tuning.commitIntervalMs, { topic, groupId, log }) : undefined;
 
   const eachBatch = async (payload: EachBatchPayload) => {
     // A failed heartbeat means a rebalance (or a lost broker): finish what runs, start nothing new,
@@ -56,12 +86,21 @@ export async function startGroupConsumer(kafka: Kafka, spec: GroupConsumerSpec, 
     let yielding = false;
     const beat = setInterval(() => payload.heartbeat().catch(() => (yielding = true)), tuning.heartbeatIntervalMs);
     const proceed = () => !yielding && !stopping.signal.aborted && payload.isRunning() && !payload.isStale();
-    const work = spec.eachBatch(payload, { proceed, abandoned: abandon.signal, stopping: stopping.signal });
+    const resolve = (offset: string) => {
+      payload.resolveOffset(offset);
+      committer?.resolved(payload.batch.partition, offset);
+    };
+    const work = spec.eachBatch(payload, { proceed, resolve, abandoned: abandon.signal, stopping: stopping.signal });
     work.catch(() => undefined); // an abandoned batch may still fail later, unobserved
     try {
       await Promise.race([work, abandoned]);
     } finally {
       clearInterval(beat);
+    }
+    // Giving way to a rebalance or stopping: commit what is done before kafkajs rejoins or leaves,
+    // through the batch's own commit, which works while kafkajs stops too.
+    if (committer && !proceed() && !abandon.signal.aborted) {
+      await committer.flush((offsets) => payload.commitOffsetsIfNecessary({ topics: topicOffsets(offsets) }));
     }
   };
 
@@ -74,10 +113,21 @@ export async function startGroupConsumer(kafka: Kafka, spec: GroupConsumerSpec, 
     current = consumer;
     let joined = false;
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      const assigned = payload.memberAssignment[topic] ?? [];
+      committer?.assigned(assigned);
       // Synchronous inside kafkajs's join: the seeks apply to the fetch that follows it.
-      for (const { partition, offset } of spec.seekOnJoin(payload.memberAssignment[topic] ?? [])) consumer.seek({ topic, partition, offset });
+      for (const { partition, offset } of spec.seekOnJoin(assigned)) {
+        consumer.seek({ topic, partition, offset });
+        committer?.startAt(partition, offset);
+      }
       joined = true;
     });
+    consumer.on(consumer.events.COMMIT_OFFSETS, ({ payload }) => {
+      for (const committed of payload.topics) if (committed.topic === topic) committer?.committed(committed.partitions);
+    });
+    // kafkajs noticed a rebalance itself (not during one of our batches): commit what is done, as
+    // the positions of partitions that move are then the new owner's start.
+    consumer.on(consumer.events.REBALANCING, () => void committer?.flush().catch(() => undefined));
     consumer.on(consumer.events.FETCH, () => {
       if (joined) ready.resolve();
     });
@@ -88,7 +138,7 @@ export async function startGroupConsumer(kafka: Kafka, spec: GroupConsumerSpec, 
     });
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: false });
-    await consumer.run({ autoCommit: spec.autoCommit, eachBatchAutoResolve: false, partitionsConsumedConcurrently: spec.partitionsConcurrently, eachBatch });
+    await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: spec.partitionsConcurrently, eachBatch });
     // A replacement that was still starting when the consumer stopped.
     if (started && stopping.signal.aborted) await consumer.disconnect();
   }
@@ -108,6 +158,10 @@ export async function startGroupConsumer(kafka: Kafka, spec: GroupConsumerSpec, 
     if (mode === 'abandon') abandon.abort();
     const drainLimit = setTimeout(() => abandon.abort(), tuning.drainTimeoutMs);
     try {
+      // What finished before now is committed while the consumer still runs; batches that finish
+      // during the disconnect commit their own (see eachBatch).
+      if (committer?.pending() && started) await bounded(committer.flush(), tuning.finalCommitTimeoutMs);
+      committer?.stop();
       await current?.disconnect();
     } catch (error) {
       log.warn({ topic, groupId, error: (error as Error).message }, 'consumer did not disconnect cleanly');
@@ -121,6 +175,8 @@ export async function startGroupConsumer(kafka: Kafka, spec: GroupConsumerSpec, 
     await launch();
     await ready.promise;
     started = true;
+    // The starting positions of a new group, committed before anyone relies on them.
+    if (committer?.pending()) await committer.flush();
     return { stop };
   } catch (error) {
     await stop('abandon');

@@ -59,7 +59,7 @@ export function createReplies({ kafka, topics, replyTopic, instanceId, tuning, l
     return startGroupConsumer(kafka, {
       topic: replyTopic,
       groupId: `${replyTopic}.${instanceId}`,
-      autoCommit: false,
+      commit: false,
       partitionsConcurrently: 1,
       seekOnJoin: (partitions) => partitions.flatMap((partition) => {
         const offset = positions.get(partition);

@@ -1,14 +1,25 @@
 import type { Message as KafkaRecord, Producer, TopicMessages } from 'kafkajs';
 
-function byTopic(batch: Queued[]): TopicMessages[] {
+function byTopic(batch: Outgoing[]): TopicMessages[] {
   const topics = new Map<string, KafkaRecord[]>();
   for (const { topic, record } of batch) topics.set(topic, [...(topics.get(topic) ?? []), record]);
   return [...topics].map(([topic, messages]) => ({ topic, messages }));
 }
 
-interface Queued {
+export interface Outgoing {
   topic: string;
   record: KafkaRecord;
+}
+
+/** One produce request with these records, resolved once the broker acknowledged all of them on all in-sync replicas. */
+export type SendBatch = (records: Outgoing[]) => Promise<void>;
+
+/** kafkajs's idempotent producer as a SendBatch. */
+export const kafkajsSendBatch = (producer: Producer): SendBatch => async (records) => {
+  await producer.sendBatch({ topicMessages: byTopic(records), acks: -1 });
+};
+
+interface Queued extends Outgoing {
   done: PromiseWithResolvers<void>;
 }
 
@@ -21,10 +32,10 @@ export interface Sender {
 
 /**
  * One produce request in flight at a time; whatever was sent meanwhile goes out together in the
- * next one. Keeps send order per key even across retries (kafkajs would let a later request
+ * next one. Keeps send order per key even across retries (a client may let a later request
  * overtake a failed one), and batches concurrent sends instead of queueing one round trip each.
  */
-export function createSender(producer: Producer, maxBatch = 500): Sender {
+export function createSender(sendBatch: SendBatch, maxBatch = 500): Sender {
   let queue: Queued[] = [];
   let flushing: Promise<void> | undefined;
   let closedWith: Error | undefined;
@@ -36,7 +47,7 @@ export function createSender(producer: Producer, maxBatch = 500): Sender {
         const batch = queue.slice(0, maxBatch);
         queue = queue.slice(batch.length);
         try {
-          await producer.sendBatch({ topicMessages: byTopic(batch), acks: -1 });
+          await sendBatch(batch);
           for (const { done } of batch) done.resolve();
         } catch (error) {
           // What was queued behind a failed request fails with it: sent alone, it would overtake

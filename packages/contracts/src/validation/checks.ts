@@ -11,7 +11,13 @@
  * printed on a label as sent.
  */
 
-export type Checker<T> = (raw: unknown) => T | undefined;
+/** A JSON Schema (2020-12) fragment: how the reference describes what a checker accepts. */
+export type JsonSchema = Record<string, unknown>;
+
+/** A checker, and the JSON Schema of the values it accepts as sent (the reference is generated from it). */
+export type Checker<T> = ((raw: unknown) => T | undefined) & { readonly schema: JsonSchema };
+
+export const describedBy = <T>(check: (raw: unknown) => T | undefined, schema: JsonSchema): Checker<T> => Object.assign(check, { schema });
 
 /** Reads an own property only: never the prototype chain, whatever the object holds. */
 export function own(source: object, key: string): unknown {
@@ -51,22 +57,31 @@ export interface TextOptions {
   multiline?: boolean;
 }
 
-/** A JSON string, stored exactly as sent (no trimming). */
-export const text =
-  ({ max, min = 0, pattern, multiline = false }: TextOptions): Checker<string> =>
-  (raw) => {
-    if (typeof raw !== 'string' || !raw.isWellFormed() || hasControl(raw, multiline)) return undefined;
-    // A code point is at most two UTF-16 units: skip counting a string that is far too long.
-    if (raw.length > 2 * max) return undefined;
-    const n = codePointLength(raw);
-    if (n < min || n > max) return undefined;
-    return pattern && !pattern.test(raw) ? undefined : raw;
-  };
+/** The control characters `hasControl` refuses, as a JSON Schema pattern (the same ranges). */
+const NO_CONTROL = { single: '^[^\\u0000-\\u001f\\u007f]*$', multiline: '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$' };
 
-export const oneOf =
-  <T extends string>(...values: T[]): Checker<T> =>
-  (raw) =>
-    values.find((v) => v === raw);
+/** A JSON string, stored exactly as sent (no trimming). */
+export const text = ({ max, min = 0, pattern, multiline = false }: TextOptions): Checker<string> =>
+  describedBy(
+    (raw) => {
+      if (typeof raw !== 'string' || !raw.isWellFormed() || hasControl(raw, multiline)) return undefined;
+      // A code point is at most two UTF-16 units: skip counting a string that is far too long.
+      if (raw.length > 2 * max) return undefined;
+      const n = codePointLength(raw);
+      if (n < min || n > max) return undefined;
+      return pattern && !pattern.test(raw) ? undefined : raw;
+    },
+    {
+      type: 'string',
+      ...(min > 0 ? { minLength: min } : {}),
+      ...(Number.isFinite(max) ? { maxLength: max } : {}),
+      // A pattern of letters and digits leaves no control character; free text names the ones it refuses.
+      pattern: pattern ? pattern.source : multiline ? NO_CONTROL.multiline : NO_CONTROL.single,
+    },
+  );
+
+export const oneOf = <T extends string>(...values: T[]): Checker<T> =>
+  describedBy((raw) => values.find((v) => v === raw), { type: 'string', enum: values });
 
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
@@ -78,12 +93,15 @@ export function toNumber(raw: unknown): number | undefined {
 }
 
 /** A number in [min, max], both inclusive. */
-export const amount =
-  (min: number, max = Number.POSITIVE_INFINITY): Checker<number> =>
-  (raw) => {
-    const n = toNumber(raw);
-    return n !== undefined && n >= min && n <= max ? n : undefined;
-  };
+export const amount = (min: number, max = Number.POSITIVE_INFINITY): Checker<number> =>
+  describedBy(
+    (raw) => {
+      const n = toNumber(raw);
+      return n !== undefined && n >= min && n <= max ? n : undefined;
+    },
+    // `minimum`/`maximum` apply to numbers and `pattern` to strings (JSON Schema): a numeric string counts as its number.
+    { type: ['number', 'string'], minimum: min, ...(Number.isFinite(max) ? { maximum: max } : {}), pattern: NUMERIC.source },
+  );
 
 export const countryCode = text({ max: 2, pattern: /^[A-Z]{2}$/ });
 export const currencyCode = text({ max: 3, pattern: /^[A-Z]{3}$/ });
@@ -97,17 +115,22 @@ const DECIMAL = /^\d+(\.\d+)?$/;
  * `L,W,H`: max 30 characters, three non-negative decimals, white space around each allowed.
  * Stored as the three numbers' text (trimmed) ordered largest first, joined by `,`.
  */
-export const clientSize: Checker<string> = (raw) => {
-  const s = text({ max: 30 })(raw);
-  if (s === undefined) return undefined;
-  const parts = s.split(',').map((p) => p.trim());
-  if (parts.length !== 3 || !parts.every((p) => DECIMAL.test(p))) return undefined;
-  return parts
-    .map((p) => ({ p, n: Number(p) }))
-    .sort((a, b) => b.n - a.n)
-    .map(({ p }) => p)
-    .join(',');
-};
+const sizeText = text({ max: 30 });
+
+export const clientSize: Checker<string> = describedBy(
+  (raw) => {
+    const s = sizeText(raw);
+    if (s === undefined) return undefined;
+    const parts = s.split(',').map((p) => p.trim());
+    if (parts.length !== 3 || !parts.every((p) => DECIMAL.test(p))) return undefined;
+    return parts
+      .map((p) => ({ p, n: Number(p) }))
+      .sort((a, b) => b.n - a.n)
+      .map(({ p }) => p)
+      .join(',');
+  },
+  { type: 'string', maxLength: 30, pattern: '^\\s*\\d+(\\.\\d+)?\\s*,\\s*\\d+(\\.\\d+)?\\s*,\\s*\\d+(\\.\\d+)?\\s*$' },
+);
 
 /** Digits-only length of a postal code by destination; every other country: 3-10. */
 const POSTAL_LENGTHS = new Map<string, [number, number]>([
@@ -117,13 +140,18 @@ const POSTAL_LENGTHS = new Map<string, [number, number]>([
   ['JP', [5, 7]],
 ]);
 
+const anyText = text({ max: Number.POSITIVE_INFINITY });
+
 /** Strips every non-digit, then checks the length for the destination; stores the digits. */
-export const postalCode =
-  (country: string): Checker<string> =>
-  (raw) => {
-    const s = text({ max: Number.POSITIVE_INFINITY })(raw);
+export const postalCode = (country: string): Checker<string> =>
+  describedBy((raw) => {
+    const s = anyText(raw);
     if (s === undefined) return undefined;
     const digits = s.replace(/[^0-9]/g, '');
     const [min, max] = POSTAL_LENGTHS.get(country) ?? [3, 10];
     return digits.length >= min && digits.length <= max ? digits : undefined;
-  };
+  }, anyText.schema);
+
+/** The digit counts of `postalCode` in words, for the reference. */
+export const postalLengthsText = (): string =>
+  [...POSTAL_LENGTHS].map(([c, [min, max]]) => `${c} ${min}-${max}`).concat('every other destination 3-10').join(', ');

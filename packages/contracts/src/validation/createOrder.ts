@@ -7,9 +7,9 @@
 import type { Account, ReferenceData, StationMatch } from '@parcel/reference-data';
 import { B } from '../messages.ts';
 import type { OrderItem, ValidOrder } from '../order.ts';
-import { amount, clientSize, countryCode, currencyCode, email, isBlank, isObject, oneOf, own, phone, postalCode, text } from './checks.ts';
-import { fail, runRules } from './rules.ts';
-import type { Messages, Rule } from './rules.ts';
+import { amount, clientSize, countryCode, currencyCode, email, isBlank, isObject, oneOf, own, phone, postalCode, postalLengthsText, text } from './checks.ts';
+import { describe, fail, runRules } from './rules.ts';
+import type { Condition, Messages, Rule } from './rules.ts';
 
 export type CreateOrderValidation =
   | { ok: true; order: ValidOrder; carrier: string; serviceType: string; assignedStation?: StationMatch }
@@ -19,7 +19,7 @@ export const MAX_ITEM_ROWS = 1000;
 /** decisions.md, Reference data: locker_type B takes the nearest station within 5 km. */
 export const LOCKER_RADIUS_M = 5000;
 
-interface State {
+export interface State {
   account: Account;
   ref: ReferenceData;
   body: object;
@@ -30,24 +30,76 @@ interface State {
 
 /** Validated before any rule that reads it (third in the table, required). */
 const country = (s: State): string => s.order.recipient_country as string;
-const given = (s: State, field: string): boolean => s.order[field] !== undefined;
-const sent = (s: State, field: string): boolean => !isBlank(own(s.body, field));
-/** Pickup is looked up from the raw service_type, which is validated later in table order. */
-const pickup = (s: State): boolean => {
-  const raw = own(s.body, 'service_type');
-  return typeof raw === 'string' && s.ref.serviceTypes.get(raw)?.pickup === true;
-};
 const echo = (raw: unknown): string => (typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? String(raw)));
 
+// ---- conditions: decided on the state, described for the reference ----
+
+const countryIs = (code: string): Condition<State> => ({
+  holds: (s) => country(s) === code,
+  text: `recipient_country is ${code}`,
+  schema: () => ({ properties: { recipient_country: { const: code } }, required: ['recipient_country'] }),
+});
+const countryIsNot = (code: string): Condition<State> => ({
+  holds: (s) => country(s) !== code,
+  text: `recipient_country is not ${code}`,
+  schema: () => ({ not: { properties: { recipient_country: { const: code } } } }),
+});
+const countryIn = (...codes: string[]): Condition<State> => ({
+  holds: (s) => codes.includes(country(s)),
+  text: `recipient_country is ${codes.join(' or ')}`,
+  schema: () => ({ properties: { recipient_country: { enum: codes } }, required: ['recipient_country'] }),
+});
+const pickupCodes = (ref: ReferenceData) => [...ref.serviceTypes.values()].filter((t) => t.pickup).map((t) => t.code);
+/** Pickup is looked up from the raw service_type, which is validated later in table order. */
+const pickup: Condition<State> = {
+  holds: (s) => {
+    const raw = own(s.body, 'service_type');
+    return typeof raw === 'string' && s.ref.serviceTypes.get(raw)?.pickup === true;
+  },
+  text: (ref) => `service_type is a pickup type (${pickupCodes(ref).join(', ')})`,
+  schema: (ref) => ({ properties: { service_type: { enum: pickupCodes(ref) } }, required: ['service_type'] }),
+};
+const pickupUnlessSenderInHK: Condition<State> = {
+  holds: (s) => pickup.holds(s) && s.order.sender_country !== 'HK',
+  text: (ref) => `${describe(pickup.text, ref)} and sender_country is not HK`,
+  schema: (ref) => ({ allOf: [pickup.schema!(ref), { not: { properties: { sender_country: { const: 'HK' } } } }] }),
+};
+/** Sent: present and not blank (a blank optional field counts as absent). */
+const sent = (field: string): Condition<State> => ({
+  holds: (s) => !isBlank(own(s.body, field)),
+  text: `${field} is sent`,
+  schema: () => ({ required: [field] }),
+});
+/** Accepted by its own rule earlier in the table. */
+const accepted = (field: string): Condition<State> => ({
+  holds: (s) => s.order[field] !== undefined,
+  text: `${field} is sent`,
+  schema: () => ({ required: [field] }),
+});
+const lockerTypeA: Condition<State> = {
+  holds: (s) => s.order.locker_type === 'A',
+  text: 'locker_type is A',
+  schema: () => ({ properties: { locker_type: { const: 'A' } }, required: ['locker_type'] }),
+};
+
+// ---- checks that need the state ----
+
+const serviceTypeCode = text({ min: 3, max: 3 });
 const checkServiceType = (raw: unknown, s: State): string | undefined => {
-  const code = text({ min: 3, max: 3 })(raw);
+  const code = serviceTypeCode(raw);
   const def = code === undefined ? undefined : s.ref.serviceTypes.get(code);
   if (code === undefined || !def || !s.account.serviceTypes.includes(code)) return undefined;
   return def.countries && !def.countries.includes(country(s)) ? undefined : code;
 };
+const serviceTypeDoc = (ref: ReferenceData): string =>
+  'A code assigned to the account (`service_type invalid` otherwise); without one the order is handled as ' +
+  `${ref.defaultServiceType}. ` +
+  [...ref.serviceTypes.values()].map((t) => `${t.code}: ${t.name}${t.countries ? ` (to ${t.countries.join(', ')} only)` : ''}`).join('; ') +
+  '.';
 
+const lockerTypes = oneOf('A', 'B');
 const checkLockerType = (raw: unknown, s: State): string | undefined => {
-  const type = oneOf('A', 'B')(raw);
+  const type = lockerTypes(raw);
   if (type !== 'B') return type;
   // Stations and the geocoder cover Singapore only: B elsewhere could only match by accident.
   const postal = s.order.postal_code;
@@ -56,30 +108,39 @@ const checkLockerType = (raw: unknown, s: State): string | undefined => {
   return s.station ? type : undefined;
 };
 
-const lockerMessages: Messages = {
+export const lockerMessages: Messages = {
   require: (f) => B.require(`locker_station.${f}`),
   invalid: (f) => B.invalid(`locker_station.${f}`),
 };
 
-const lockerRules: Rule<State>[] = [
+const stationCode = text({ max: 10 });
+export const lockerRules: Rule<State>[] = [
   { field: 'zipcode', required: true, check: text({ max: 16 }) },
   { field: 'station_name', required: true, check: text({ max: 64 }) },
   { field: 'station_address', required: true, check: text({ max: 255 }) },
   { field: 'address_detail', required: true, check: text({ max: 255 }) },
   { field: 'distance', required: true, check: amount(0) },
-  { field: 'station_code', required: true, check: (raw, s) => {
-    const code = text({ max: 10 })(raw);
-    return code !== undefined && s.ref.stationByCode(code) ? code : undefined;
-  } },
+  {
+    field: 'station_code',
+    required: true,
+    check: (raw, s) => {
+      const code = stationCode(raw);
+      return code !== undefined && s.ref.stationByCode(code) ? code : undefined;
+    },
+    schema: stationCode.schema,
+    doc: 'The Station_Code of a station that get-stations lists.',
+  },
 ];
 
+/** A JSON object whose fields are checked in the locker_station table's order; anything else is invalid. */
 const checkLockerStation = (raw: unknown, s: State): unknown => {
+  if (!isObject(raw)) return undefined;
   const station: Record<string, unknown> = {};
-  const message = runRules(lockerRules, raw as object, s, lockerMessages, station);
+  const message = runRules(lockerRules, raw, s, lockerMessages, station);
   return message === undefined ? station : fail(message);
 };
 
-const itemRules: Rule<State>[] = [
+export const itemRules: Rule<State>[] = [
   { field: 'description', required: true, check: text({ max: 255 }) },
   { field: 'unitPrice', required: true, check: amount(0) },
   { field: 'quantity', required: true, check: amount(0) },
@@ -97,67 +158,109 @@ const checkItems = (raw: unknown): unknown =>
 
 const money = amount(0, 9999.99);
 const always = true;
+/** The components the Order's schema refers to for its nested objects. */
+export const ORDER_PARTS = { item: 'OrderItem', lockerStation: 'OrderLockerStation' } as const;
+const component = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** The Order table, in order. */
-const orderRules: Rule<State>[] = [
-  { field: 'custom_tracking_num', required: always, check: text({ max: 32, pattern: /^[A-Za-z0-9_-]+$/ }) },
+export const orderRules: Rule<State>[] = [
+  { field: 'custom_tracking_num', required: always, check: text({ max: 32, pattern: /^[A-Za-z0-9_-]+$/ }), doc: 'Your own order reference, unique in your account.' },
   { field: 'recipient_name', required: always, check: text({ max: 64 }) },
-  { field: 'recipient_country', required: always, check: (raw, s) => {
-    const code = countryCode(raw);
-    return code === undefined || s.ref.allowedCountries.has(code) ? code : fail(B.countryNotAllowed(code));
-  } },
-  { field: 'recipient_phone', required: always, check: phone },
+  {
+    field: 'recipient_country',
+    required: always,
+    check: (raw, s) => {
+      const code = countryCode(raw);
+      return code === undefined || s.ref.allowedCountries.has(code) ? code : fail(B.countryNotAllowed(code));
+    },
+    schema: (ref) => ({ ...countryCode.schema, enum: [...ref.allowedCountries] }),
+    messages: [B.countryNotAllowed('<XX>')],
+  },
+  { field: 'recipient_phone', required: always, check: phone, doc: 'Digits only.' },
   { field: 'recipient_address', required: always, check: text({ max: 512, multiline: true }) },
   { field: 'sender_country', required: always, check: countryCode },
-  { field: 'client_size', required: always, check: clientSize, invalid: B.clientSizeInvalid },
-  { field: 'client_weight', required: always, check: amount(0, 9999) },
+  { field: 'client_size', required: always, check: clientSize, invalid: B.clientSizeInvalid, doc: '`L,W,H` in centimetres; stored reordered largest first.' },
+  { field: 'client_weight', required: always, check: amount(0, 9999), doc: 'In the account’s weight unit.' },
   { field: 'declared_value', required: always, check: money },
   { field: 'declared_value_currency', required: always, check: currencyCode },
-  { field: 'item', required: always, check: checkItems, empty: (raw) => Array.isArray(raw) && raw.length === 0 },
-  { field: 'postal_code', required: (s) => country(s) !== 'HK', check: (raw, s) => postalCode(country(s))(raw) },
-  { field: 'recipient_state', required: (s) => country(s) === 'US', check: text({ max: 60 }) },
+  {
+    field: 'item',
+    required: always,
+    check: checkItems,
+    empty: (raw) => Array.isArray(raw) && raw.length === 0,
+    schema: { type: 'array', minItems: 1, maxItems: MAX_ITEM_ROWS, items: component(ORDER_PARTS.item) },
+    doc: 'Rows are checked after every other field, in order.',
+    messages: [B.itemRequire('<row>', '<field>'), B.itemInvalid('<row>', '<field>')],
+  },
+  {
+    field: 'postal_code',
+    required: countryIsNot('HK'),
+    check: (raw, s) => postalCode(country(s))(raw),
+    schema: postalCode('').schema,
+    doc: () => `Non-digits are stripped first, then the length is checked by destination: ${postalLengthsText()}. The digits are stored.`,
+  },
+  { field: 'recipient_state', required: countryIs('US'), check: text({ max: 60 }) },
   { field: 'recipient_city', check: text({ max: 64 }) },
   { field: 'recipient_email', check: email },
   { field: 'sender_name', required: pickup, check: text({ max: 64 }) },
   { field: 'sender_phone', required: pickup, check: phone },
   { field: 'sender_address', required: pickup, check: text({ max: 512, multiline: true }) },
-  { field: 'sender_postal_code', required: (s) => pickup(s) && s.order.sender_country !== 'HK', check: text({ min: 3, max: 10 }) },
+  { field: 'sender_postal_code', required: pickupUnlessSenderInHK, check: text({ min: 3, max: 10 }) },
   { field: 'sender_city', check: text({ max: 64 }) },
   { field: 'sender_email', check: email },
-  { field: 'service_type', check: checkServiceType },
+  {
+    field: 'service_type',
+    check: checkServiceType,
+    schema: (ref) => ({ ...serviceTypeCode.schema, enum: [...ref.serviceTypes.keys()] }),
+    doc: serviceTypeDoc,
+  },
   {
     field: 'service_code',
-    when: (s) => country(s) === 'US' || country(s) === 'SG',
-    absent: (s) => (country(s) === 'US' ? B.serviceCodeInvalid : undefined),
-    check: (raw, s) =>
-      typeof raw === 'string' && s.ref.serviceCodes.get(country(s))?.has(raw)
-        ? raw
-        : fail(country(s) === 'US' ? B.serviceCodeInvalid : B.serviceCodeValueInvalid(echo(raw))),
+    when: countryIn('US', 'SG'),
+    absent: { when: countryIs('US'), message: B.serviceCodeInvalid },
+    check: (raw, s) => {
+      if (typeof raw === 'string' && s.ref.serviceCodes.get(country(s))?.has(raw)) return raw;
+      return country(s) === 'US' ? undefined : fail(B.serviceCodeValueInvalid(echo(raw)));
+    },
+    invalid: B.serviceCodeInvalid,
+    schema: (ref) => ({ type: 'string', enum: [...ref.serviceCodes.values()].flatMap((codes) => [...codes.keys()]) }),
+    doc: (ref) =>
+      'Carrier routing code of the destination, ignored for the others: ' +
+      [...ref.serviceCodes].map(([c, codes]) => `${c} ${[...codes].map(([code, name]) => `${code} (${name})`).join(', ')}`).join('; ') +
+      '.',
+    messages: [B.serviceCodeValueInvalid('<code>')],
   },
-  { field: 'instruction', check: text({ max: 1024, multiline: true }) },
-  { field: 'cash', absent: (s) => (sent(s, 'cash_currency') ? B.require('cash') : undefined), check: money },
+  { field: 'instruction', check: text({ max: 1024, multiline: true }), doc: 'Delivery instructions.' },
+  { field: 'cash', absent: { when: sent('cash_currency'), message: B.require('cash') }, check: money, doc: 'Cash on delivery; needs cash_currency.' },
   {
     field: 'cash_currency',
-    required: (s) => given(s, 'cash'),
+    required: accepted('cash'),
     check: (raw, s) => {
       const code = currencyCode(raw);
       return country(s) === 'SG' && code !== 'SGD' ? undefined : code;
     },
+    schema: currencyCode.schema,
+    doc: 'SGD when recipient_country is SG.',
   },
   { field: 'supplier_name', check: text({ max: 64 }) },
-  { field: 'supplier_gstn', check: text({ max: 64 }) },
+  { field: 'supplier_gstn', check: text({ max: 64 }), doc: 'Supplier GST registration number.' },
   { field: 'total_gst_amount', check: money },
   { field: 'gst_currency', check: currencyCode },
   { field: 'gst_paid', check: oneOf('Y', 'N') },
   { field: 'incoterm_type', check: oneOf('DDU', 'DDP') },
-  { field: 'locker_type', check: checkLockerType },
+  {
+    field: 'locker_type',
+    check: checkLockerType,
+    schema: lockerTypes.schema,
+    doc: 'A: the address is a locker already (send locker_station). B: the order goes to the nearest station within 5 km of postal_code (Singapore destinations only; none near: `locker_type invalid`).',
+  },
   // Only for locker_type A; otherwise a sent locker_station is ignored and not stored.
-  { field: 'locker_station', when: (s) => s.order.locker_type === 'A', required: always, empty: (raw) => !isObject(raw), check: checkLockerStation },
+  { field: 'locker_station', when: lockerTypeA, required: always, check: checkLockerStation, schema: component(ORDER_PARTS.lockerStation), messages: [lockerMessages.require('<field>'), lockerMessages.invalid('<field>')] },
 ];
 
-const orderMessages: Messages = { require: B.require, invalid: B.invalid };
+export const orderMessages: Messages = { require: B.require, invalid: B.invalid };
 
-const rowMessages = (row: number): Messages => ({
+export const rowMessages = (row: number | string): Messages => ({
   require: (f) => B.itemRequire(row, f),
   invalid: (f) => B.itemInvalid(row, f),
 });

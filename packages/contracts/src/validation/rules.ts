@@ -1,5 +1,10 @@
-/** A tiny ordered-rule engine: the first failing rule's message wins. */
+/**
+ * A tiny ordered-rule engine: the first failing rule's message wins. Each rule also says, in data,
+ * what it accepts and when it applies, so the API reference is generated from the rules themselves.
+ */
+import type { ReferenceData } from '@parcel/reference-data';
 import { isBlank, own } from './checks.ts';
+import type { JsonSchema } from './checks.ts';
 
 const FAIL = Symbol('fail');
 
@@ -17,6 +22,20 @@ export interface Messages {
   invalid(field: string): string;
 }
 
+/** Words for the reference, fixed or read from the reference data (codes, names, countries). */
+export type Described = string | ((ref: ReferenceData) => string);
+
+export const describe = (text: Described, ref: ReferenceData): string => (typeof text === 'string' ? text : text(ref));
+
+/** When a rule applies or a field is required: decided on the state, and described for the reference. */
+export interface Condition<S> {
+  holds(s: S): boolean;
+  /** In words, completing "when …". */
+  text: Described;
+  /** The JSON Schema `if` clause that holds exactly when this does, where one can be written. */
+  schema?: (ref: ReferenceData) => JsonSchema;
+}
+
 export interface Rule<S> {
   field: string;
   /**
@@ -24,35 +43,41 @@ export interface Rule<S> {
    * message, or `fail(message)` for another message.
    */
   check: (raw: unknown, s: S) => unknown;
+  /** What the rule accepts, for the reference; default: the checker's own schema. */
+  schema?: JsonSchema | ((ref: ReferenceData) => JsonSchema);
+  /** What the schema cannot say, in words, for the reference. */
+  doc?: Described;
   /** Not given is a `require` failure. Default: optional. */
-  required?: boolean | ((s: S) => boolean);
+  required?: boolean | Condition<S>;
   /** The rule applies only when this holds; otherwise the field is ignored (not stored). */
-  when?: (s: S) => boolean;
-  /** Further values that count as not given (an empty array, a non-object). */
+  when?: Condition<S>;
+  /** Further values that count as not given (an empty array). */
   empty?: (raw: unknown) => boolean;
-  /** Message when the field is not given, decided before `required` (pairings). */
-  absent?: (s: S) => string | undefined;
+  /** Another message than `require` when the field is not given and this holds, decided before `required`. */
+  absent?: { when: Condition<S>; message: string };
   /** Message override for an invalid value. */
   invalid?: string;
-  /** Store the value in the target (default true). */
-  keep?: boolean;
+  /** Further messages `check` may fail with (placeholders in angle brackets), for the reference. */
+  messages?: readonly string[];
 }
+
+export const isRequired = <S>(rule: Rule<S>, s: S): boolean =>
+  typeof rule.required === 'object' ? rule.required.holds(s) : rule.required === true;
 
 /** Runs `rules` in order over `source`, storing accepted values in `target`; returns the first failure. */
 export function runRules<S>(rules: readonly Rule<S>[], source: object, s: S, msg: Messages, target: Record<string, unknown>): string | undefined {
   for (const rule of rules) {
-    if (rule.when && !rule.when(s)) continue;
+    if (rule.when && !rule.when.holds(s)) continue;
     const raw = own(source, rule.field);
     if (isBlank(raw) || rule.empty?.(raw)) {
-      const required = typeof rule.required === 'function' ? rule.required(s) : rule.required === true;
-      const message = rule.absent?.(s) ?? (required ? msg.require(rule.field) : undefined);
-      if (message !== undefined) return message;
+      if (rule.absent?.when.holds(s)) return rule.absent.message;
+      if (isRequired(rule, s)) return msg.require(rule.field);
       continue;
     }
     const value = rule.check(raw, s);
     if (value === undefined) return rule.invalid ?? msg.invalid(rule.field);
     if (isFailure(value)) return value[FAIL];
-    if (rule.keep !== false) target[rule.field] = value;
+    target[rule.field] = value;
   }
   return undefined;
 }

@@ -6,9 +6,10 @@ import type { CancelOrders, CancelOrdersReply } from '@parcel/contracts';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
+import { mount } from '../http/mount.ts';
 
 export function cancellingOrders(router: Router, ctx: GatewayContext): void {
-  router.post('/v1/openapi/order/cancel-orders', ...ctx.guards.B, async (req, res) => {
+  mount(router, ctx, 'cancelOrders', async (req, res) => {
     const account = accountOf(res);
     if (!account.canCancel) return sendB(res, CODE_FAILURE, B.permissionDenied, []);
     const body = check(CancelOrdersRequest, req.body);

@@ -10,13 +10,14 @@ import type { RecordLabel, RecordLabelReply } from '@parcel/contracts';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendA } from '../http/interfaces.ts';
+import { mount } from '../http/mount.ts';
 import { renderLabel } from '../labels.ts';
 
 const DIRECTIONS = ['horizontal', 'vertical'] as const;
 type Direction = (typeof DIRECTIONS)[number];
 
 export function creatingLabel(router: Router, ctx: GatewayContext): void {
-  router.post('/api/create-label', ...ctx.guards.A, async (req, res) => {
+  mount(router, ctx, 'createLabel', async (req, res) => {
     const body = check(CreateLabelRequest, req.body);
     if (!body.ok) return sendA(res, CODE_FAILURE, body.message, []);
     const { Barcode, LabelType, Origin, Destination, Direction: direction = 'horizontal' } = body.value;

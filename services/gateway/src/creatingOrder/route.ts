@@ -3,10 +3,12 @@ import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
 import { B, CODE_FAILURE, CODE_SUCCESS, DEADLINE_HEADER, deadlineFor, Topics, validateCreateOrder } from '@parcel/contracts';
 import type { AssignedStation, CreateOrder, CreateOrderReply, ValidOrder } from '@parcel/contracts';
+import type { CreateOrderResult } from '@parcel/contracts/api';
 import type { StationMatch } from '@parcel/reference-data';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
+import { mount } from '../http/mount.ts';
 
 /** locker_type B: the nearest station; locker_type A: the station as the client sent it. */
 export function lockerStationOf(order: ValidOrder, assigned: StationMatch | undefined): AssignedStation | undefined {
@@ -49,7 +51,7 @@ async function ownOrderAfterFailure(ctx: GatewayContext, error: unknown, clientI
 }
 
 export function creatingOrder(router: Router, ctx: GatewayContext): void {
-  router.post('/v1/openapi/order/create-order', ...ctx.guards.B, async (req, res) => {
+  mount(router, ctx, 'createOrder', async (req, res) => {
     const account = accountOf(res);
     const result = validateCreateOrder(req.body as Record<string, unknown>, { account, ref: ctx.ref });
     if (!result.ok) return sendB(res, CODE_FAILURE, result.message, []);
@@ -76,12 +78,13 @@ export function creatingOrder(router: Router, ctx: GatewayContext): void {
       .catch((error: unknown) => ownOrderAfterFailure(ctx, error, account.clientId, order.custom_tracking_num, commandId, Number(deadline)));
     if (!reply.ok && reply.error === 'Expired') throw new Error('create-order command expired before it was handled');
     if (!reply.ok) return sendB(res, CODE_FAILURE, B.referenceExists(order.custom_tracking_num), []);
-    sendB(res, CODE_SUCCESS, B.success, {
+    const data: CreateOrderResult = {
       custom_tracking_num: order.custom_tracking_num,
       wmg_tracking_num: reply.trackingNumber,
       date_time: reply.createdAt,
       status: '',
       error: [],
-    });
+    };
+    sendB(res, CODE_SUCCESS, B.success, data);
   });
 }

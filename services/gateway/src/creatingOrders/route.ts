@@ -7,21 +7,16 @@ import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
 import { B, check, CODE_FAILURE, CODE_SUCCESS, CreateOrdersRequest, Topics, validateCreateOrder } from '@parcel/contracts';
 import type { AcceptOrderBatch, AcceptOrderBatchReply, CreateOrder } from '@parcel/contracts';
+import type { BatchEntry, CreateOrdersResult } from '@parcel/contracts/api';
 import { formatSgt } from '@parcel/domain';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { lockerStationOf } from '../creatingOrder/route.ts';
 import { sendB } from '../http/interfaces.ts';
-
-interface BatchEntry {
-  custom_tracking_num: string;
-  date_time: string;
-  status: 'Accepted' | 'Rejected';
-  error: { reason: string }[];
-}
+import { mount } from '../http/mount.ts';
 
 export function creatingOrders(router: Router, ctx: GatewayContext): void {
-  router.post('/v1/openapi/order/create-orders', ...ctx.guards.B, async (req, res) => {
+  mount(router, ctx, 'createOrders', async (req, res) => {
     if (!ctx.config.batchCreate.enabled) return sendB(res, CODE_FAILURE, B.apiNotFound, []);
     const body = check(CreateOrdersRequest, req.body);
     if (!body.ok) return sendB(res, CODE_FAILURE, body.message, []);
@@ -72,6 +67,7 @@ export function creatingOrders(router: Router, ctx: GatewayContext): void {
         { timeoutMs: ctx.config.commandTimeoutMs },
       );
     }
-    sendB(res, CODE_SUCCESS, B.success, { success, errors });
+    const data: CreateOrdersResult = { success, errors };
+    sendB(res, CODE_SUCCESS, B.success, data);
   });
 }

@@ -1,18 +1,21 @@
 /** B5 GET get-stations: stations within 5 km of the postal code, nearest first, at most 20. */
 import type { Router } from 'express';
-import { B, CODE_SUCCESS } from '@parcel/contracts';
+import { B, CODE_SUCCESS, StationsQuery } from '@parcel/contracts';
+import type { Station } from '@parcel/contracts/api';
 import type { GatewayContext } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
+import { mount } from '../http/mount.ts';
 
 export const STATION_RADIUS_M = 5000;
 export const STATION_LIMIT = 20;
 
 export function gettingStations(router: Router, ctx: GatewayContext): void {
-  router.get('/v1/openapi/station/get-stations', ...ctx.guards.B, (req, res) => {
-    const postcode = req.query.postcode;
+  mount(router, ctx, 'getStations', (req, res) => {
+    const query = StationsQuery.safeParse(req.query);
+    const postcode = query.success ? query.data.postcode : undefined;
     // Omitted (or not a single value): the specified empty list, not an error.
-    if (typeof postcode !== 'string' || postcode.length > 32) return sendB(res, CODE_SUCCESS, B.success, []);
-    const stations = ctx.ref.stationsNear(postcode, STATION_RADIUS_M, STATION_LIMIT).map(({ station, distance }) => ({
+    if (postcode === undefined) return sendB(res, CODE_SUCCESS, B.success, []);
+    const stations = ctx.ref.stationsNear(postcode, STATION_RADIUS_M, STATION_LIMIT).map(({ station, distance }): Station => ({
       Zipcode: station.zipcode,
       Station_Name: station.name,
       Station_Address: station.address,

@@ -1,4 +1,7 @@
-/** Per-account token bucket: over the limit, HTTP 429 with Retry-After (decisions.md). */
+/**
+ * Per-account token bucket. Every answer to an authenticated request says where the account
+ * stands (RateLimit-Limit, -Remaining, -Reset); over the limit, HTTP 429 with Retry-After (decisions.md).
+ */
 import type { NextFunction, Request, Response } from 'express';
 import { CODE_FAILURE, Http } from '@parcel/contracts';
 import type { Clock } from '@parcel/domain';
@@ -7,6 +10,7 @@ import { sendFor } from './interfaces.ts';
 
 export function rateLimit(perSecond: number, burst: number, clock: Clock) {
   const buckets = new Map<string, { tokens: number; at: number }>();
+  const limit = String(burst);
   return (req: Request, res: Response, next: NextFunction) => {
     const account = res.locals.account as Account | undefined;
     if (perSecond <= 0 || !account) return next();
@@ -16,11 +20,13 @@ export function rateLimit(perSecond: number, burst: number, clock: Clock) {
     bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
     bucket.at = now;
     buckets.set(key, bucket);
-    if (bucket.tokens < 1) {
-      res.setHeader('Retry-After', String(Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond))));
-      return sendFor(req, res, CODE_FAILURE, Http.rateLimited, 429);
-    }
-    bucket.tokens -= 1;
-    next();
+    const allowed = bucket.tokens >= 1;
+    if (allowed) bucket.tokens -= 1;
+    res.setHeader('RateLimit-Limit', limit);
+    res.setHeader('RateLimit-Remaining', String(Math.floor(bucket.tokens)));
+    res.setHeader('RateLimit-Reset', String(Math.ceil((burst - bucket.tokens) / perSecond)));
+    if (allowed) return next();
+    res.setHeader('Retry-After', String(Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond))));
+    sendFor(req, res, CODE_FAILURE, Http.rateLimited, 429);
   };
 }

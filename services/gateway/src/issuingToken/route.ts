@@ -1,32 +1,20 @@
 /** POST /api/auth/token (decisions.md, "Interface A: the two endpoints the specification does not show"). */
-import { timingSafeEqual } from 'node:crypto';
 import type { Router } from 'express';
-import { A, check, CODE_FAILURE, CODE_SUCCESS, TokenRequest } from '@parcel/contracts';
+import { A, CODE_SUCCESS } from '@parcel/contracts';
+import type { TokenResult } from '@parcel/contracts/api';
 import { formatSgt } from '@parcel/domain';
-import type { Account } from '@parcel/reference-data';
 import { issueToken } from '../auth/bearer.ts';
+import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendA } from '../http/interfaces.ts';
-
-function keyMatches(account: Account, apiKey: string): boolean {
-  const expected = Buffer.from(account.apiKey, 'utf8');
-  const given = Buffer.from(apiKey, 'utf8');
-  return expected.length === given.length && timingSafeEqual(expected, given);
-}
+import { mount } from '../http/mount.ts';
 
 export function issuingToken(router: Router, ctx: GatewayContext): void {
-  router.post('/api/auth/token', async (req, res) => {
-    const body = check(TokenRequest, req.body);
-    if (!body.ok) return sendA(res, CODE_FAILURE, body.message, []);
-    const account = ctx.accountsByName.get(body.value.ApiName);
-    if (!account || !keyMatches(account, body.value.ApiKey)) return sendA(res, CODE_FAILURE, A.invalidCredentials, []);
+  // The credentials in the body were checked by the guard (auth/credentials.ts).
+  mount(router, ctx, 'issueToken', async (_req, res) => {
     const now = ctx.clock.now().getTime();
-    const { token, expiresAt } = await issueToken(ctx.projections.tokens, account.clientId, now, ctx.config.tokenTtlS);
-    sendA(res, CODE_SUCCESS, A.success, {
-      AccessToken: token,
-      TokenType: 'Bearer',
-      ExpiresIn: ctx.config.tokenTtlS,
-      ExpiresAt: formatSgt(new Date(expiresAt)),
-    });
+    const { token, expiresAt } = await issueToken(ctx.projections.tokens, accountOf(res).clientId, now, ctx.config.tokenTtlS);
+    const data: TokenResult = { AccessToken: token, TokenType: 'Bearer', ExpiresIn: ctx.config.tokenTtlS, ExpiresAt: formatSgt(new Date(expiresAt)) };
+    sendA(res, CODE_SUCCESS, A.success, data);
   });
 }

@@ -4,9 +4,10 @@ import { A, check, CODE_FAILURE, CODE_SUCCESS, TrackingNumberRequest } from '@pa
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendA } from '../http/interfaces.ts';
+import { mount } from '../http/mount.ts';
 
 export function lookingUpTrackingNumber(router: Router, ctx: GatewayContext): void {
-  router.post('/api/tracking-number', ...ctx.guards.A, async (req, res) => {
+  mount(router, ctx, 'lookUpTrackingNumber', async (req, res) => {
     const body = check(TrackingNumberRequest, req.body);
     if (!body.ok) return sendA(res, CODE_FAILURE, body.message, []);
     const view = await ctx.projections.parcels.getByReference(accountOf(res).clientId, body.value.Barcode);

@@ -6,19 +6,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
-import { B, CODE_FAILURE, CODE_SUCCESS, Remarks, Topics } from '@parcel/contracts';
+import { B, Callback, CODE_FAILURE, CODE_SUCCESS, Remarks, Topics } from '@parcel/contracts';
 import type { RecordCarrierEvent, RecordCarrierEventReply } from '@parcel/contracts';
 import { parseCarrierEvent, verifyCarrierSignature } from '@parcel/carriers';
 import type { GatewayContext } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
+import { mount } from '../http/mount.ts';
 
 export function receivingCarrierEvents(router: Router, ctx: GatewayContext): void {
-  router.post('/carrier-events/:carrierCode', async (req, res) => {
+  mount(router, ctx, 'receiveCarrierEvent', async (req, res) => {
     const carrier = ctx.ref.carriers.get(String(req.params.carrierCode));
-    if (!carrier?.eventSecret) return sendB(res, CODE_FAILURE, 'Unknown carrier', [], 404);
+    if (!carrier?.eventSecret) return sendB(res, CODE_FAILURE, Callback.unknownCarrier, [], 404);
     const raw = res.locals.rawBody as Buffer;
     if (!verifyCarrierSignature(raw, req.header('x-carrier-signature'), carrier.eventSecret)) {
-      return sendB(res, CODE_FAILURE, B.authInvalid('X-Carrier-Signature'), [], 401);
+      return sendB(res, CODE_FAILURE, B.authInvalid(Callback.signatureHeader), [], 401);
     }
     const parsed = parseCarrierEvent(req.body);
     if (!parsed.ok) return sendB(res, CODE_FAILURE, parsed.message, [], 400);

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { createParcelProjector, randomIds } from '@parcel/application';
 import { createCarrierSandbox } from '@parcel/carrier-sandbox';
 import { createLmxClient } from '@parcel/carriers';
+import type { CarrierClient } from '@parcel/carriers';
+import type { EventStore } from '@parcel/eventstore';
 import { createSqliteEventStore } from '@parcel/eventstore';
 import { createSqliteProjectionStore } from '@parcel/projections';
 import { sampleOrder } from '@parcel/domain/testing';
@@ -45,5 +47,116 @@ test('two workers (two processes) on one store register each parcel once, and bo
     await eventStore.close();
     await projections.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** An embedded store and views, the sandbox, and a count of the appends the worker makes. */
+async function rig() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'registration-'));
+  const sandbox = createCarrierSandbox({ secret: 's' });
+  const { url } = await sandbox.listen(0);
+  const store = createSqliteEventStore({ file: path.join(dir, 'events.db'), durability: 'normal' });
+  const appendCalls: number[] = [];
+  // The worker's store: counts each append call and how many streams it carries.
+  const eventStore: EventStore = {
+    ...store,
+    subscribeToAll: (o) => store.subscribeToAll(o),
+    append: (r) => (appendCalls.push(1), store.append(r)),
+    appendMany: (rs) => (appendCalls.push(rs.length), store.appendMany(rs)),
+  };
+  const projections = createSqliteProjectionStore({ file: path.join(dir, 'views.db') });
+  const projector = createParcelProjector({ eventStore: store, views: projections.parcels });
+  const clock = { now: () => new Date('2026-11-22T06:00:00Z') };
+  const lmx = createLmxClient({ baseUrl: url });
+  let registrations = 0;
+  const counting: CarrierClient = { ...lmx, register: (s) => (registrations++, lmx.register(s)) };
+  const carriers = new Map([['LMX', counting]]);
+  const create = async (i: number, instruction = '') => {
+    const reply = await createOrder(
+      { eventStore: store, projector, clock, ids: randomIds },
+      { clientId: 'demo', order: sampleOrder({ custom_tracking_num: `P-${i}`, instruction }), serviceType: 'LMD', carrier: 'LMX', weightUnit: 'kg' },
+      { commandId: `c-${i}` },
+    );
+    if (!reply.ok) throw new Error('not created');
+    return reply.trackingNumber;
+  };
+  const deps = { eventStore, projector, clock, ids: randomIds, carriers, pollIntervalMs: 20, retryDelayMs: 20 };
+  const done = async () => {
+    await sandbox.close();
+    await store.close();
+    await projections.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { deps, store, projections, appendCalls, registrations: () => registrations, create, done };
+}
+
+test('a page of new parcels is registered in one append call, and every view carries its partner number', async () => {
+  const r = await rig();
+  try {
+    const made = [];
+    for (let i = 0; i < 12; i++) made.push(await r.create(i));
+    const worker = startRegistrationWorker(r.deps);
+    await worker.caughtUp();
+    await worker.stop();
+    expect(r.appendCalls).toEqual([12]);
+    expect(r.registrations()).toBe(12);
+    for (const tn of made) expect((await r.projections.parcels.get(tn))?.partnerTrackingNo).toMatch(/^LMX/);
+  } finally {
+    await r.done();
+  }
+});
+
+test('a parcel cancelled further on in the same page is not registered', async () => {
+  const r = await rig();
+  try {
+    const kept = await r.create(1);
+    const cancelled = await r.create(2);
+    await r.store.append({
+      streamName: `parcel-${cancelled}`,
+      expectedRevision: 0,
+      events: [{ id: 'cancel-2', type: 'ParcelCancelled.v1', data: { trackingNumber: cancelled, cancelledAt: '2026-11-22T06:01:00.000Z' }, metadata: {} }],
+    });
+    const worker = startRegistrationWorker(r.deps);
+    await worker.caughtUp();
+    await worker.stop();
+    expect(r.registrations()).toBe(1);
+    expect((await r.projections.parcels.get(kept))?.partnerTrackingNo).toMatch(/^LMX/);
+    expect((await r.projections.parcels.get(cancelled))?.partnerTrackingNo).toBe('');
+  } finally {
+    await r.done();
+  }
+});
+
+test('a parcel that changed after the page was read fails the page\'s one append whole: each parcel is then recorded alone, once', async () => {
+  const r = await rig();
+  try {
+    const tns = [await r.create(1), await r.create(2), await r.create(3)];
+    // A carrier that, while it registers the second parcel, sees a label recorded on it: its stream moves on.
+    const lmx = r.deps.carriers.get('LMX')!;
+    r.deps.carriers.set('LMX', {
+      ...lmx,
+      register: async (s) => {
+        if (s.trackingNumber === tns[1]) {
+          await r.store.append({
+            streamName: `parcel-${tns[1]}`,
+            expectedRevision: 0,
+            events: [{ id: 'label-2', type: 'LabelGenerated.v1', data: { trackingNumber: tns[1], labelType: 'CN23', direction: 'vertical', generatedAt: '2026-11-22T06:01:00.000Z' }, metadata: {} }],
+          });
+        }
+        return lmx.register(s);
+      },
+    });
+    const worker = startRegistrationWorker(r.deps);
+    await worker.caughtUp();
+    await worker.stop();
+    // The page's append conflicts on the second parcel and commits nothing: each is then recorded alone.
+    expect(r.appendCalls).toEqual([3, 1, 1, 1]);
+    for (const tn of tns) {
+      const registered = (await r.store.readStream(`parcel-${tn}`)).filter((e) => e.type === 'CarrierRegistered.v1');
+      expect(registered).toHaveLength(1);
+      expect((await r.projections.parcels.get(tn))?.partnerTrackingNo).toMatch(/^LMX/);
+    }
+  } finally {
+    await r.done();
   }
 });

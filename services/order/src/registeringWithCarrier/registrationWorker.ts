@@ -1,18 +1,28 @@
 /**
  * Registers new parcels with carriers that take registrations (the LMX sandbox), from the event
  * store's log with a stored checkpoint: a parcel committed is registered even if the process dies
- * right after. While a carrier is down, each failed attempt is recorded (internal event) and
- * retried with exponential backoff; later registrations wait their turn, in commit order.
+ * right after. A page of the log is handled at once: the parcels to register and their state come
+ * from the events in hand, the carrier is asked for all of them side by side, the page's results
+ * are appended in one call (each stream at the revision it was decided on) and the views updated
+ * at known revisions, without reading anything back. A parcel that changed meanwhile (a conflict)
+ * takes the careful path alone: read, decide, append. While a carrier is down, each failed attempt
+ * is recorded (internal event) and retried with exponential backoff; the page, and so later
+ * registrations, wait their turn.
  */
-import { deserializeEvent, PARCEL_STREAM_PREFIX } from '@parcel/contracts';
-import { handleParcelCommand, readParcel } from '@parcel/application';
-import type { Ids, ParcelProjector } from '@parcel/application';
-import type { CarrierClient } from '@parcel/carriers';
-import { ParcelError } from '@parcel/domain';
-import type { Clock } from '@parcel/domain';
+import { deserializeEvent, isParcelEvent, PARCEL_STREAM_PREFIX, parcelStreamName } from '@parcel/contracts';
+import type { ParcelEvent } from '@parcel/contracts';
+import { handleParcelCommand, toAppend } from '@parcel/application';
+import type { Ids, ParcelProjector, PositionedEvent } from '@parcel/application';
+import type { CarrierClient, RegisterResult, ShipmentToRegister } from '@parcel/carriers';
+import { decide, evolve, initialState, ParcelError } from '@parcel/domain';
+import type { Clock, ParcelCommand, ParcelState } from '@parcel/domain';
+import { WrongExpectedRevisionError } from '@parcel/eventstore';
 import type { EventStore, RecordedEvent, Subscription } from '@parcel/eventstore';
 
 export const REGISTRATION_SUBSCRIPTION = 'carrier-registration';
+
+/** Carrier requests in flight at once while a page is registered. */
+const CONCURRENT_REQUESTS = 16;
 
 export interface RegistrationDeps {
   eventStore: EventStore;
@@ -27,57 +37,158 @@ export interface RegistrationDeps {
   onProjectionError?: (error: unknown) => void;
 }
 
+/** A parcel of the page to register: what the carrier needs, and its stream as far as the log tells. */
+interface Pending {
+  trackingNumber: string;
+  client: CarrierClient;
+  shipment: ShipmentToRegister;
+  metadata: Record<string, unknown>;
+  /** Its events in hand, from revision 0. */
+  history: PositionedEvent[];
+  state: ParcelState;
+}
+
+/** `work` over `items`, at most `limit` at a time; the results in the items' order. */
+async function inPool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
+}
+
+const commandFor = (result: RegisterResult, now: Date): ParcelCommand =>
+  result.ok
+    ? { type: 'RecordCarrierRegistration', data: { partnerTrackingNo: result.partnerTrackingNo, partnerName: result.partnerName, now } }
+    : { type: 'RecordCarrierRegistrationFailure', data: { reason: result.reason, now } };
+
 export function startRegistrationWorker(deps: RegistrationDeps): Subscription {
   const stopping = new AbortController();
   const base = deps.retryDelayMs ?? 1000;
   const max = deps.maxRetryDelayMs ?? 30_000;
 
-  async function register(recorded: RecordedEvent): Promise<void> {
-    if (!recorded.streamName.startsWith(PARCEL_STREAM_PREFIX) || recorded.revision !== 0) return;
-    const event = deserializeEvent(recorded);
-    if (event.type !== 'ParcelRegistered') return;
-    const { trackingNumber, carrier, order } = event.data;
-    const client = deps.carriers.get(carrier);
-    if (!client) return;
-    const metadata = { causationId: recorded.id, clientId: event.data.clientId };
-
-    while (!stopping.signal.aborted) {
-      const { state } = await readParcel(deps.eventStore, trackingNumber);
-      if (state.status !== 'active' || state.partnerTrackingNo !== null) return;
-      const result = await client.register({
-        trackingNumber,
-        carrier,
-        recipientCountry: order.recipient_country,
-        postalCode: order.postal_code ?? '',
-        recipientName: order.recipient_name,
-        instruction: order.instruction ?? '',
-      });
-      const now = deps.clock.now();
-      if (result.ok) {
-        const { partnerTrackingNo, partnerName } = result;
-        try {
-          await handleParcelCommand(deps, trackingNumber, () => ({ type: 'RecordCarrierRegistration', data: { partnerTrackingNo, partnerName, now } }), metadata);
-        } catch (error) {
-          // Another process (or an earlier delivery) recorded it first: the carrier gave both the same number.
-          if (!(error instanceof ParcelError && error.code === 'AlreadyRegisteredWithCarrier')) throw error;
-        }
-        return;
+  /** The page's parcels that still need a carrier, with their state as the page leaves them. */
+  function toRegister(page: readonly RecordedEvent[]): Pending[] {
+    const byParcel = new Map<string, Pending>();
+    for (const recorded of page) {
+      if (!recorded.streamName.startsWith(PARCEL_STREAM_PREFIX)) continue;
+      const event = deserializeEvent(recorded);
+      if (!isParcelEvent(event)) continue;
+      const positioned = { event, eventId: recorded.id, revision: recorded.revision };
+      const known = byParcel.get(event.data.trackingNumber);
+      if (known) {
+        known.history.push(positioned);
+        known.state = evolve(known.state, event);
+        continue;
       }
-      await handleParcelCommand(deps, trackingNumber, () => ({ type: 'RecordCarrierRegistrationFailure', data: { reason: result.reason, now } }), metadata);
-      if (result.permanent) return;
-      const delay = Math.min(max, base * 2 ** state.registrationAttempts);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        stopping.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      if (event.type !== 'ParcelRegistered' || recorded.revision !== 0) continue;
+      const { trackingNumber, carrier, order, clientId } = event.data;
+      const client = deps.carriers.get(carrier);
+      if (!client) continue;
+      byParcel.set(trackingNumber, {
+        trackingNumber,
+        client,
+        shipment: {
+          trackingNumber,
+          carrier,
+          recipientCountry: order.recipient_country,
+          postalCode: order.postal_code ?? '',
+          recipientName: order.recipient_name,
+          instruction: order.instruction ?? '',
+        },
+        metadata: { causationId: recorded.id, clientId },
+        history: [positioned],
+        state: evolve(initialState(), event),
       });
     }
-    // Stopped mid-retry: the checkpoint must not pass this parcel, the next start retries it.
-    throw new Error(`registration of ${trackingNumber} interrupted by stop`);
+    return [...byParcel.values()].filter(waiting);
+  }
+
+  /** One parcel the careful way: its stream read, decided afresh, appended, projected. */
+  async function recordAlone(p: Pending, command: ParcelCommand): Promise<void> {
+    try {
+      await handleParcelCommand(deps, p.trackingNumber, () => command, p.metadata);
+    } catch (error) {
+      // Another process (or an earlier delivery) recorded it first: the carrier gave both the same number.
+      if (!(error instanceof ParcelError && error.code === 'AlreadyRegisteredWithCarrier')) throw error;
+    }
+  }
+
+  /** The parcel's stream as it is now: before asking the carrier again, after a pause (it may have been cancelled or registered meanwhile). */
+  async function refresh(p: Pending): Promise<void> {
+    const recorded = await deps.eventStore.readStream(parcelStreamName(p.trackingNumber));
+    p.history = [];
+    p.state = initialState();
+    for (const r of recorded) {
+      const event = deserializeEvent(r);
+      if (!isParcelEvent(event)) continue;
+      p.history.push({ event, eventId: r.id, revision: r.revision });
+      p.state = evolve(p.state, event);
+    }
+  }
+
+  const waiting = (p: Pending) => p.state.status === 'active' && p.state.partnerTrackingNo === null;
+
+  /** The carrier's answers of one round, recorded: all in one append when nothing changed meanwhile. */
+  async function record(round: Pending[], results: RegisterResult[]): Promise<void> {
+    const now = deps.clock.now();
+    const commands = round.map((p, i) => commandFor(results[i]!, now));
+    const decided = round.map((p, i) => decide(commands[i]!, p.state).map((event) => ({ event, eventId: deps.ids.eventId() })));
+    try {
+      await deps.eventStore.appendMany(
+        round.map((p, i) => ({
+          streamName: parcelStreamName(p.trackingNumber),
+          expectedRevision: p.history.at(-1)!.revision,
+          events: decided[i]!.map((e) => toAppend(e, p.metadata)),
+        })),
+      );
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      for (const [i, p] of round.entries()) await recordAlone(p, commands[i]!);
+      return;
+    }
+    for (const [i, p] of round.entries()) {
+      const before = p.history.at(-1)!.revision;
+      const appended = decided[i]!.map((e, j) => ({ ...e, event: e.event as ParcelEvent, revision: before + 1 + j }));
+      p.history.push(...appended);
+      for (const { event } of appended) p.state = evolve(p.state, event);
+      // The events are committed: a failed view update is left to the tracking subscription to repair.
+      await deps.projector.projectHistory(p.trackingNumber, p.history, before).catch((e: unknown) => deps.onProjectionError?.(e));
+    }
+  }
+
+  async function handleBatch(page: readonly RecordedEvent[]): Promise<void> {
+    let pending = toRegister(page);
+    while (pending.length > 0 && !stopping.signal.aborted) {
+      const results = await inPool(pending, CONCURRENT_REQUESTS, (p) => p.client.register(p.shipment));
+      await record(pending, results);
+      // Registered, or refused for good: done. A failure that may pass is asked again after a pause.
+      const again = pending.filter((_, i) => {
+        const result = results[i]!;
+        return !result.ok && !result.permanent;
+      });
+      if (again.length === 0) return;
+      const attempts = Math.min(...again.map((p) => (p.state.status === 'empty' ? 1 : p.state.registrationAttempts)));
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(max, base * 2 ** (attempts - 1)));
+        stopping.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      });
+      if (stopping.signal.aborted) break;
+      await Promise.all(again.map(refresh));
+      pending = again.filter(waiting);
+    }
+    // Stopped mid-retry: the checkpoint must not pass this page, the next start retries it.
+    if (pending.length > 0) throw new Error(`registration of ${pending.length} parcels interrupted by stop`);
   }
 
   const subscription = deps.eventStore.subscribeToAll({
     subscriptionId: REGISTRATION_SUBSCRIPTION,
-    handler: register,
+    handleBatch,
     ...(deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {}),
   });
   return {

@@ -1,0 +1,236 @@
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Consumer, MessagesStreamFallbackModes, MessagesStreamModes } from '@platformatic/kafka';
+import type { BaseOptions, Message as PlatformaticMessage, MessagesStream } from '@platformatic/kafka';
+import type { KafkaMessage } from 'kafkajs';
+import { runBatch } from '../kafka/batch.ts';
+import { createCommitter } from '../kafka/committer.ts';
+import type { BatchContext, GroupConsumer } from '../kafka/consumer.ts';
+import type { BusLogger } from '../kafka/log.ts';
+import { fromConsumed } from './records.ts';
+
+export interface StreamTuning {
+  sessionTimeoutMs: number;
+  rebalanceTimeoutMs: number;
+  heartbeatIntervalMs: number;
+  maxWaitTimeMs: number;
+  commitIntervalMs: number;
+  finalCommitTimeoutMs: number;
+  startTimeoutMs: number;
+  drainTimeoutMs: number;
+  /** Records fetched ahead of the handlers before the stream pauses. */
+  maxQueued: number;
+}
+
+/**
+ * The group protocol as kafkajs names it (its RoundRobinAssigner; the subscription and assignment
+ * encodings are Kafka's standard ones): members of both adapters can then share a group, as
+ * during a switch from one to the other.
+ */
+export const groupProtocols = [{ name: 'RoundRobinAssigner', version: 0 }];
+
+export interface StreamConsumerSpec {
+  topic: string;
+  groupId: string;
+  /** Records of one key one at a time, different keys side by side within a partition. */
+  keyConcurrency: number;
+  deliver: (record: KafkaMessage, partition: number, context: BatchContext) => Promise<boolean>;
+}
+
+interface PartitionState {
+  partition: number;
+  queued: KafkaMessage[];
+  /** The offset after the last record queued: a record below it (fetched again after a rejoin) is ours already. */
+  next: bigint;
+  /** The offset after the last record done. */
+  resolved: bigint;
+  running?: Promise<void>;
+  revoked: boolean;
+}
+
+/**
+ * A consumer group member on @platformatic/kafka's message stream, with the kafkajs adapter's
+ * semantics: per partition, the records fetched meanwhile run as one batch (one key in order,
+ * keys side by side), offsets are committed on an interval only up to what is done, and a failed
+ * batch runs again from its first unfinished record. The stream fetches ahead while handlers run
+ * (up to `maxQueued` records), and each partition goes at its own pace.
+ */
+export async function startStreamConsumer(base: BaseOptions, spec: StreamConsumerSpec, tuning: StreamTuning, log: BusLogger): Promise<GroupConsumer> {
+  const { topic, groupId } = spec;
+  const consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({
+    ...base,
+    groupId,
+    autocommit: false,
+    sessionTimeout: tuning.sessionTimeoutMs,
+    rebalanceTimeout: tuning.rebalanceTimeoutMs,
+    heartbeatInterval: tuning.heartbeatIntervalMs,
+    protocols: groupProtocols,
+    maxWaitTime: tuning.maxWaitTimeMs,
+    minBytes: 1,
+  });
+  consumer.on('error', (error: Error) => log.warn({ topic, groupId, error: error.message }, 'consumer error'));
+  const stopping = new AbortController();
+  const abandon = new AbortController();
+  const partitions = new Map<number, PartitionState>();
+  let stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | undefined;
+  let queuedTotal = 0;
+  let restarting: NodeJS.Timeout | undefined;
+
+  const committer = createCommitter(async (offsets) => {
+    // Mid-rejoin a commit fails and makes the client rejoin once more: leave it for the next flush.
+    if (!consumer.isActive()) return;
+    await consumer.commit({ offsets: offsets.map(({ partition, offset }) => ({ topic, partition, offset: BigInt(offset), leaderEpoch: -1 })) });
+    committer.committed(offsets);
+  }, tuning.commitIntervalMs, { topic, groupId, log });
+
+  consumer.on('consumer:group:join', ({ assignments }) => {
+    const mine = assignments?.find((assignment) => assignment.topic === topic)?.partitions ?? [];
+    committer.assigned(mine);
+    for (const [partition, state] of partitions) {
+      if (mine.includes(partition)) continue;
+      // Moved to another member: start nothing more of it; what runs finishes, its offset is no longer ours.
+      state.revoked = true;
+      queuedTotal -= state.queued.length;
+      state.queued = [];
+      partitions.delete(partition);
+    }
+  });
+
+  async function drain(state: PartitionState): Promise<void> {
+    let failures = 0;
+    while (state.queued.length > 0 && !state.revoked && !stopping.signal.aborted) {
+      const batch = state.queued;
+      state.queued = [];
+      queuedTotal -= batch.length;
+      if (queuedTotal < tuning.maxQueued / 2 && stream?.isPaused()) stream.resume();
+      const context: BatchContext = {
+        proceed: () => !state.revoked && !stopping.signal.aborted,
+        resolve: (offset) => {
+          state.resolved = BigInt(offset) + 1n;
+          committer.resolved(state.partition, offset);
+        },
+        abandoned: abandon.signal,
+        stopping: stopping.signal,
+      };
+      try {
+        await runBatch(batch, (record) => spec.deliver(record, state.partition, context), {
+          concurrency: spec.keyConcurrency,
+          resolve: context.resolve,
+          proceed: context.proceed,
+          abandoned: abandon.signal,
+        });
+        failures = 0;
+      } catch (error) {
+        // A reply or a dead letter could not be sent (broker gone): run what is unfinished again.
+        failures += 1;
+        log.warn({ topic, groupId, partition: state.partition, error: (error as Error).message }, 'batch failed; delivering its unfinished records again');
+        const unfinished = batch.filter((record) => BigInt(record.offset) >= state.resolved);
+        state.queued = [...unfinished, ...state.queued];
+        queuedTotal += unfinished.length;
+        await sleep(Math.min(100 * 2 ** failures, 2_000), undefined, { signal: stopping.signal }).catch(() => undefined);
+      }
+    }
+  }
+
+  function onMessage(message: PlatformaticMessage<Buffer, Buffer, Buffer, Buffer>): void {
+    let state = partitions.get(message.partition);
+    if (!state) {
+      state = { partition: message.partition, queued: [], next: message.offset, resolved: message.offset, revoked: false };
+      partitions.set(message.partition, state);
+    }
+    if (message.offset < state.next) return; // fetched again after a rejoin: queued or handled already
+    state.next = message.offset + 1n;
+    state.queued.push(fromConsumed(message));
+    queuedTotal += 1;
+    if (queuedTotal >= tuning.maxQueued) stream?.pause();
+    schedule(state);
+  }
+
+  function schedule(state: PartitionState): void {
+    if (state.running || state.revoked || stopping.signal.aborted) return;
+    const running = (async () => {
+      await Promise.resolve(); // the other records of the same fetch join this batch
+      await drain(state);
+    })();
+    state.running = running;
+    void running.finally(() => {
+      state.running = undefined;
+      if (state.queued.length > 0) schedule(state);
+    });
+  }
+
+  async function open(): Promise<void> {
+    const opened = await consumer.consume({
+      topics: [topic],
+      mode: MessagesStreamModes.COMMITTED,
+      fallbackMode: MessagesStreamFallbackModes.LATEST,
+      autocommit: false,
+      sessionTimeout: tuning.sessionTimeoutMs,
+      rebalanceTimeout: tuning.rebalanceTimeoutMs,
+      heartbeatInterval: tuning.heartbeatIntervalMs,
+      protocols: groupProtocols,
+      maxWaitTime: tuning.maxWaitTimeMs,
+      minBytes: 1,
+    });
+    stream = opened;
+    opened.on('data', onMessage);
+    opened.on('error', (error: Error) => {
+      if (stopping.signal.aborted) return;
+      // The stream ends on a fetch error (a broker that went away): start a new one.
+      log.warn({ topic, groupId, error: error.message }, 'message stream failed: starting a new one');
+      restarting = setTimeout(() => void reopen(), 1_000);
+    });
+  }
+
+  async function reopen(): Promise<void> {
+    if (stopping.signal.aborted) return;
+    await open().catch((error: unknown) => {
+      log.error({ topic, groupId, error: (error as Error).message }, 'message stream could not be started again');
+      if (!stopping.signal.aborted) restarting = setTimeout(() => void reopen(), 1_000);
+    });
+  }
+
+  async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([work.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  const stop = async (mode: 'drain' | 'abandon') => {
+    stopping.abort();
+    clearTimeout(restarting);
+    if (mode === 'abandon') abandon.abort();
+    stream?.pause();
+    const running = [...partitions.values()].flatMap((state) => (state.running ? [state.running] : []));
+    if (mode === 'drain') await bounded(Promise.all(running), tuning.drainTimeoutMs);
+    abandon.abort();
+    if (committer.pending()) await bounded(committer.flush(), tuning.finalCommitTimeoutMs);
+    committer.stop();
+    await consumer.close(true).catch((error: unknown) => log.warn({ topic, groupId, error: (error as Error).message }, 'consumer did not close cleanly'));
+  };
+
+  let startLimit: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      (async () => {
+        await open();
+        // Joined and assigned; wait for the stream to know where to start and to fetch once.
+        const assigned = () => (consumer.assignments ?? []).some((assignment) => assignment.topic === topic && assignment.partitions.length > 0);
+        if (stream) await once(stream, 'offsets');
+        if (stream && assigned()) await once(stream, 'fetch');
+      })(),
+      new Promise((_, reject) => {
+        startLimit = setTimeout(() => reject(new Error(`consumer group ${groupId} on ${topic} did not start within ${tuning.startTimeoutMs} ms`)), tuning.startTimeoutMs);
+      }),
+    ]);
+    return { stop };
+  } catch (error) {
+    await stop('abandon');
+    throw error;
+  } finally {
+    clearTimeout(startLimit);
+  }
+}

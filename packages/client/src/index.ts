@@ -1,0 +1,10 @@
+/** @parcel/client: typed clients of the Parcel Logistics Service's two interfaces. */
+export { InterfaceAClient } from './interfaceA.ts';
+export { InterfaceBClient } from './interfaceB.ts';
+export { signature, signedHeaders } from './signature.ts';
+export type { SignedHeaders } from './signature.ts';
+export { DEFAULT_RETRY } from './retry.ts';
+export type { RetryOptions } from './retry.ts';
+export type { CallOptions, ClientOptions, FetchLike, MutatingCallOptions } from './transport.ts';
+export type { ApiError, ErrorKind, Failure, ResponseMeta, Result, Success } from './result.ts';
+export type * from './types.ts';

@@ -1,0 +1,93 @@
+/**
+ * Interface B (`/v1/openapi/...`), every request signed with the account's name and key. Method
+ * names are the operation ids of docs/openapi.json.
+ */
+import type { Result } from './result.ts';
+import { signedHeaders } from './signature.ts';
+import { mutation, read, Transport } from './transport.ts';
+import type { ApiRequest, CallOptions, ClientOptions, MutatingCallOptions } from './transport.ts';
+import type {
+  BarcodeResult,
+  CancelResult,
+  CreateOrderResult,
+  CreateOrdersResult,
+  HtmlLabel,
+  MultiStatusResult,
+  Order,
+  PdfLabel,
+  Station,
+  StatusRecordB,
+  ZplLabel,
+} from './types.ts';
+
+type Call = Omit<ApiRequest, 'auth'>;
+
+export class InterfaceBClient {
+  readonly #transport: Transport;
+  readonly #apiName: string;
+  readonly #apiKey: string;
+
+  constructor(options: ClientOptions) {
+    this.#transport = new Transport(options, 'B');
+    this.#apiName = options.apiName;
+    this.#apiKey = options.apiKey;
+  }
+
+  /** B1: creates an order; its retries carry one Idempotency-Key, so a lost answer never creates two parcels. */
+  createOrder(order: Order, options?: MutatingCallOptions): Promise<Result<CreateOrderResult>> {
+    return this.#send({ method: 'POST', path: '/v1/openapi/order/create-order', body: order, ...mutation(options) });
+  }
+
+  /** B2: creates orders in a batch (answers `Api not found` unless the server runs with PARCEL_BATCH_CREATE=on). */
+  createOrders(orders: Order[], options?: MutatingCallOptions): Promise<Result<CreateOrdersResult>> {
+    return this.#send({ method: 'POST', path: '/v1/openapi/order/create-orders', body: { orders }, ...mutation(options) });
+  }
+
+  /** B3: one parcel's status; an unknown number is a business error `fail` whose data is a QueryStatusMiss. */
+  queryStatus(trackingNum: string, options?: CallOptions): Promise<Result<StatusRecordB>> {
+    return this.#send({ method: 'GET', path: '/v1/openapi/order/query-status', query: { tracking_num: trackingNum }, ...read(options) });
+  }
+
+  /** B4: the status of many parcels; unknown numbers are listed in `errors`, and the call still succeeds. */
+  queryMultiStatus(trackingNums: string[], options?: CallOptions): Promise<Result<MultiStatusResult>> {
+    return this.#send({ method: 'POST', path: '/v1/openapi/order/query-multi-status', body: { tracking_nums: trackingNums }, ...read(options) });
+  }
+
+  /** B5: lockers and collection points within 5 km of a postal code, nearest first. */
+  getStations(postcode: string, options?: CallOptions): Promise<Result<Station[]>> {
+    return this.#send({ method: 'GET', path: '/v1/openapi/station/get-stations', query: { postcode }, ...read(options) });
+  }
+
+  /** B6: cancels parcels; each number is answered in `success` or `errors`. */
+  cancelOrders(trackingNums: string[], options?: MutatingCallOptions): Promise<Result<CancelResult>> {
+    return this.#send({ method: 'POST', path: '/v1/openapi/order/cancel-orders', body: { tracking_nums: trackingNums }, ...mutation(options) });
+  }
+
+  /** B7: the shipping label as a Base64 PDF. */
+  getShippingLabel(trackingNum: string, options?: CallOptions): Promise<Result<PdfLabel>> {
+    return this.#label('/v1/openapi/order-shipping-label/get-shipping-label', trackingNum, options);
+  }
+
+  /** B8: the shipping label as an HTML document. */
+  getShippingLabelHtml(trackingNum: string, options?: CallOptions): Promise<Result<HtmlLabel>> {
+    return this.#label('/v1/openapi/order-shipping-label/get-shipping-label-html', trackingNum, options);
+  }
+
+  /** B9: the shipping label in ZPL II. */
+  getShippingLabelZpl(trackingNum: string, options?: CallOptions): Promise<Result<ZplLabel>> {
+    return this.#label('/v1/openapi/order-shipping-label/get-shipping-label-zpl', trackingNum, options);
+  }
+
+  /** B10: the platform tracking number of your own reference (custom_tracking_num). */
+  getBarcode(customTrackingNum: string, options?: CallOptions): Promise<Result<BarcodeResult>> {
+    return this.#send({ method: 'GET', path: '/v1/openapi/order/get-barcode', query: { custom_tracking_num: customTrackingNum }, ...read(options) });
+  }
+
+  #label<T>(path: Call['path'], trackingNum: string, options: CallOptions | undefined): Promise<Result<T>> {
+    return this.#send({ method: 'GET', path, query: { tracking_num: trackingNum }, ...read(options) });
+  }
+
+  #send<T>(call: Call): Promise<Result<T>> {
+    return this.#transport.send<T>({ ...call, auth: () => signedHeaders(this.#apiName, this.#apiKey, this.#transport.now()) });
+  }
+}

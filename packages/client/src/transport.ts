@@ -1,0 +1,202 @@
+/**
+ * One call to the gateway: builds each attempt (authenticated afresh), reads the interface's
+ * envelope into a Result, and retries what is safe to repeat. Both clients send through it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { paths } from './generated/openapi.ts';
+import type { ApiError, Failure, Result } from './result.ts';
+import { backoffMs, DEFAULT_RETRY, retryableStatus, retryAfterMs } from './retry.ts';
+import type { RetryOptions, RetryPolicy } from './retry.ts';
+
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+export interface ClientOptions {
+  /** Where the gateway listens, e.g. `http://localhost:8080`. */
+  baseUrl: string;
+  apiName: string;
+  apiKey: string;
+  retry?: RetryOptions;
+  /** How long one attempt may take, answer body included. Default 30 000 ms. */
+  timeoutMs?: number;
+  /** Default: the global fetch. */
+  fetch?: FetchLike;
+  /** Waits between attempts. Default: a timer. */
+  sleep?: (ms: number) => Promise<void>;
+  /** The clock that seeds signatures and dates tokens, in milliseconds. Default: Date.now. */
+  now?: () => number;
+}
+
+export interface CallOptions {
+  /** Aborts the call: the attempt under way, and any retry. */
+  signal?: AbortSignal;
+}
+
+export interface MutatingCallOptions extends CallOptions {
+  /**
+   * The Idempotency-Key the call sends on every attempt. Default: a new random UUID per call, which
+   * makes its retries safe. `false` sends none, and the call is then never retried.
+   */
+  idempotencyKey?: string | false;
+}
+
+/** Interface A answers `{Code, Message, Data}`, interface B `{code, message, data}`. */
+export type Envelope = 'A' | 'B';
+
+export interface ApiRequest {
+  method: 'GET' | 'POST';
+  path: keyof paths;
+  query?: Record<string, string>;
+  body?: unknown;
+  /** Sending it twice does no harm: a read, or a POST that carries an Idempotency-Key. */
+  repeatable: boolean;
+  idempotencyKey?: string;
+  /** The headers that authenticate one attempt: a fresh signature, or the current bearer token. */
+  auth(): Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** The parts of a request a read sets: repeatable, no key. */
+export const read = (options: CallOptions = {}): Pick<ApiRequest, 'repeatable' | 'signal'> => ({ repeatable: true, signal: options.signal });
+
+/** The parts of a request a mutation sets: its Idempotency-Key, decided once for every attempt. */
+export function mutation(options: MutatingCallOptions = {}): Pick<ApiRequest, 'repeatable' | 'idempotencyKey' | 'signal'> {
+  const key = options.idempotencyKey === false ? undefined : (options.idempotencyKey ?? randomUUID());
+  return { repeatable: key !== undefined, idempotencyKey: key, signal: options.signal };
+}
+
+interface Outcome<T> {
+  result: Result<T>;
+  retry: boolean;
+  /** What the server asked for with Retry-After. */
+  retryAfterMs?: number;
+}
+
+interface Parsed {
+  code: number;
+  message: string;
+  data: unknown;
+}
+
+const timer = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const failure = (error: ApiError): Failure => ({ ok: false, error });
+
+/** No answer arrived. */
+const lost = (message: string, attempts: number, cause?: unknown): Failure =>
+  failure({ kind: 'network', code: null, message, status: null, data: null, attempts, ...(cause === undefined ? {} : { cause }) });
+
+const ABORTED = 'aborted by the caller';
+
+/** fetch's "fetch failed" says little; the error under it (ECONNREFUSED, bad port, ...) says what. */
+function describe(cause: unknown): string {
+  if (!(cause instanceof Error)) return String(cause);
+  const inner = cause.cause as { code?: unknown; message?: unknown } | undefined;
+  const why = typeof inner?.code === 'string' ? inner.code : typeof inner?.message === 'string' ? inner.message : undefined;
+  return why ? `${cause.message} (${why})` : cause.message;
+}
+
+export class Transport {
+  readonly now: () => number;
+  readonly #baseUrl: string;
+  readonly #fields: readonly [string, string, string];
+  readonly #policy: RetryPolicy;
+  readonly #timeoutMs: number;
+  readonly #fetch: FetchLike;
+  readonly #sleep: (ms: number) => Promise<void>;
+
+  constructor(options: ClientOptions, envelope: Envelope) {
+    this.now = options.now ?? Date.now;
+    this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#fields = envelope === 'A' ? ['Code', 'Message', 'Data'] : ['code', 'message', 'data'];
+    const retry = options.retry ?? {};
+    this.#policy = {
+      maxAttempts: Math.max(1, retry.maxAttempts ?? DEFAULT_RETRY.maxAttempts),
+      baseDelayMs: retry.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs,
+      maxDelayMs: retry.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs,
+      maxRetryAfterMs: retry.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs,
+    };
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#fetch = options.fetch ?? ((url, init) => fetch(url, init));
+    this.#sleep = options.sleep ?? timer;
+  }
+
+  async send<T>(request: ApiRequest): Promise<Result<T>> {
+    for (let attempt = 1; ; attempt++) {
+      if (request.signal?.aborted) return lost(ABORTED, attempt - 1);
+      const outcome = await this.#attempt<T>(request, attempt);
+      if (outcome.result.ok || !outcome.retry || !request.repeatable || attempt >= this.#policy.maxAttempts) return outcome.result;
+      if (outcome.retryAfterMs !== undefined && outcome.retryAfterMs > this.#policy.maxRetryAfterMs) return outcome.result;
+      await this.#sleep(outcome.retryAfterMs ?? backoffMs(attempt, this.#policy));
+    }
+  }
+
+  async #attempt<T>(request: ApiRequest, attempt: number): Promise<Outcome<T>> {
+    const { signal } = request;
+    const headers: Record<string, string> = { accept: 'application/json', ...request.auth() };
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    if (request.idempotencyKey !== undefined) headers['idempotency-key'] = request.idempotencyKey;
+    const query = request.query ? `?${new URLSearchParams(request.query)}` : '';
+    // Outside the try below: a body that cannot be serialised is the caller's bug, not a lost answer.
+    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+
+    // One controller for the timeout and the caller's signal (AbortSignal.any needs Node 20).
+    const controller = new AbortController();
+    let timedOut = false;
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.#timeoutMs);
+    const forward = () => controller.abort();
+    signal?.addEventListener('abort', forward, { once: true });
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.#fetch(`${this.#baseUrl}${request.path}${query}`, {
+        method: request.method,
+        headers,
+        body,
+        signal: controller.signal,
+      });
+      text = await response.text();
+    } catch (cause) {
+      if (timedOut) return { result: lost(`no answer within ${this.#timeoutMs} ms`, attempt, cause), retry: true };
+      if (signal?.aborted) return { result: lost(ABORTED, attempt, cause), retry: false };
+      return { result: lost(`network error: ${describe(cause)}`, attempt, cause), retry: true };
+    } finally {
+      clearTimeout(deadline);
+      signal?.removeEventListener('abort', forward);
+    }
+    return this.#read<T>(response, text, attempt, request.idempotencyKey);
+  }
+
+  #read<T>(response: Response, text: string, attempts: number, idempotencyKey: string | undefined): Outcome<T> {
+    const { status } = response;
+    const envelope = this.#parse(text);
+    if (status >= 200 && status < 300 && envelope) {
+      if (envelope.code === 0) {
+        const replayed = response.headers.get('idempotent-replayed') === 'true';
+        const meta = { status, attempts, replayed, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) };
+        return { result: { ok: true, data: envelope.data as T, meta }, retry: false };
+      }
+      return { result: failure({ kind: 'business', ...envelope, status, attempts }), retry: false };
+    }
+    const error: ApiError = envelope
+      ? { kind: 'http', ...envelope, status, attempts }
+      : { kind: 'http', code: null, message: `HTTP ${status}: the answer is not the interface's envelope`, status, data: text, attempts };
+    const retryAfter = status === 429 || status === 503 ? retryAfterMs(response.headers.get('retry-after'), this.now()) : undefined;
+    return { result: failure(error), retry: retryableStatus(status), ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }) };
+  }
+
+  /** The envelope in a body, or undefined when the body is not one. */
+  #parse(text: string): Parsed | undefined {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    if (typeof body !== 'object' || body === null) return undefined;
+    const [code, message, data] = this.#fields.map((field) => (body as Record<string, unknown>)[field]);
+    return typeof code === 'number' && typeof message === 'string' ? { code, message, data } : undefined;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Names for the schemas of docs/openapi.json, read off the generated types, so the client's
+ * signatures follow the document: a field the gateway adds or drops changes them with
+ * `npm run reference`.
+ */
+import type { components, operations } from './generated/openapi.ts';
+
+type Schemas = components['schemas'];
+
+export type { components, operations, paths } from './generated/openapi.ts';
+
+// Interface B
+export type Order = Schemas['Order'];
+export type OrderItem = Schemas['OrderItem'];
+export type OrderLockerStation = Schemas['OrderLockerStation'];
+export type CreateOrderResult = Schemas['CreateOrderResult'];
+export type CreateOrdersResult = Schemas['CreateOrdersResult'];
+export type BatchEntry = Schemas['BatchEntry'];
+export type StatusRecordB = Schemas['StatusRecordB'];
+export type ActivityB = Schemas['ActivityB'];
+export type LockerStationB = Schemas['LockerStationB'];
+export type MultiStatusResult = Schemas['MultiStatusResult'];
+/** The data of query-status's `fail`: the number and `No Record(s)`. */
+export type QueryStatusMiss = Schemas['QueryStatusMiss'];
+export type Station = Schemas['Station'];
+export type CancelResult = Schemas['CancelResult'];
+export type PdfLabel = Schemas['PdfLabel'];
+export type HtmlLabel = Schemas['HtmlLabel'];
+export type ZplLabel = Schemas['ZplLabel'];
+export type BarcodeResult = Schemas['BarcodeResult'];
+
+// Interface A
+export type TokenResult = Schemas['TokenResult'];
+export type StatusRecordA = Schemas['StatusRecordA'];
+export type ActivityA = Schemas['ActivityA'];
+export type StatusLookupResult = Schemas['StatusLookupResult'];
+export type TrackingNumberResult = Schemas['TrackingNumberResult'];
+export type CreateLabelResult = Schemas['CreateLabelResult'];
+/**
+ * The document leaves Direction open (the server answers any other value with its generic error);
+ * the client names the two that render: `vertical` (portrait) and `horizontal` (landscape, the default).
+ */
+export type CreateLabelRequest = Omit<operations['createLabel']['requestBody']['content']['application/json'], 'Direction'> & {
+  Direction?: 'horizontal' | 'vertical';
+};
+
+// Shared
+export type TrackingNumber = Schemas['TrackingNumber'];
+export type StatusCode = Schemas['StatusCode'];
+export type SgtTime = Schemas['SgtTime'];

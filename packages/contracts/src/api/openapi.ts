@@ -1,0 +1,304 @@
+/**
+ * The OpenAPI 3.1 document of the whole HTTP surface, generated from `OPERATIONS`: zod's JSON
+ * Schema output for the request and answer schemas, the create-order rules for the Order, and the
+ * domain's facts the builder is given (the tracking-number format, the status codes).
+ */
+import { z } from 'zod';
+import type { ReferenceData } from '@parcel/reference-data';
+import { Idempotency } from '../messages.ts';
+import type { JsonSchema } from '../validation/checks.ts';
+import { ORDER_SCHEMA_NAME, orderSchemas } from '../validation/orderReference.ts';
+import { forAccount, OPERATIONS, SAMPLE } from './operations.ts';
+import type { ErrorDoc, Example, Operation, Security } from './operations.ts';
+import { FailureA, FailureB, SUPPLIED } from './schemas.ts';
+
+export interface OpenApiInput {
+  ref: ReferenceData;
+  /** The platform tracking number: its pattern, and the format in words. */
+  trackingNumber: { pattern: string; description: string };
+  /** Client-visible status codes and their descriptions. */
+  statusCodes: Readonly<Record<string, string>>;
+  version: string;
+}
+
+export type OpenApiDocument = Record<string, unknown> & {
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  components: { schemas: Record<string, JsonSchema> } & Record<string, unknown>;
+};
+
+/** Express's `:param` as OpenAPI's `{param}`. */
+export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
+
+const COMPONENTS = '#/components/schemas/';
+
+/**
+ * Converts zod schemas one at a time and gathers the named ones (`meta({ id })`) as components:
+ * zod puts them under `$defs`, and they move to `components.schemas` with every reference.
+ */
+class SchemaCollector {
+  readonly components: Record<string, JsonSchema> = {};
+
+  convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+    const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' }) as JsonSchema;
+    const { $defs, $schema: _dialect, ...rest } = json as JsonSchema & { $defs?: Record<string, JsonSchema> };
+    for (const [id, def] of Object.entries($defs ?? {})) this.add(id, relink(def) as JsonSchema);
+    // A named root comes back as a reference to its own entry under $defs.
+    return relink(rest) as JsonSchema;
+  }
+
+  private add(id: string, def: JsonSchema): void {
+    const { id: _id, ...clean } = def;
+    const known = this.components[id];
+    if (known && JSON.stringify(known) !== JSON.stringify(clean)) throw new Error(`schema ${id} differs between its uses`);
+    this.components[id] = clean;
+  }
+}
+
+function relink(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(relink);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', COMPONENTS) : relink(v)]),
+  );
+}
+
+const SECURITY: Record<Security, Record<string, string[]>[]> = {
+  bearer: [{ bearerToken: [] }],
+  signed: [{ apiName: [], apiSeed: [], apiToken: [] }],
+  carrier: [{ carrierSignature: [] }],
+  credentials: [],
+  none: [],
+};
+
+const securitySchemes = {
+  bearerToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'Interface A. Get a token from `POST /api/auth/token` with the account’s API name and key, then send ' +
+      '`Authorization: Bearer <token>`. A token lives 24 h by default; issuing a new one ends the older one at once. A missing, ' +
+      'expired or superseded token answers `{"Code":1003,"Message":"Token error","Data":[]}`.',
+  },
+  apiName: { type: 'apiKey', in: 'header', name: 'x-auth-name', description: 'Interface B: the account’s API name, as registered (e.g. `demo`).' },
+  apiSeed: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-auth-seed',
+    description: 'Interface B: the current Unix time in milliseconds, 13 digits, within 10 minutes of the server’s clock.',
+  },
+  apiToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-auth-token',
+    description:
+      'Interface B: `md5(lower(apiName) + apiKey + seed)` as 32 lower-case hex digits, where `+` joins strings and `seed` is ' +
+      'the x-auth-seed header as sent. Neither the body nor the query takes part. Worked example for the demo account: ' +
+      `md5("demo" + "demo-secret" + "${SAMPLE.seed}") = \`${SAMPLE.token}\`. Compute a fresh one per request, or at least ` +
+      'every few minutes; the gateway compares digests in constant time.',
+  },
+  carrierSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Carrier-Signature',
+    description: 'Carriers only: `sha256=<hex HMAC-SHA256 of the raw body, keyed with the carrier’s secret from the reference data>`.',
+  },
+};
+
+const headers = {
+  'RateLimit-Limit': { description: 'Requests the account may burst (the token bucket’s size).', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the bucket after this one.', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the bucket is full again.', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before the next request (429 only).', schema: { type: 'integer' } },
+  'Idempotent-Replayed': { description: '`true` when the answer is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+};
+
+const idempotencyParameter = {
+  name: Idempotency.header,
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte ' +
+    'for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key ' +
+    'with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others ' +
+    'wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; ' +
+    'a UUID is a good choice.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+  example: '4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a',
+};
+
+const escapeCell = (text: string) => text.replaceAll('|', '\\|');
+
+function errorTable(errors: readonly ErrorDoc[]): string {
+  if (errors.length === 0) return '';
+  const rows = errors.map((e) => `| ${e.status} | ${e.code} | \`${escapeCell(e.message)}\` | ${escapeCell(e.when)} |`);
+  return ['**Errors**', '', '| HTTP | code | message | when |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** The per-number remarks of an answer's `errors` list, as Markdown. */
+export function remarksTable(remarks: Operation['remarks']): string {
+  if (!remarks?.length) return '';
+  return ['| remarks | when |', '|---|---|', ...remarks.map((r) => `| \`${escapeCell(r.remark)}\` | ${escapeCell(r.when)} |`)].join('\n');
+}
+
+const exampleMap = (examples: readonly Example[], pick: (e: Example) => unknown) =>
+  Object.fromEntries(examples.filter((e) => pick(e) !== undefined).map((e) => [e.name, { summary: e.summary, value: pick(e) }]));
+
+function parameters(op: Operation, collector: SchemaCollector): Record<string, unknown>[] {
+  const list: Record<string, unknown>[] = [];
+  for (const [where, shape] of [['query', op.query], ['path', op.params]] as const) {
+    if (!shape) continue;
+    const json = collector.convert(shape, 'input') as { properties: Record<string, JsonSchema>; required?: string[] };
+    for (const [name, schema] of Object.entries(json.properties)) {
+      const { description, ...rest } = schema;
+      const examples = exampleMap(op.examples, (e) => (where === 'query' ? e.query : e.params)?.[name]);
+      list.push({
+        name,
+        in: where,
+        required: where === 'path' || (json.required ?? []).includes(name),
+        ...(description ? { description } : {}),
+        schema: rest,
+        ...(Object.keys(examples).length ? { examples } : {}),
+      });
+    }
+  }
+  if (op.method === 'post' && forAccount(op.security)) list.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  return list;
+}
+
+function responses(op: Operation, collector: SchemaCollector): Record<string, unknown> {
+  const mediaTypes = op.produces ?? ['application/json'];
+  const plainFailure = op.tag === 'Interface A' ? FailureA : FailureB;
+  const success = collector.convert(op.success, 'output');
+  const failure = collector.convert(op.failure ?? plainFailure, 'output');
+  const authenticated = forAccount(op.security);
+  const rateHeaders = authenticated
+    ? { 'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' }, 'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' }, 'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' } }
+    : {};
+  const business = op.errors.some((e) => e.status === 200);
+  const okExamples = exampleMap(
+    op.examples.filter((e) => (e.status ?? 200) === 200),
+    (e) => e.response,
+  );
+  const result: Record<string, unknown> = {
+    '200': {
+      description: business ? 'Success (code 0), or a business error (a non-zero code, listed under Errors).' : 'Success.',
+      ...(Object.keys(rateHeaders).length ? { headers: { ...rateHeaders, ...(op.method === 'post' && authenticated ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } } : {}) } } : {}),
+      content: Object.fromEntries(
+        mediaTypes.map((type) => [type, { schema: business ? { oneOf: [success, failure] } : success, ...(Object.keys(okExamples).length ? { examples: okExamples } : {}) }]),
+      ),
+    },
+  };
+  const byStatus = new Map<number, ErrorDoc[]>();
+  for (const e of op.errors) if (e.status !== 200) byStatus.set(e.status, [...(byStatus.get(e.status) ?? []), e]);
+  for (const [status, errors] of byStatus) {
+    // An operation without business errors names its own failure for its system status (readyz's 503).
+    const schema = op.failure && !business ? failure : collector.convert(plainFailure, 'output');
+    const examples = exampleMap(
+      op.examples.filter((e) => e.status === status),
+      (e) => e.response,
+    );
+    result[String(status)] = {
+      description: errors.map((e) => `${e.message}: ${e.when}`).join('; '),
+      ...(status === 429 ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' }, ...rateHeaders } } : {}),
+      content: { 'application/json': { schema, ...(Object.keys(examples).length ? { examples } : {}) } },
+    };
+  }
+  return result;
+}
+
+function operationObject(op: Operation, collector: SchemaCollector, ref: ReferenceData): Record<string, unknown> {
+  const requestExamples = exampleMap(op.examples, (e) => e.body);
+  const remarks = remarksTable(op.remarks);
+  const description = [op.description, errorTable(op.errors), remarks && `**Per-number remarks** (in the answer’s errors list)\n\n${remarks}`, op.appendix?.(ref)];
+  return {
+    operationId: op.id,
+    tags: [op.tag],
+    summary: op.label ? `${op.label} ${op.summary}` : op.summary,
+    description: description.filter(Boolean).join('\n\n'),
+    security: SECURITY[op.security],
+    parameters: parameters(op, collector),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: collector.convert(op.body, 'input'), ...(Object.keys(requestExamples).length ? { examples: requestExamples } : {}) } },
+          },
+        }
+      : {}),
+    responses: responses(op, collector),
+    'x-errors': op.errors,
+  };
+}
+
+const TAGS = [
+  { name: 'Interface A', description: 'Bearer-token interface: paths under `/api/`, envelope `{Code, Message, Data}`, success message `Success`.' },
+  { name: 'Interface B', description: 'Signed-header interface: paths under `/v1/openapi/`, envelope `{code, message, data}`, success message `success`.' },
+  { name: 'Carrier callbacks', description: 'Carriers push tracking events here, signed with their shared secret.' },
+  { name: 'Service', description: 'Health, readiness and this reference.' },
+];
+
+function overview(input: OpenApiInput): string {
+  return [
+    'Parcel orders, tracking, shipping labels, locker stations and cancellation, behind two interfaces of one gateway.',
+    '',
+    '**Answers.** Every answer is JSON in the interface’s envelope. A business error is HTTP 200 with a non-zero code (1, or 1003 ' +
+      'for a bad bearer token) and the message listed under each operation; `data` is `[]` unless the operation says otherwise. ' +
+      'System errors use HTTP statuses: 400 `Invalid JSON body`, 413 (over 5 MiB), 404 `Api not found` (unknown path or method), ' +
+      '409 (an Idempotency-Key in use), 429 (rate limit, with Retry-After), 500 (unexpected). Never an HTML page or a stack trace.',
+    '',
+    `**Tracking numbers.** ${input.trackingNumber.description}`,
+    '',
+    '**Time.** Every timestamp is Singapore time (UTC+08:00), ISO 8601 to the second with its offset: `2026-11-22T14:05:09+08:00`.',
+    '',
+    '**Tenants.** Each account sees only its own parcels: another account’s number answers exactly as an unknown one.',
+    '',
+    '**Rate limits.** A token bucket per account (default 1000 requests/s, bursts of 2000). Answers to authenticated requests ' +
+      'carry `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; over the limit, 429 with `Retry-After`.',
+    '',
+    '**Retries.** Every POST of both interfaces takes an `Idempotency-Key` header: the same key and body within 24 h answer ' +
+      'the first answer again without doing the work twice.',
+  ].join('\n');
+}
+
+function statusCodeSchema(input: OpenApiInput): JsonSchema {
+  const rows = Object.entries(input.statusCodes).map(([code, desc]) => `\`${code}\` ${desc}`);
+  return {
+    type: 'string',
+    description: `A status code; branch on it, never on its description. The platform’s codes: ${rows.join('; ')}. A carrier’s code that has no mapping is shown as the carrier sent it.`,
+    examples: ['DR_DR'],
+  };
+}
+
+export function buildOpenApiDocument(input: OpenApiInput): OpenApiDocument {
+  const collector = new SchemaCollector();
+  const paths: OpenApiDocument['paths'] = {};
+  for (const op of OPERATIONS) {
+    const path = openApiPath(op.path);
+    paths[path] = { ...paths[path], [op.method]: operationObject(op, collector, input.ref) };
+  }
+  const supplied: Record<string, JsonSchema> = {
+    ...orderSchemas(input.ref),
+    [SUPPLIED.trackingNumber]: { type: 'string', pattern: input.trackingNumber.pattern, description: input.trackingNumber.description, examples: [SAMPLE.trackingNumber] },
+    [SUPPLIED.statusCode]: statusCodeSchema(input),
+  };
+  for (const name of [ORDER_SCHEMA_NAME, SUPPLIED.trackingNumber, SUPPLIED.statusCode]) {
+    if (!(name in collector.components)) throw new Error(`no operation uses ${name}`);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Parcel Logistics Service',
+      version: input.version,
+      description: overview(input),
+    },
+    servers: [{ url: '/', description: 'The gateway that serves this document' }],
+    tags: TAGS,
+    paths,
+    components: {
+      schemas: Object.fromEntries(Object.entries({ ...collector.components, ...supplied }).sort(([a], [b]) => a.localeCompare(b))),
+      securitySchemes,
+      headers,
+      parameters: { IdempotencyKey: idempotencyParameter },
+    },
+  };
+}

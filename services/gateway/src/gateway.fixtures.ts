@@ -1,0 +1,35 @@
+/** Test support (not production code): the gateway on its own, with fixed settings, for the gateway's own int tests. */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { loadAccounts, loadReferenceData } from '@parcel/reference-data';
+import { createGatewayApp } from './app.ts';
+import type { GatewayDeps } from './context.ts';
+
+export const FIXED_NOW = new Date('2026-11-22T06:05:09Z');
+
+/** A gateway over the given bus and projections, the demo accounts and reference data, a fixed clock. */
+export function listeningGateway(deps: Pick<GatewayDeps, 'bus' | 'projections'>) {
+  const app = createGatewayApp({
+    ...deps,
+    accounts: loadAccounts(),
+    ref: loadReferenceData(),
+    clock: { now: () => FIXED_NOW },
+    log: pino({ level: 'silent' }),
+    config: {
+      tokenTtlS: 60,
+      commandTimeoutMs: 1000,
+      genericErrorA: 'Error encountered, please contact support@parcel.example',
+      rateLimitPerSecond: 0,
+      rateLimitBurst: 1,
+      batchCreate: { enabled: false, max: 50 },
+      idempotencyTtlS: 86400,
+    },
+  });
+  let server: Server | undefined;
+  return {
+    start: () => new Promise<void>((resolve) => (server = app.listen(0, '127.0.0.1', () => resolve()))),
+    stop: () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
+    url: () => `http://127.0.0.1:${(server!.address() as AddressInfo).port}`,
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Issue "An API people can adopt": GET /docs renders the document in headless Chromium (Debian's,
+ * driven by playwright-core) with every operation listed, without one request to another host and
+ * without a Content-Security-Policy violation. The screenshot is kept as a test artefact.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { OPERATIONS, openApiPath } from '@parcel/contracts/api';
+import { raw } from '../support/client.ts';
+import { startTestStack } from '../support/stack.ts';
+import type { TestStack } from '../support/stack.ts';
+
+/** Where test artefacts go (git ignores it). */
+const ARTIFACTS = path.resolve(__dirname, '../artifacts');
+
+let stack: TestStack;
+let browser: Browser;
+beforeAll(async () => {
+  stack = await startTestStack();
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    // The machine's network is closed: no background connections, no component updates.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await stack.destroy();
+});
+
+test('GET /docs carries a Content-Security-Policy that allows this origin only', async () => {
+  const page = await raw(`${stack.url}/docs`, {});
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+  const csp = page.headers.get('content-security-policy') ?? '';
+  expect(csp).toContain("default-src 'none'");
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).not.toMatch(/https?:|\*/);
+});
+
+test('Chromium renders /docs with every operation listed, from this origin alone', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const elsewhere: string[] = [];
+  const problems: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).origin !== new URL(stack.url).origin) elsewhere.push(request.url());
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+  });
+  await page.goto(`${stack.url}/docs`, { waitUntil: 'load' });
+  await page.waitForSelector('.opblock-summary-path', { timeout: 30_000 });
+  const listed = await page.$$eval('.opblock', (blocks) =>
+    blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
+  );
+  const documented = OPERATIONS.map((op) => `${op.method.toUpperCase()} ${openApiPath(op.path)}`);
+  expect([...listed].sort()).toEqual([...documented].sort());
+  expect(await page.title()).toContain('API reference');
+
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'docs.png'), fullPage: true });
+  expect(elsewhere).toEqual([]);
+  expect(problems).toEqual([]);
+}, 60_000);

@@ -1,0 +1,227 @@
+/**
+ * Issue "A client SDK", the `parcel` command line, run as a user runs it (a child process, the
+ * gateway and credentials from the environment) against the embedded stack: JSON on stdout,
+ * failures on stderr, and exit codes 0 (success), 1 (business error), 2 (usage error) and 3
+ * (server or network error).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { signature } from '@parcel/client';
+import { orderBody } from '../support/orders.ts';
+import { childPath, freePort, ROOT } from '../support/npmStart.ts';
+import type { TestStack } from '../support/stack.ts';
+import { startRealTimeStack } from './support.ts';
+
+const CLI = 'packages/client/src/cli.ts';
+
+let stack: TestStack;
+let dir: string;
+beforeAll(async () => {
+  stack = await startRealTimeStack();
+  dir = mkdtempSync(path.join(tmpdir(), 'parcel-cli-'));
+});
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await stack.destroy();
+});
+
+interface Run {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+  /** stdout as JSON. */
+  json(): any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** Runs a command to its end (asynchronously: the stack serving it lives in this process). */
+function run(command: string, args: string[], options: { input?: string; env?: Record<string, string | undefined> } = {}): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: childPath(), PARCEL_URL: stack.url, PARCEL_API_NAME: 'demo', PARCEL_API_KEY: 'demo-secret', ...options.env };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const stdout = Buffer.concat(out);
+      resolve({ code, stdout, stderr: Buffer.concat(err).toString('utf8'), json: () => JSON.parse(stdout.toString('utf8')) });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+const parcel = (args: string[], options?: Parameters<typeof run>[2]) => run(process.execPath, [CLI, ...args], options);
+
+/** The one JSON line a failure writes to stderr. */
+const errorLine = (r: Run) => {
+  expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  return JSON.parse(r.stderr).error;
+};
+
+async function createdParcel(): Promise<{ ref: string; tn: string }> {
+  const body = orderBody();
+  const r = await parcel(['create-order'], { input: JSON.stringify(body) });
+  expect(r.code).toBe(0);
+  return { ref: body.custom_tracking_num as string, tn: r.json().wmg_tracking_num };
+}
+
+describe('exit 0: success, the data as JSON on stdout', () => {
+  test('create-order from standard input prints the created order', async () => {
+    const body = orderBody();
+    const r = await parcel(['create-order', '-'], { input: JSON.stringify(body) });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ custom_tracking_num: body.custom_tracking_num, wmg_tracking_num: expect.stringMatching(/^PX[0-9A-Z]{16}$/), status: '', error: [] });
+  });
+
+  test('create-order from a file', async () => {
+    const body = orderBody();
+    const file = path.join(dir, 'order.json');
+    writeFileSync(file, JSON.stringify(body));
+    const r = await parcel(['create-order', file]);
+    expect(r.code).toBe(0);
+    expect(r.json().custom_tracking_num).toBe(body.custom_tracking_num);
+  });
+
+  test('status of one number prints its record; of several, {success, errors}', async () => {
+    const { tn } = await createdParcel();
+    const one = await parcel(['status', tn]);
+    expect(one.code).toBe(0);
+    expect(one.json()).toMatchObject({ tracking_number: tn, last_status: 'DR_DR' });
+    const many = await parcel(['status', tn, 'PXB3X6H0NEVAZ2J9R9']);
+    expect(many.code).toBe(0);
+    expect(many.json().success.map((r: { tracking_number: string }) => r.tracking_number)).toEqual([tn]);
+    expect(many.json().errors).toEqual([{ tracking_number: 'PXB3X6H0NEVAZ2J9R9', remarks: 'No Record(s)' }]);
+  });
+
+  test('label --format pdf --out writes the PDF and prints where; zpl without --out goes to stdout', async () => {
+    const { tn } = await createdParcel();
+    const file = path.join(dir, `${tn}.pdf`);
+    const r = await parcel(['label', tn, '--format', 'pdf', '--out', file]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const pdf = readFileSync(file);
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(r.json()).toEqual({ tracking_num: tn, format: 'pdf', file, bytes: pdf.length });
+    const zpl = await parcel(['label', tn, '--format', 'zpl']);
+    expect(zpl.code).toBe(0);
+    expect(zpl.stdout.toString('utf8')).toMatch(new RegExp(`^\\^XA[\\s\\S]*${tn}[\\s\\S]*\\^XZ\\s*$`));
+  });
+
+  test('label --format cn23 (interface A) writes the customs declaration', async () => {
+    const { tn } = await createdParcel();
+    const file = path.join(dir, `${tn}-cn23.pdf`);
+    const r = await parcel(['label', tn, '--format', 'cn23', '--origin', 'SG', '--destination', 'SG', '--direction', 'vertical', '--out', file]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(readFileSync(file).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+
+  test('cancel prints {success, errors}', async () => {
+    const { tn } = await createdParcel();
+    await stack.caughtUp();
+    const r = await parcel(['cancel', tn]);
+    expect(r.code).toBe(0);
+    expect(r.json()).toEqual({ success: [tn], errors: [] });
+  });
+
+  test('stations and barcode', async () => {
+    const stations = await parcel(['stations', '637586']);
+    expect(stations.code).toBe(0);
+    expect(stations.json()[0]).toMatchObject({ Zipcode: '637586', Station_Code: 'SGL0150', Distance: 0 });
+    const { ref, tn } = await createdParcel();
+    const barcode = await parcel(['barcode', ref]);
+    expect(barcode.code).toBe(0);
+    expect(barcode.json()).toEqual({ barcode: tn });
+  });
+
+  test('sign prints the three headers as "name: value" lines, and the server accepts them', async () => {
+    const r = await parcel(['sign', '--name', 'other', '--key', 'other-secret']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.toString('utf8').trimEnd().split('\n');
+    const headers = Object.fromEntries(lines.map((line) => line.split(': ') as [string, string]));
+    expect(Object.keys(headers)).toEqual(['x-auth-name', 'x-auth-seed', 'x-auth-token']);
+    expect(headers['x-auth-name']).toBe('other');
+    expect(headers['x-auth-seed']).toMatch(/^\d{13}$/);
+    expect(headers['x-auth-token']).toBe(signature('other', 'other-secret', headers['x-auth-seed']!));
+    const answer = await fetch(`${stack.url}/v1/openapi/station/get-stations?postcode=637586`, { headers });
+    expect(((await answer.json()) as { code: number }).code).toBe(0);
+  });
+
+  test('--help lists the commands and the exit codes; a command\'s --help its own usage', async () => {
+    const all = await parcel(['--help']);
+    expect(all.code).toBe(0);
+    const text = all.stdout.toString('utf8');
+    for (const command of ['create-order', 'status', 'label', 'cancel', 'stations', 'barcode', 'sign']) expect(text).toContain(`  ${command}`);
+    expect(text).toMatch(/Exit codes:\n {2}0 +success\n {2}1 +business error[^\n]*\n {2}2 +usage error[^\n]*\n {2}3 +server or network error/);
+    const label = await parcel(['label', '--help']);
+    expect(label.code).toBe(0);
+    expect(label.stdout.toString('utf8')).toContain('Usage: parcel [options] label <tracking> [--format pdf|html|zpl|cn23] [--out <file>]');
+    expect(label.stdout.toString('utf8')).toContain('--origin <country>');
+  });
+
+  test('npm run -s parcel -- <args> runs it from the repository', async () => {
+    const r = await run('npm', ['run', '-s', 'parcel', '--', 'stations', '637586']);
+    expect(r.code).toBe(0);
+    expect(r.json()[0].Station_Code).toBe('SGL0150');
+  }, 60_000);
+});
+
+describe('exit 1: a business error, as one JSON line on stderr', () => {
+  test('create-order with recipient_country ZZ', async () => {
+    const r = await parcel(['create-order'], { input: JSON.stringify(orderBody({ recipient_country: 'ZZ' })) });
+    expect(r.code).toBe(1);
+    expect(r.stdout.length).toBe(0);
+    expect(errorLine(r)).toEqual({ kind: 'business', code: 1, message: 'recipient_country(ZZ) not allow', status: 200, data: [], attempts: 1 });
+  });
+
+  test('status of a number the account does not have', async () => {
+    const r = await parcel(['status', 'PXB3X6H0NEVAZ2J9R9']);
+    expect(r.code).toBe(1);
+    expect(errorLine(r)).toMatchObject({ kind: 'business', message: 'fail', data: { tracking_number: 'PXB3X6H0NEVAZ2J9R9', remarks: 'No Record(s)' } });
+  });
+});
+
+describe('exit 2: a usage error, explained on stderr, nothing sent', () => {
+  test.each([
+    ['an unknown command', ['track', 'PX1'], {}, 'unknown command "track"'],
+    ['an unknown option', ['stations', '637586', '--verbose'], {}, "Unknown option '--verbose'"],
+    ['an option of another command', ['stations', '637586', '--out', 'x'], {}, 'stations takes no --out'],
+    ['a missing argument', ['status'], {}, 'give at least one tracking number'],
+    ['no credentials', ['stations', '637586'], { PARCEL_API_NAME: undefined, PARCEL_API_KEY: undefined }, 'no credentials'],
+    ['cn23 without the countries', ['label', 'PX1', '--format', 'cn23'], {}, '--format cn23 needs --origin and --destination'],
+    ['an unknown label format', ['label', 'PX1', '--format', 'png'], {}, '--format is one of pdf, html, zpl, cn23'],
+    ['a file that does not exist', ['create-order', '/nonexistent/order.json'], {}, 'cannot read /nonexistent/order.json'],
+  ])('%s', async (_what, args, env, message) => {
+    const r = await parcel(args, { env });
+    expect(r.code).toBe(2);
+    expect(r.stdout.length).toBe(0);
+    expect(r.stderr).toContain(`parcel: ${message}`);
+    expect(r.stderr).toMatch(/Run "parcel (\S+ )?--help" for usage\./);
+  });
+
+  test('an order that is not JSON', async () => {
+    const r = await parcel(['create-order'], { input: '{"custom_tracking_num": ' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('parcel: standard input is not JSON');
+  });
+});
+
+describe('exit 3: a server or network error', () => {
+  test('no gateway at --url: a network error after the retries', async () => {
+    const port = await freePort();
+    const r = await parcel(['stations', '637586', '--url', `http://127.0.0.1:${port}`]);
+    expect(r.code).toBe(3);
+    expect(errorLine(r)).toMatchObject({ kind: 'network', code: null, status: null, attempts: 3, message: expect.stringContaining('ECONNREFUSED') });
+  });
+
+  test('a gateway path that does not exist: HTTP 404 "Api not found"', async () => {
+    const r = await parcel(['stations', '637586', '--url', `${stack.url}/nowhere`]);
+    expect(r.code).toBe(3);
+    expect(errorLine(r)).toEqual({ kind: 'http', code: 1, message: 'Api not found', status: 404, data: [], attempts: 1 });
+  });
+});
