@@ -1,14 +1,22 @@
 /**
  * Distributed benchmark (issue 5), in one run with the embedded stack for comparison:
- * create-order at full speed on each wiring (and the ratio), create-order at a fixed 300 orders/s on
- * the distributed wiring (target p99 < 60 ms), and A1 lookups of 1 000 numbers on each.
+ * create-order at full speed on each wiring (and the throughput ratio), create-order at a fixed
+ * rate on the distributed wiring (target p99 < 60 ms at 300 orders/s) and what an order costs
+ * there, and A1 lookups of 1 000 numbers on each.
  * The distributed wiring: two gateways, two order, one tracking, one label process and the LMX
  * sandbox on the Kafka, PostgreSQL and mongo-java-server of infra/up.sh. Each wiring gets the
  * same unmeasured warm-up of create-orders first (BENCH_WARMUP_S, default 3 s). Each measured run
  * starts once the subscriptions (carrier registration, projections, the downstream publisher) have
  * caught up with the orders before it, so it carries its own load and not the backlog of the run
- * before. The `cpu %` column is the whole machine's, load generator included. The bus alone on
- * the same broker, for comparison: packages/bus/bench/requestReply.ts. Run: `npm run bench`.
+ * before. The `cpu %` column is the whole machine's, load generator included.
+ * Cost per order: BENCH_FIXED_RATE orders/s (default 300) for BENCH_FIXED_S seconds (default 30),
+ * then the wait until every subscription has caught up (the drain, timed from the last answer);
+ * each process's CPU time over both (bench/stackCpu.ts: the Node services, both JVMs, PostgreSQL;
+ * not the load generator) per order answered, then the same processes' CPU per second over 10 s
+ * with no load. Throughput varies with whatever else the machine runs; CPU per order much less.
+ * The embedded server's CPU per order (at full speed, its drain included) is read in the same run,
+ * for comparison. The bus alone on the same broker: packages/bus/bench/requestReply.ts.
+ * Run: `npm run bench`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +24,8 @@ import path from 'node:path';
 import type autocannon from 'autocannon';
 import { signature } from '@parcel/gateway';
 import { Cluster, requireInfra } from '../test/e2e/support/cluster.ts';
+import { cpuBetween, processCpuMs, readCpu } from './processCpu.ts';
+import { costs, printCosts, stackProcesses, warnIncomplete } from './stackCpu.ts';
 import { load, postgresCheckpointLag, printTable, sqliteCheckpointLag, startProcess, stopProcess, subscriptionsCaughtUp, waitForHttp } from './support.ts';
 import type { CheckpointLag, Row } from './support.ts';
 
@@ -23,6 +33,10 @@ const duration = Number(process.env.BENCH_DURATION_S ?? 10);
 /** Unmeasured create-orders before each wiring's measured ones (JIT, connections, pools), seconds. */
 const warmUp = Number(process.env.BENCH_WARMUP_S ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const fixedRate = Number(process.env.BENCH_FIXED_RATE ?? 300);
+const fixedS = Number(process.env.BENCH_FIXED_S ?? 30);
+/** The stack with no load after the drain, seconds. */
+const IDLE_S = 10;
 const root = path.resolve(import.meta.dirname, '..');
 let seq = 0;
 
@@ -58,12 +72,21 @@ async function a1Thousand(url: string): Promise<autocannon.Options> {
 
 /** How long a measured run waits for the work left over from the orders before it. */
 const SETTLE_TIMEOUT_S = 120;
+/**
+ * How long the drain after the fixed rate may take: the subscriptions may work off fewer orders
+ * per second than come in (the drain after 30 s at 300/s took 24 to 80 s on the 2-core machine);
+ * an order not worked off in time would be missing from the cost per order.
+ */
+const DRAIN_TIMEOUT_S = 600;
 
-/** Before each measured run: the work left over from the orders before it is done first. */
-async function settle(wiring: string, lag: () => Promise<CheckpointLag>): Promise<void> {
-  const seconds = await subscriptionsCaughtUp(lag, SETTLE_TIMEOUT_S * 1000);
-  console.log(seconds === undefined ? `${wiring}: subscriptions still behind after ${SETTLE_TIMEOUT_S} s; measuring anyway` : `${wiring}: subscriptions caught up in ${seconds} s`);
+/** Before each measured run: the work left over from the orders before it is done first. Resolves with the seconds it took, undefined when it timed out. */
+async function settle(wiring: string, lag: () => Promise<CheckpointLag>, timeoutS = SETTLE_TIMEOUT_S): Promise<number | undefined> {
+  const seconds = await subscriptionsCaughtUp(lag, timeoutS * 1000);
+  console.log(seconds === undefined ? `${wiring}: subscriptions still behind after ${timeoutS} s; measuring anyway` : `${wiring}: subscriptions caught up in ${seconds} s`);
+  return seconds;
 }
+
+const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
 
 async function main() {
   const rows: Row[] = [];
@@ -74,12 +97,17 @@ async function main() {
   const embeddedUrl = 'http://127.0.0.1:18180';
   let embeddedCreate: Row;
   let embeddedA1: Row;
+  let embeddedCpuMsPerOrder: number;
   try {
     await waitForHttp(`${embeddedUrl}/healthz`);
     const lag = sqliteCheckpointLag(path.join(dataDir, 'events.db'));
     await load('warm-up', { url: embeddedUrl, connections, duration: warmUp, requests: [createOrder] });
     await settle('embedded', lag);
+    // scripts/start.sh execs node, and the embedded stack runs its LMX sandbox in-process: the child is all of it.
+    const cpuBefore = processCpuMs(embedded.pid!);
     embeddedCreate = await load('embedded: create-order', { url: embeddedUrl, connections, duration, requests: [createOrder] });
+    await settle('embedded', lag);
+    embeddedCpuMsPerOrder = round((processCpuMs(embedded.pid!) - cpuBefore) / Math.max(1, embeddedCreate.requests), 3);
     const a1 = await a1Thousand(embeddedUrl);
     await settle('embedded', lag);
     embeddedA1 = await load('embedded: A1 1 000 numbers', a1);
@@ -93,25 +121,57 @@ async function main() {
   try {
     await cluster.startAll();
     const [gw] = cluster.gateways;
-    const lag = postgresCheckpointLag(requireInfra().pg, cluster.runId);
+    const infra = requireInfra();
+    const lag = postgresCheckpointLag(infra.pg, cluster.runId);
+    const stack = stackProcesses(cluster, infra);
     await load('warm-up', { url: gw!, connections, duration: warmUp, requests: [createOrder] });
     await settle('distributed', lag);
     const distCreate = await load('distributed: create-order', { url: gw!, connections, duration, requests: [createOrder] });
     await settle('distributed', lag);
-    const fixed = await load('distributed: create-order at 300/s', { url: gw!, connections: 64, duration, overallRate: 300, requests: [createOrder] });
+
+    const start = readCpu(stack);
+    const fixed = await load(`distributed: create-order at ${fixedRate}/s`, { url: gw!, connections: 64, duration: fixedS, overallRate: fixedRate, requests: [createOrder] });
+    const drainS = await settle('distributed, after the last answer at the fixed rate', lag, DRAIN_TIMEOUT_S);
+    const drained = readCpu(stack);
+    await new Promise((resolve) => setTimeout(resolve, IDLE_S * 1000));
+    const loaded = warnIncomplete(cpuBetween(start, drained), 'the fixed rate');
+    const idle = warnIncomplete(cpuBetween(drained, readCpu(stack)), 'the idle time');
+    const perProcess = costs(loaded, fixed.requests, idle, IDLE_S);
+    const whole = perProcess.at(-1)!;
+
     const a1 = await a1Thousand(gw!);
     await settle('distributed', lag);
     const distA1 = await load('distributed: A1 1 000 numbers', a1);
     rows.push(distCreate, fixed, distA1);
     printTable(rows);
+    console.log(
+      `\nCPU per order at ${fixedRate} orders/s for ${fixedS} s, the drain included (${fixed.requests} orders), and with no load (${IDLE_S} s); ` +
+        'PostgreSQL is every postgres process of the machine, taken to serve only this bench meanwhile:',
+    );
+    printCosts(perProcess);
     const summary = {
-      createOrderRatio: Math.round((distCreate.rps / embeddedCreate.rps) * 1000) / 10,
+      createOrderRatio: round((distCreate.rps / embeddedCreate.rps) * 100, 1),
       fixedRateP99Ms: fixed.p99,
       fixedRateRps: fixed.rps,
+      fixedRate: {
+        ordersPerS: fixedRate,
+        seconds: fixedS,
+        orders: fixed.requests,
+        p50Ms: fixed.p50,
+        p99Ms: fixed.p99,
+        drainS: drainS ?? null,
+        cpuMsPerOrder: whole.cpuMsPerOrder,
+        idleCpuMsPerS: whole.idleCpuMsPerS,
+        processes: perProcess,
+      },
+      embeddedCpuMsPerOrder,
+      cpuPerOrderOfEmbeddedPct: round((whole.cpuMsPerOrder / embeddedCpuMsPerOrder) * 100, 1),
     };
     console.log(
       `\ndistributed/embedded create-order throughput: ${summary.createOrderRatio}% (target >= 30%); ` +
-        `at 300 orders/s: p99 ${fixed.p99} ms over ${fixed.rps} req/s (target p99 < 60 ms)`,
+        `at ${fixedRate} orders/s: p50 ${fixed.p50} ms, p99 ${fixed.p99} ms over ${fixed.rps} req/s (target p99 < 60 ms at 300/s), ` +
+        `drained ${drainS ?? `not within ${DRAIN_TIMEOUT_S}`} s after the last answer; ${whole.cpuMsPerOrder} ms of CPU per order, drain included ` +
+        `(the embedded stack, at full speed: ${embeddedCpuMsPerOrder} ms, so ${summary.cpuPerOrderOfEmbeddedPct}% of it); idle, the stack uses ${whole.idleCpuMsPerS} ms of CPU per second`,
     );
     mkdirSync(path.join(root, 'bench/results'), { recursive: true });
     const out = path.join(root, 'bench/results/distributed.json');

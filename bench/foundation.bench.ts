@@ -7,13 +7,25 @@
  * process of its own, standing for the external carrier it is, so the RSS is the service's. A1
  * runs before the create-order burst: each order is registered with the carrier afterwards, and
  * that backlog shares the process.
- * Run: `npm run bench` (BENCH_DURATION_S, BENCH_ORDERS).
+ * Then, once that server has stopped, turns: create-order on a fresh server and data directory each
+ * time (`scripts/start.sh`, the rate limiter on but never limiting so its headers are sent),
+ * BENCH_ROUNDS rounds of this tree without and with an Idempotency-Key (a fresh key per request, as
+ * a retry-safe client sends), of the CRUD baseline (bench/crudBaseline.ts: what a user would write
+ * instead, express, zod and one SQLite transaction) with `synchronous` NORMAL and FULL, and with
+ * BENCH_BASELINE_REF=<commit> that commit's create-order too: the key's cost, what the event-sourced
+ * stack costs against the plain alternative, and the cost of everything between the commit and
+ * this tree, each as the ratio of medians of one run. Each turn gives its req/s and the server
+ * process's CPU per request (`server cpu ms/req`), the steadier of the two on a shared machine.
+ * Run: `npm run bench` (BENCH_DURATION_S, BENCH_ORDERS, BENCH_BASELINE_REF, BENCH_ROUNDS).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
+import { randomUUID } from 'node:crypto';
 import { signature } from '@parcel/gateway';
+import { exportCommit } from './baseline.ts';
+import { processCpuMs } from './processCpu.ts';
 import { load, printTable, rssMb, startProcess, stopProcess, waitForHttp } from './support.ts';
 import type { Row } from './support.ts';
 
@@ -44,6 +56,82 @@ const createOrderRequest: autocannon.Request = {
   path: '/v1/openapi/order/create-order',
   setupRequest: (req) => ({ ...req, headers: signed(), body: orderJson() }),
 };
+
+const keyedCreateOrderRequest: autocannon.Request = {
+  method: 'POST',
+  path: '/v1/openapi/order/create-order',
+  setupRequest: (req) => ({ ...req, headers: { ...signed(), 'idempotency-key': randomUUID() }, body: orderJson() }),
+};
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+interface Turn {
+  name: string;
+  /** The server's command and arguments; the process started must be the server, whose CPU is read. */
+  command: string;
+  args: string[];
+  /** The turn's own environment, beside the one every turn gets. */
+  env?: Record<string, string>;
+  request: autocannon.Request;
+}
+
+/** `npm start` of a checkout (scripts/start.sh execs node: the child's pid is the server's). */
+const embeddedTurn = (name: string, dir: string, request: autocannon.Request): Turn => ({ name, command: 'bash', args: [path.join(dir, 'scripts/start.sh')], request });
+
+/** The CRUD baseline (bench/crudBaseline.ts) with `PRAGMA synchronous` FULL or NORMAL, run as a user would: plain `node`. */
+const crudTurn = (durability: 'full' | 'normal'): Turn => ({
+  name: `create-order, CRUD baseline (synchronous ${durability.toUpperCase()})`,
+  command: process.execPath,
+  args: [path.join(root, 'bench/crudBaseline.ts')],
+  env: { PARCEL_DURABILITY: durability },
+  request: createOrderRequest,
+});
+
+interface TurnFigures {
+  rps: number;
+  /** The server process's CPU time per request answered, in ms: steadier than its throughput on a shared machine. */
+  cpuMsPerRequest: number;
+}
+
+/**
+ * Every turn BENCH_ROUNDS times, in turn, each on a fresh server and data directory with the LMX
+ * sandbox of the run, so no turn inherits another's data or carrier backlog. Resolves with the rows
+ * and the medians of each turn.
+ */
+async function turns(list: Turn[], sandboxUrl: string): Promise<{ rows: Row[]; medians: Map<string, TurnFigures> }> {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const rows: Row[] = [];
+  const figures = new Map<string, TurnFigures[]>(list.map((t) => [t.name, []]));
+  for (let round = 1; round <= rounds; round++) {
+    for (const turn of list) {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-bench-turn-'));
+      const port = '18083';
+      const server = startProcess(turn.args, {
+        PORT: port, HOST: '127.0.0.1', PARCEL_DATA_DIR: dataDir, LOG_LEVEL: 'warn', PARCEL_LMX_URL: sandboxUrl,
+        // On, so the rate-limit headers are sent, but never limiting.
+        PARCEL_RATE_LIMIT_RPS: '1000000000', PARCEL_RATE_LIMIT_BURST: '1000000000',
+        ...turn.env,
+      }, turn.command);
+      try {
+        await waitForHttp(`http://127.0.0.1:${port}/healthz`, 120_000);
+        const cpuBefore = processCpuMs(server.pid!);
+        const row = await load(`${turn.name} (round ${round})`, { url: `http://127.0.0.1:${port}`, connections, duration, requests: [turn.request] });
+        const cpuMsPerRequest = Math.round(((processCpuMs(server.pid!) - cpuBefore) / Math.max(1, row.requests)) * 1000) / 1000;
+        rows.push({ ...row, serverCpuMsPerRequest: cpuMsPerRequest });
+        figures.get(turn.name)!.push({ rps: row.rps, cpuMsPerRequest });
+        console.log(`${row.name}: ${cpuMsPerRequest} ms of the server's CPU per request`);
+      } finally {
+        await stopProcess(server);
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
+  }
+  const medianOf = (list: TurnFigures[]): TurnFigures => ({ rps: median(list.map((f) => f.rps)), cpuMsPerRequest: median(list.map((f) => f.cpuMsPerRequest)) });
+  return { rows, medians: new Map([...figures].map(([name, list]) => [name, medianOf(list)])) };
+}
+
+const changePct = (before: number, after: number) => Math.round(((after - before) / before) * 1000) / 10;
+const sharePct = (part: number, whole: number) => Math.round((part / whole) * 1000) / 10;
 
 async function main() {
   const rows: Row[] = [];
@@ -113,12 +201,46 @@ async function main() {
     // it creates): whether the resident size keeps growing once the requests stop.
     await new Promise((resolve) => setTimeout(resolve, 15_000));
     const rssSettled = rssMb(server.pid!);
+    // The embedded server stops first: its carrier-registration backlog must not weigh on the turns.
+    await stopProcess(server);
     const ceiling = rows[0]!.rps;
+    const baselineRef = process.env.BENCH_BASELINE_REF;
+    const baseline = baselineRef ? exportCommit(root, baselineRef) : undefined;
+    const plain = 'create-order, this tree';
+    const keyed = 'create-order with an Idempotency-Key, this tree';
+    const before = baseline ? `create-order, ${baseline.commit}` : '';
+    const [crudFull, crudNormal] = [crudTurn('full'), crudTurn('normal')];
+    let measured: Awaited<ReturnType<typeof turns>>;
+    try {
+      measured = await turns(
+        [
+          ...(baseline ? [embeddedTurn(before, baseline.dir, createOrderRequest)] : []),
+          embeddedTurn(plain, root, createOrderRequest),
+          embeddedTurn(keyed, root, keyedCreateOrderRequest),
+          crudNormal,
+          crudFull,
+        ],
+        'http://127.0.0.1:18089',
+      );
+    } finally {
+      baseline?.remove();
+    }
+    rows.push(...measured.rows);
+    const rpsOf = (name: string) => measured.medians.get(name)!.rps;
+    const cpuOf = (name: string) => measured.medians.get(name)!.cpuMsPerRequest;
+    /** This tree's create-order against a CRUD baseline: its throughput, and its CPU per request, in % of the baseline's. */
+    const againstCrud = (crud: Turn) => ({ rpsPct: sharePct(rpsOf(plain), rpsOf(crud.name)), cpuPerRequestPct: sharePct(cpuOf(plain), cpuOf(crud.name)) });
     printTable(rows);
     const summary = {
       ceilingRps: ceiling,
       createOrderRps: create.rps,
       createOrderShareOfCeiling: Math.round((create.rps / ceiling) * 1000) / 10,
+      turns: Object.fromEntries(measured.medians),
+      idempotencyKey: { rpsChangePct: changePct(rpsOf(plain), rpsOf(keyed)), cpuPerRequestChangePct: changePct(cpuOf(plain), cpuOf(keyed)) },
+      embeddedShareOfCrud: { normal: againstCrud(crudNormal), full: againstCrud(crudFull) },
+      ...(baseline
+        ? { againstBaseline: { ref: baselineRef, commit: baseline.commit, rpsChangePct: changePct(rpsOf(before), rpsOf(plain)), cpuPerRequestChangePct: changePct(cpuOf(before), cpuOf(plain)) } }
+        : {}),
       gatewayAloneShareOfCeiling: Math.round((gatewayAlone.rps / ceiling) * 1000) / 10,
       a1ThousandP50Ms: a1Serial.p50,
       rssAfterOrdersMb: rss,
@@ -127,7 +249,15 @@ async function main() {
     };
     console.log(
       `\ncreate-order: ${summary.createOrderShareOfCeiling}% of the ceiling (target >= 25%; the gateway alone, storing nothing: ${summary.gatewayAloneShareOfCeiling}%); ` +
-        `A1 1 000 numbers p50 ${summary.a1ThousandP50Ms} ms (target < 30 ms); RSS after ${summary.ordersCreated} orders ${rss} MB, 15 s later ${rssSettled} MB (target < 300 MB)`,
+        `A1 1 000 numbers p50 ${summary.a1ThousandP50Ms} ms (target < 30 ms); RSS after ${summary.ordersCreated} orders ${rss} MB, 15 s later ${rssSettled} MB (target < 300 MB); ` +
+        `create-order in turns, medians: ${rpsOf(plain)} req/s and ${cpuOf(plain)} ms of CPU per order; with an Idempotency-Key ` +
+        `${rpsOf(keyed)} req/s (${summary.idempotencyKey.rpsChangePct}%) and ${cpuOf(keyed)} ms (${summary.idempotencyKey.cpuPerRequestChangePct}%); ` +
+        `the CRUD baseline, synchronous NORMAL / FULL: ${rpsOf(crudNormal.name)} / ${rpsOf(crudFull.name)} req/s and ${cpuOf(crudNormal.name)} / ${cpuOf(crudFull.name)} ms, ` +
+        `so this tree's create-order has ${summary.embeddedShareOfCrud.normal.rpsPct}% / ${summary.embeddedShareOfCrud.full.rpsPct}% of its throughput ` +
+        `for ${summary.embeddedShareOfCrud.normal.cpuPerRequestPct}% / ${summary.embeddedShareOfCrud.full.cpuPerRequestPct}% of its CPU per request` +
+        (baseline
+          ? `; ${baseline.commit} ${rpsOf(before)} req/s and ${cpuOf(before)} ms (this tree ${summary.againstBaseline!.rpsChangePct}% and ${summary.againstBaseline!.cpuPerRequestChangePct}% against it)`
+          : ''),
     );
     mkdirSync(path.join(root, 'bench/results'), { recursive: true });
     const out = path.join(root, 'bench/results/foundation.json');

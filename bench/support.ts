@@ -17,6 +17,8 @@ export interface Row {
   errors: number;
   /** The whole machine's CPU time during the run (the load generator included), in % of one core: 200 is a 2-core machine fully busy. */
   cpu: number;
+  /** Where measured: the server process's own CPU time per request answered, in ms. */
+  serverCpuMsPerRequest?: number;
 }
 
 export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void> {
@@ -80,13 +82,20 @@ export async function load(name: string, options: autocannon.Options): Promise<R
   };
 }
 
-export function printTable(rows: Row[]): void {
-  const header = ['benchmark', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'cpu %'];
-  const lines = rows.map((r) => [r.name, r.requests, r.rps, r.p50, r.p99, r.non2xx, r.errors, r.cpu].map(String));
+/** A table with its first column left-aligned and the others right-aligned. */
+export function printColumns(header: string[], lines: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(fmt(header));
   for (const l of lines) console.log(fmt(l));
+}
+
+/** The rows; a column of the server's CPU per request when some row has it. */
+export function printTable(rows: Row[]): void {
+  const serverCpu = rows.some((r) => r.serverCpuMsPerRequest !== undefined);
+  const header = ['benchmark', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'cpu %', ...(serverCpu ? ['server cpu ms/req'] : [])];
+  const cells = (r: Row) => [r.name, r.requests, r.rps, r.p50, r.p99, r.non2xx, r.errors, r.cpu, ...(serverCpu ? [r.serverCpuMsPerRequest ?? ''] : [])];
+  printColumns(header, rows.map((r) => cells(r).map(String)));
 }
 
 /** How many subscription checkpoints an event store holds, and how many are behind its log's head. */

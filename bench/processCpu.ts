@@ -1,0 +1,138 @@
+/**
+ * CPU time of processes, read from /proc: steadier than throughput on a shared machine, and it
+ * shows where the time goes. A process's `/proc/<pid>/stat` counts all its threads, those that have
+ * ended included, and the children it has reaped; listing /proc gives processes, not their threads.
+ * Processes may exit between listing and reading: they are skipped, never an error.
+ */
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+
+/** Clock ticks per second of `/proc/<pid>/stat` (USER_HZ, 100 on Linux). */
+const TICK_MS = 10;
+
+interface ProcStat {
+  comm: string;
+  ppid: number;
+  /** When it started, in ticks since boot: a pid reused by another process differs here. */
+  start: number;
+  /** Its own CPU time (user + system) and that of the children it has reaped, in ms. */
+  cpuMs: number;
+}
+
+/** One process's `/proc/<pid>/stat`, or undefined once it has gone. */
+function procStat(pid: number): ProcStat | undefined {
+  let line: string;
+  try {
+    line = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The command name (field 2) may hold spaces and parentheses; the fields after its last ')' do not.
+  const close = line.lastIndexOf(')');
+  const f = line.slice(close + 2).split(' ').map(Number); // f[0] is field 3
+  const [utime, stime, cutime, cstime] = [f[11]!, f[12]!, f[13]!, f[14]!];
+  return { comm: line.slice(line.indexOf('(') + 1, close), ppid: f[1]!, start: f[19]!, cpuMs: (utime + stime + cutime + cstime) * TICK_MS };
+}
+
+/** CPU time one process (all its threads) has used so far, in milliseconds. */
+export function processCpuMs(pid: number): number {
+  const stat = procStat(pid);
+  if (!stat) throw new Error(`process ${pid} has exited`);
+  return stat.cpuMs;
+}
+
+const allPids = (): number[] => readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+
+/** Every process whose command name is `comm` (PostgreSQL's are all `postgres`). */
+export const processesNamed = (comm: string): number[] => allPids().filter((pid) => procStat(pid)?.comm === comm);
+
+/** The inodes of the sockets listening on TCP `port`, IPv4 and IPv6. */
+function listeningInodes(port: number): Set<string> {
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let lines: string[];
+    try {
+      lines = readFileSync(table, 'utf8').trim().split('\n').slice(1);
+    } catch {
+      continue;
+    }
+    for (const line of lines) {
+      const f = line.trim().split(/\s+/);
+      if (f[3] === '0A' && parseInt(f[1]!.split(':')[1]!, 16) === port) inodes.add(f[9]!);
+    }
+  }
+  return inodes;
+}
+
+/**
+ * The `comm` process listening on TCP `port`: the server this machine answers with there, whichever
+ * checkout's infra/up.sh started it. Undefined when none is found (or its sockets are not readable).
+ */
+export function listeningProcess(comm: string, port: number): number | undefined {
+  const inodes = listeningInodes(port);
+  return processesNamed(comm).find((pid) => {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      return false;
+    }
+    return fds.some((fd) => {
+      try {
+        return inodes.has(/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? '');
+      } catch {
+        return false;
+      }
+    });
+  });
+}
+
+/** Processes whose CPU is counted together under one name; `find` is asked again at each reading, as members come and go. */
+export interface Counted {
+  name: string;
+  find: () => number[];
+}
+
+/** Each group's members at one moment. */
+export type CpuReading = Map<string, Map<number, ProcStat>>;
+
+export function readCpu(groups: Counted[]): CpuReading {
+  const reading: CpuReading = new Map();
+  for (const group of groups) {
+    const members = new Map<number, ProcStat>();
+    for (const pid of group.find()) {
+      const stat = procStat(pid);
+      if (stat) members.set(pid, stat);
+    }
+    reading.set(group.name, members);
+  }
+  return reading;
+}
+
+export interface CpuSpent {
+  ms: number;
+  /** Its members at the second reading. */
+  processes: number;
+  /** Members that exited between the readings without a member reaping them: their time after the first reading is missing. */
+  lost: number;
+}
+
+/**
+ * The CPU time each group used between two readings. A member that started in between counts in
+ * full. One that exited and was reaped by another member (a PostgreSQL backend, by the postmaster)
+ * moved its time into that member's children's time, so its first reading is taken off; one that
+ * nobody in the group reaped (a restarted broker) is left out, and counted in `lost`.
+ */
+export function cpuBetween(before: CpuReading, after: CpuReading): Map<string, CpuSpent> {
+  return new Map(
+    [...after].map(([name, now]) => {
+      let ms = 0;
+      let lost = 0;
+      for (const stat of now.values()) ms += stat.cpuMs;
+      for (const [pid, then] of before.get(name) ?? []) {
+        if (now.get(pid)?.start === then.start || now.has(then.ppid)) ms -= then.cpuMs;
+        else lost += 1;
+      }
+      return [name, { ms, processes: now.size, lost }];
+    }),
+  );
+}
