@@ -32,8 +32,11 @@ const order = createOrderService({
   bus: inner, ref, clock, ids: randomIds, carriers: new Map(),
 });
 
-/** What the next create-order request does: 'lose-reply' runs it and then times out, 'drop' never delivers it. */
-let mode: 'lose-reply' | 'drop' = 'lose-reply';
+/**
+ * What the next create-order request does: 'lose-reply' runs it and then times out, 'drop' never
+ * delivers it, 'redeliver-late' runs it, loses the reply and delivers it again once its deadline passed.
+ */
+let mode: 'lose-reply' | 'drop' | 'redeliver-late' = 'lose-reply';
 const dropped: Message[] = [];
 const bus: Bus = {
   ...inner,
@@ -41,7 +44,9 @@ const bus: Bus = {
     if (topic !== Topics.orderCommands) return inner.request<T>(topic, message, options);
     if (mode === 'drop') dropped.push(message);
     else await inner.request(topic, message, options);
-    throw new BusTimeoutError(topic, options.timeoutMs);
+    if (mode !== 'redeliver-late') throw new BusTimeoutError(topic, options.timeoutMs);
+    await new Promise((r) => setTimeout(r, Math.max(0, Number(message.headers![DEADLINE_HEADER]) - Date.now() + 5)));
+    return inner.request<T>(topic, message, options);
   },
 };
 
@@ -67,6 +72,15 @@ afterAll(async () => {
 
 test('the reply is lost after the order was created: the gateway recognises its own order and answers success', async () => {
   mode = 'lose-reply';
+  const body = orderBody();
+  const r = await clientB(realTime(url)).post('order/create-order', body);
+  expect(r.body).toMatchObject({ code: 0, data: { custom_tracking_num: body.custom_tracking_num, wmg_tracking_num: expect.any(String) } });
+  const found = await clientB(realTime(url)).get('order/get-barcode', { custom_tracking_num: String(body.custom_tracking_num) });
+  expect(found.body.data.barcode).toBe(r.body.data.wmg_tracking_num);
+});
+
+test('the command ran and its redelivery comes after the deadline: it answers as the first delivery did, not as expired', async () => {
+  mode = 'redeliver-late';
   const body = orderBody();
   const r = await clientB(realTime(url)).post('order/create-order', body);
   expect(r.body).toMatchObject({ code: 0, data: { custom_tracking_num: body.custom_tracking_num, wmg_tracking_num: expect.any(String) } });

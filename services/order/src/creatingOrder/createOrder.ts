@@ -29,10 +29,10 @@ export async function createOrder(
 ): Promise<CreateOrderReply> {
   const { eventStore, projector, clock, ids } = deps;
   const now = clock.now();
-  const deadline = meta.headers?.[DEADLINE_HEADER];
-  if (deadline !== undefined && now.getTime() > Number(deadline)) return { ok: false, error: 'Expired' };
   const { clientId, order } = command;
   const referenceStream = referenceStreamName(clientId, order.custom_tracking_num);
+  const deadline = meta.headers?.[DEADLINE_HEADER];
+  if (deadline !== undefined && now.getTime() > Number(deadline)) return expiredOrReplay(eventStore, referenceStream, meta.commandId);
   const metadata = { commandId: meta.commandId, clientId, ...(meta.headers?.traceparent ? { traceparent: meta.headers.traceparent } : {}) };
 
   for (let draw = 0; draw < MAX_DRAWS; draw++) {
@@ -59,6 +59,15 @@ export async function createOrder(
     return { ok: true, trackingNumber, createdAt: formatSgt(now) };
   }
   throw new Error('could not draw an unused tracking number');
+}
+
+/**
+ * Past its deadline a command creates nothing. It may still be the redelivery of one that did
+ * (its handler died before the reply or the offset commit): then it answers as that one did.
+ */
+async function expiredOrReplay(eventStore: EventStore, referenceStream: string, commandId: string): Promise<CreateOrderReply> {
+  const reply = await replayOrConflict(eventStore, referenceStream, commandId);
+  return reply.ok ? reply : { ok: false, error: 'Expired' };
 }
 
 /** A redelivered command finds its own claim: answer as the first delivery did. */
