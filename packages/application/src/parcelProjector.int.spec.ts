@@ -22,6 +22,7 @@ async function setUp() {
     ...projections.parcels,
     get: (tn) => (reads.push(tn), projections.parcels.get(tn)),
     save: (view, expected) => (saves.push(view.trackingNumber), projections.parcels.save(view, expected)),
+    saveMany: (entries) => (saves.push(...entries.map((e) => e.view.trackingNumber)), projections.parcels.saveMany(entries)),
   };
   const known = [{ event: registered, eventId: 'e-1', revision: 0 }];
   await eventStore.append({ streamName: parcelStreamName(TN), expectedRevision: 'no_stream', events: [toAppend(known[0]!, {})] });
@@ -84,7 +85,7 @@ describe('parcel projector (decisions.md: read-your-writes through the inline pr
       reads.length = 0;
       saves.length = 0;
       const cancelled: ParcelEvent = { type: 'ParcelCancelled', data: { trackingNumber: TN, cancelledAt: new Date('2026-11-22T07:00:00Z') } };
-      await projector.projectHistory(TN, [...known, { event: cancelled, eventId: 'e-3', revision: 1 }], 0);
+      await projector.projectHistories([{ trackingNumber: TN, history: [...known, { event: cancelled, eventId: 'e-3', revision: 1 }], storedRevision: 0 }]);
       expect([reads, saves]).toEqual([[], [TN]]);
       expect(await views.get(TN)).toMatchObject({ revision: 1, status: 'cancelled' });
     } finally {
@@ -98,7 +99,7 @@ describe('parcel projector (decisions.md: read-your-writes through the inline pr
       // No view stored yet (the inline update of revision 0 was lost): the one-write save at revision 0 cannot apply.
       const cancelled: ParcelEvent = { type: 'ParcelCancelled', data: { trackingNumber: TN, cancelledAt: new Date('2026-11-22T07:00:00Z') } };
       await eventStore.append({ streamName: parcelStreamName(TN), expectedRevision: 0, events: [toAppend({ event: cancelled, eventId: 'e-3' }, {})] });
-      await projector.projectHistory(TN, [...known, { event: cancelled, eventId: 'e-3', revision: 1 }], 0);
+      await projector.projectHistories([{ trackingNumber: TN, history: [...known, { event: cancelled, eventId: 'e-3', revision: 1 }], storedRevision: 0 }]);
       // The save at revision 0 is refused (no view), then the general path inserts the view whole.
       expect(saves).toEqual([TN, TN]);
       expect(await views.get(TN)).toMatchObject({ revision: 1, status: 'cancelled' });

@@ -16,6 +16,13 @@ export interface PositionedEvent {
   revision: number;
 }
 
+/** A parcel's events from revision 0 as they are in hand, and the revision its stored view is known to have. */
+export interface ParcelHistory {
+  trackingNumber: string;
+  history: readonly PositionedEvent[];
+  storedRevision: number;
+}
+
 const MAX_ATTEMPTS = 20;
 
 export function createParcelProjector(deps: { eventStore: EventStore; views: ParcelViewStore }) {
@@ -47,17 +54,20 @@ export function createParcelProjector(deps: { eventStore: EventStore; views: Par
   }
 
   /**
-   * The view from a parcel's whole history in hand (from revision 0), saved at the revision the
-   * stored view is known to have: one write, no read. Should the stored view be elsewhere (behind,
-   * or already past), the general path takes over.
+   * Views from parcels' whole histories in hand (from revision 0), saved at the revisions the
+   * stored views are known to have: one write for them all, no read. A parcel whose stored view is
+   * elsewhere (behind, or already past) takes the general path.
    */
-  async function projectHistory(trackingNumber: string, history: readonly PositionedEvent[], storedRevision: number): Promise<void> {
-    if (history[0]?.revision === 0) {
+  async function projectHistories(parcels: readonly ParcelHistory[]): Promise<void> {
+    const whole = parcels.filter((p) => p.history[0]?.revision === 0);
+    const toSave = whole.map(({ history, storedRevision }) => {
       let view: ParcelView | null = null;
       for (const e of history) view = evolveParcelView(view, e.event, e);
-      if (view && (await views.save(view, storedRevision))) return;
-    }
-    await project(trackingNumber, history);
+      return { view: view!, expectedRevision: storedRevision };
+    });
+    const written = toSave.length > 0 ? await views.saveMany(toSave) : [];
+    const saved = new Set(whole.filter((_, i) => written[i]));
+    for (const p of parcels) if (!saved.has(p)) await project(p.trackingNumber, p.history);
   }
 
   /**
@@ -83,7 +93,7 @@ export function createParcelProjector(deps: { eventStore: EventStore; views: Par
     }
   }
 
-  return { project, projectHistory, handleBatch };
+  return { project, projectHistories, handleBatch };
 }
 
 export type ParcelProjector = ReturnType<typeof createParcelProjector>;

@@ -14,11 +14,12 @@
  * here: a client's text is always data, never a field name or an operator. No transactions
  * (mongo-java-server has none): save is a single-document compare-and-set on `revision`.
  */
-import { MongoClient, MongoServerError, type Collection, type IndexDescription } from 'mongodb';
+import { randomUUID } from 'node:crypto';
+import { MongoBulkWriteError, MongoClient, MongoServerError, type AnyBulkWriteOperation, type BulkWriteResult, type Collection, type IndexDescription } from 'mongodb';
 import type { ParcelView } from '@parcel/contracts';
 import type { ProjectionStore, TokenRecord } from './port.ts';
 import { createMongoIdempotencyStore, idempotencyIndexes, type IdempotencyDocument } from './mongoIdempotency.ts';
-import { duplicateIndex, isKey, pairKey } from './mongoKeys.ts';
+import { duplicateIndex, duplicateIndexIn, isKey, pairKey } from './mongoKeys.ts';
 
 export interface MongoProjectionStoreOptions {
   /** Connection string; driver options such as `serverSelectionTimeoutMS` go in its query. */
@@ -36,6 +37,8 @@ interface ParcelDocument {
   /** `carrier` and `partnerTrackingNo` as one key, absent while the parcel has no partner number. */
   partnerKey?: string;
   view: ParcelView;
+  /** Set by `saveMany`: which of its writes last wrote this document. */
+  writeMark?: string;
 }
 
 interface TokenDocument {
@@ -89,6 +92,41 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
     if (closed) throw new Error('projection store is closed');
   };
 
+  /** The document or the update that stores `view`; `withPartner` false leaves out its partner key. */
+  const parcelWrite = (view: ParcelView, withPartner: boolean) => {
+    const { trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo } = view;
+    const keys = [trackingNumber, clientId, customTrackingNum, carrier, partnerTrackingNo];
+    if (!keys.every(isKey)) throw new TypeError(`parcel ${JSON.stringify(trackingNumber)}: a key field cannot be stored exactly`);
+    const fields = { clientId, customTrackingNum, revision, carrier, partnerTrackingNo, view };
+    const partnerKey = withPartner && partnerTrackingNo !== '' ? pairKey(carrier, partnerTrackingNo) : undefined;
+    return {
+      insert: { _id: trackingNumber, ...fields, ...(partnerKey ? { partnerKey } : {}) } as ParcelDocument,
+      update: partnerKey ? { $set: { ...fields, partnerKey } } : { $set: fields, $unset: { partnerKey: '' as const } },
+    };
+  };
+
+  async function saveOne(view: ParcelView, expectedRevision: number): Promise<boolean> {
+    open();
+    // withPartner false: the number is another parcel's already, and this view is saved without the key.
+    const write = async (withPartner: boolean): Promise<boolean> => {
+      const { insert, update } = parcelWrite(view, withPartner);
+      if (expectedRevision === -1) {
+        await parcels.insertOne(insert);
+        return true;
+      }
+      const { matchedCount } = await parcels.updateOne({ _id: view.trackingNumber, revision: expectedRevision }, update);
+      return matchedCount === 1;
+    };
+    try {
+      return await write(true);
+    } catch (error) {
+      const index = duplicateIndex(error);
+      if (index === '_id_') return false;
+      if (index === partnerKeyIndex) return write(false);
+      throw error;
+    }
+  }
+
   return {
     parcels: {
       async get(trackingNumber) {
@@ -132,31 +170,46 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
         if (!isKey(carrier) || !isKey(partnerTrackingNo) || partnerTrackingNo === '') return null;
         return viewOf(await parcels.findOne({ partnerKey: pairKey(carrier, partnerTrackingNo) }, onlyView));
       },
-      async save(view, expectedRevision) {
+      save: saveOne,
+      async saveMany(entries) {
         open();
-        const { trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo } = view;
-        const keys = [trackingNumber, clientId, customTrackingNum, carrier, partnerTrackingNo];
-        if (!keys.every(isKey)) throw new TypeError(`parcel ${JSON.stringify(trackingNumber)}: a key field cannot be stored exactly`);
-        const fields = { clientId, customTrackingNum, revision, carrier, partnerTrackingNo, view };
-        const partnerKey = partnerTrackingNo === '' ? undefined : pairKey(carrier, partnerTrackingNo);
-        // withPartner false: the number is another parcel's already, and this view is saved without the key.
-        const write = async (withPartner: boolean): Promise<boolean> => {
-          if (expectedRevision === -1) {
-            await parcels.insertOne({ _id: trackingNumber, ...fields, ...(withPartner && partnerKey ? { partnerKey } : {}) });
-            return true;
-          }
-          const update = withPartner && partnerKey ? { $set: { ...fields, partnerKey } } : { $set: fields, $unset: { partnerKey: '' as const } };
-          const { matchedCount } = await parcels.updateOne({ _id: trackingNumber, revision: expectedRevision }, update);
-          return matchedCount === 1;
-        };
+        if (entries.length < 2) return Promise.all(entries.map(({ view, expectedRevision }) => saveOne(view, expectedRevision)));
+        // Each write marks its document, so should fewer match than were sent, a read tells which.
+        const call = randomUUID();
+        const mark = (i: number) => `${call}/${i}`;
+        const ops = entries.map(({ view, expectedRevision }, i): AnyBulkWriteOperation<ParcelDocument> => {
+          const write = parcelWrite(view, true);
+          return expectedRevision === -1
+            ? { insertOne: { document: { ...write.insert, writeMark: mark(i) } } }
+            : { updateOne: { filter: { _id: view.trackingNumber, revision: expectedRevision }, update: { ...write.update, $set: { ...write.update.$set, writeMark: mark(i) } } } };
+        });
+        const refused = new Map<number, string | undefined>();
+        let result: BulkWriteResult;
         try {
-          return await write(true);
+          result = await parcels.bulkWrite(ops, { ordered: false });
         } catch (error) {
-          const index = duplicateIndex(error);
-          if (index === '_id_') return false;
-          if (index === partnerKeyIndex) return write(false);
-          throw error;
+          if (!(error instanceof MongoBulkWriteError)) throw error;
+          for (const e of [error.writeErrors].flat()) {
+            const index = duplicateIndexIn(e.code, e.errmsg ?? '');
+            if (index !== '_id_' && index !== partnerKeyIndex) throw error;
+            refused.set(e.index, index);
+          }
+          result = error.result;
         }
+        const written = entries.map((_, i) => !refused.has(i));
+        const sentUpdates = entries.flatMap((e, i) => (e.expectedRevision !== -1 && !refused.has(i) ? [i] : []));
+        if (result.matchedCount < sentUpdates.length) {
+          const marks = await parcels
+            .find({ _id: { $in: sentUpdates.map((i) => entries[i]!.view.trackingNumber) } }, { projection: { writeMark: 1 }, batchSize: sentUpdates.length })
+            .toArray();
+          const found = new Set(marks.map((doc) => doc.writeMark));
+          for (const i of sentUpdates) written[i] = found.has(mark(i));
+        }
+        // Another parcel holds the partner number already: saved the careful way, without the key.
+        for (const [i, index] of refused) {
+          if (index === partnerKeyIndex) written[i] = await saveOne(entries[i]!.view, entries[i]!.expectedRevision);
+        }
+        return written;
       },
     },
     tokens: {

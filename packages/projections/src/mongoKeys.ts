@@ -4,8 +4,11 @@ import { MongoServerError } from 'mongodb';
 const duplicateKey = 11000;
 
 /** The index a duplicate-key error names (MongoDB and mongo-java-server both write `index: <name> dup key`). */
+export const duplicateIndexIn = (code: unknown, message: string): string | undefined =>
+  code === duplicateKey ? /index: (\S+) dup key/.exec(message)?.[1] : undefined;
+
 export const duplicateIndex = (error: unknown): string | undefined =>
-  error instanceof MongoServerError && error.code === duplicateKey ? /index: (\S+) dup key/.exec(error.message)?.[1] : undefined;
+  error instanceof MongoServerError ? duplicateIndexIn(error.code, error.message) : undefined;
 
 /** Two strings as one that cannot be read two ways, whatever characters they hold (`["a","b"]`). */
 export const pairKey = (first: string, second: string): string => JSON.stringify([first, second]);

@@ -22,6 +22,16 @@ export interface ParcelViewStore {
    * `expectedRevision` (-1: no stored view). Returns false, writing nothing, otherwise.
    */
   save(view: ParcelView, expectedRevision: number): Promise<boolean>;
+  /**
+   * `save` of several views of distinct parcels in one round trip, each its own compare-and-set
+   * (not all or nothing): true for each view written, in the order given.
+   */
+  saveMany(entries: readonly ViewToSave[]): Promise<boolean[]>;
+}
+
+export interface ViewToSave {
+  view: ParcelView;
+  expectedRevision: number;
 }
 
 export interface TokenRecord {

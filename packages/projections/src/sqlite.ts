@@ -88,6 +88,15 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
     `UPDATE parcels SET client_id = ?, custom_ref = ?, revision = ?, carrier = ?, partner_tracking_no = ?, doc = ?
      WHERE tracking_number = ? AND revision = ?`,
   );
+  const saveOne = (view: ParcelView, expectedRevision: number): boolean => {
+    const doc = JSON.stringify(view);
+    const { trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo } = view;
+    const { changes } =
+      expectedRevision === -1
+        ? insertParcel.run(trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo, doc)
+        : updateParcel.run(clientId, customTrackingNum, revision, carrier, partnerTrackingNo, doc, trackingNumber, expectedRevision);
+    return changes === 1;
+  };
   const putToken = db.prepare(
     `INSERT INTO tokens (client_id, token_hash, issued_at, expires_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (client_id) DO UPDATE SET
@@ -130,13 +139,20 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
       },
       async save(view, expectedRevision) {
         open();
-        const doc = JSON.stringify(view);
-        const { trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo } = view;
-        const { changes } =
-          expectedRevision === -1
-            ? insertParcel.run(trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo, doc)
-            : updateParcel.run(clientId, customTrackingNum, revision, carrier, partnerTrackingNo, doc, trackingNumber, expectedRevision);
-        return changes === 1;
+        return saveOne(view, expectedRevision);
+      },
+      async saveMany(entries) {
+        open();
+        // One transaction: one commit for the lot instead of one per view.
+        db.exec('BEGIN IMMEDIATE');
+        try {
+          const written = entries.map(({ view, expectedRevision }) => saveOne(view, expectedRevision));
+          db.exec('COMMIT');
+          return written;
+        } catch (error) {
+          db.exec('ROLLBACK');
+          throw error;
+        }
       },
     },
     tokens: {

@@ -18,11 +18,17 @@ export function tracedProjector(projector: ParcelProjector): ParcelProjector {
       };
       return inSpan(PROJECTION_SPAN, { kind: SpanKind.INTERNAL, attributes }, () => projector.project(trackingNumber, known));
     },
-    projectHistory: (trackingNumber, history, storedRevision) =>
+    projectHistories: (parcels) =>
       inSpan(
         PROJECTION_SPAN,
-        { kind: SpanKind.INTERNAL, attributes: { [ATTR_PARCEL_TRACKING_NUMBER]: trackingNumber, [ATTR_PARCEL_EVENT_COUNT]: history.length } },
-        () => projector.projectHistory(trackingNumber, history, storedRevision),
+        {
+          kind: SpanKind.INTERNAL,
+          attributes: {
+            ...(parcels.length === 1 ? { [ATTR_PARCEL_TRACKING_NUMBER]: parcels[0]!.trackingNumber } : {}),
+            [ATTR_PARCEL_EVENT_COUNT]: parcels.reduce((n, p) => n + p.history.length, 0),
+          },
+        },
+        () => projector.projectHistories(parcels),
       ),
     handleBatch: (page) => inSpan(PROJECTION_SPAN, { kind: SpanKind.INTERNAL, attributes: { [ATTR_PARCEL_EVENT_COUNT]: page.length } }, () => projector.handleBatch(page)),
   };

@@ -80,6 +80,54 @@ export function parcelCases(ctx: Context): void {
     expect(await parcels().get(created.trackingNumber)).toEqual(created);
   });
 
+  it('saveMany: each view its own compare-and-set in one call, the outcomes in the order given', async () => {
+    const client = ctx.id('client');
+    const [kept, moved, fresh, absent] = ['M1', 'M2', 'M3', 'M4'].map((n) => parcelView({ trackingNumber: ctx.id(n), clientId: client }));
+    await parcels().save(kept!, -1);
+    await parcels().save(moved!, -1);
+    const outcomes = await parcels().saveMany([
+      { view: { ...kept!, revision: 1, status: 'cancelled' }, expectedRevision: 0 },
+      { view: { ...moved!, revision: 2, carrier: 'stale' }, expectedRevision: 1 },
+      { view: fresh!, expectedRevision: -1 },
+      { view: { ...absent!, revision: 1 }, expectedRevision: 0 },
+      { view: { ...moved!, carrier: 'again' }, expectedRevision: -1 },
+    ]);
+    expect(outcomes).toEqual([true, false, true, false, false]);
+    expect(await parcels().get(kept!.trackingNumber)).toEqual({ ...kept, revision: 1, status: 'cancelled' });
+    expect(await parcels().get(moved!.trackingNumber)).toEqual(moved);
+    expect(await parcels().get(fresh!.trackingNumber)).toEqual(fresh);
+    expect(await parcels().get(absent!.trackingNumber)).toBeNull();
+    expect(await parcels().saveMany([])).toEqual([]);
+  });
+
+  it('saveMany: of two concurrent calls expecting the same revisions, exactly one view of each parcel is applied, and each call knows which', async () => {
+    const client = ctx.id('client');
+    const bases = ['C1', 'C2', 'C3'].map((n) => parcelView({ trackingNumber: ctx.id(n), clientId: client }));
+    for (const view of bases) await parcels().save(view, -1);
+    const calls = ['first', 'second'].map((carrier) => bases.map((view) => ({ view: { ...view, revision: 1, carrier }, expectedRevision: 0 })));
+    const outcomes = await Promise.all(calls.map((entries) => parcels().saveMany(entries)));
+    for (const [i, view] of bases.entries()) {
+      expect(outcomes.map((o) => o[i])).toContain(true);
+      expect(outcomes.map((o) => o[i])).toContain(false);
+      const winner = outcomes.findIndex((o) => o[i]);
+      expect(await parcels().get(view.trackingNumber)).toEqual(calls[winner]![i]!.view);
+    }
+  });
+
+  it('saveMany: a partner number another parcel holds already is saved without the key, as with save', async () => {
+    const client = ctx.id('client');
+    const partner = ctx.id('LMXDUPM');
+    const [earlier, later, created, other] = ['E1', 'E2', 'E3', 'E4'].map((n) => parcelView({ trackingNumber: ctx.id(n), clientId: client, carrier: 'LMX' }));
+    await parcels().saveMany([{ view: earlier!, expectedRevision: -1 }, { view: later!, expectedRevision: -1 }]);
+    const registered = [earlier!, later!].map((view) => ({ ...view, revision: 1, partnerTrackingNo: partner }));
+    // One call per number, so that which parcel carried it first is known.
+    expect(await parcels().saveMany([{ view: registered[0]!, expectedRevision: 0 }, { view: other!, expectedRevision: -1 }])).toEqual([true, true]);
+    const withNumber = { ...created!, partnerTrackingNo: partner };
+    expect(await parcels().saveMany([{ view: registered[1]!, expectedRevision: 0 }, { view: withNumber, expectedRevision: -1 }])).toEqual([true, true]);
+    for (const view of [...registered, withNumber, other!]) expect(await parcels().get(view.trackingNumber)).toEqual(view);
+    expect(await parcels().getByPartnerTrackingNo('LMX', partner)).toEqual(registered[0]);
+  });
+
   it("reads another account's parcel exactly as a missing one", async () => {
     const view = parcelView({ trackingNumber: ctx.id('A1'), clientId: ctx.id('owner'), customTrackingNum: ctx.id('ref') });
     await parcels().save(view, -1);

@@ -152,14 +152,15 @@ export function startRegistrationWorker(deps: RegistrationDeps): Subscription {
       for (const [i, p] of round.entries()) await recordAlone(p, commands[i]!);
       return;
     }
-    for (const [i, p] of round.entries()) {
+    const histories = round.map((p, i) => {
       const before = p.history.at(-1)!.revision;
       const appended = decided[i]!.map((e, j) => ({ ...e, event: e.event as ParcelEvent, revision: before + 1 + j }));
       p.history.push(...appended);
       for (const { event } of appended) p.state = evolve(p.state, event);
-      // The events are committed: a failed view update is left to the tracking subscription to repair.
-      await deps.projector.projectHistory(p.trackingNumber, p.history, before).catch((e: unknown) => deps.onProjectionError?.(e));
-    }
+      return { trackingNumber: p.trackingNumber, history: [...p.history], storedRevision: before };
+    });
+    // The events are committed: a failed view update is left to the tracking subscription to repair.
+    await deps.projector.projectHistories(histories).catch((e: unknown) => deps.onProjectionError?.(e));
   }
 
   async function handleBatch(page: readonly RecordedEvent[]): Promise<void> {
