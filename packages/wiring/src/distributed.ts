@@ -26,7 +26,10 @@ export interface DistributedSettings {
   instanceId: string;
   /** Port of /healthz and /readyz for services without an HTTP API of their own (0: any free port). */
   healthPort: number;
-  /** The Kafka client library behind the bus. */
+  /**
+   * The Kafka client library behind the bus: @platformatic/kafka unless told otherwise, for its
+   * CPU per order and its idle cost (packages/bus/README.md, "the choice of client").
+   */
   kafkaClient: 'kafkajs' | 'platformatic';
 }
 
@@ -55,7 +58,7 @@ export function loadDistributedSettings(service: string, env: NodeJS.ProcessEnv 
     mongoDb: env.PARCEL_MONGO_DB || 'parcel',
     instanceId: env.PARCEL_INSTANCE_ID || `${service}-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
     healthPort: Number(env.HEALTH_PORT ?? 0),
-    kafkaClient: oneOf(env, 'PARCEL_KAFKA_CLIENT', ['kafkajs', 'platformatic'], 'kafkajs'),
+    kafkaClient: oneOf(env, 'PARCEL_KAFKA_CLIENT', ['platformatic', 'kafkajs'], 'platformatic'),
   };
 }
 
@@ -68,7 +71,7 @@ export async function connectBus(settings: DistributedSettings, log: Logger): Pr
     logger: log.child({ component: 'bus' }),
   };
   if (settings.kafkaClient === 'kafkajs') return createKafkaBus(options);
-  // Loaded only when chosen (an ES module of its own).
+  // An ES module of its own, loaded only where it is used.
   const { createPlatformaticKafkaBus } = await import('@parcel/bus/platformatic');
   return createPlatformaticKafkaBus(options);
 }
