@@ -87,7 +87,9 @@ describe('mongo projection store', () => {
       const names = (await parcels.listIndexes().toArray()).map((index) => index.name).sort();
       expect(names).toEqual(parcelIndexNames);
     } finally {
-      await client.db(formerDb).dropDatabase();
+      // Cleanup only (the name is this test's own): after two clients dropped the same index at
+      // once, mongo-java-server now and then fails the drop with "index not found" (seen once in CI).
+      await client.db(formerDb).dropDatabase().catch(() => undefined);
       await client.close();
     }
   });
