@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { Kafka, Partitioners, logLevel } from 'kafkajs';
 import { FETCH_MAX_WAIT_MS, HEARTBEAT_INTERVAL_MS } from './kafka/tuning.ts';
 import type { RetryOptions } from 'kafkajs';
-import { assembleBus } from './kafka/assemble.ts';
+import { assembleBus, busSettings } from './kafka/assemble.ts';
 import { runBatch } from './kafka/batch.ts';
 import { startGroupConsumer } from './kafka/consumer.ts';
 import type { ConsumerTuning } from './kafka/consumer.ts';
@@ -59,15 +58,7 @@ const kafkaLevels: Record<BusLogLevel, logLevel> = {
  * one before it) was handled.
  */
 export async function createKafkaBus(options: KafkaBusOptions): Promise<Bus> {
-  const instanceId = options.instanceId ?? `${options.clientId}-${randomUUID().slice(0, 8)}`;
-  const replyTopic = options.replyTopic ?? 'parcel.replies';
-  const keyConcurrency = options.keyConcurrency ?? 16;
-  const policy = {
-    maxDeliveries: options.maxDeliveries ?? 5,
-    redeliveryDelayMs: options.redeliveryDelayMs ?? 50,
-    maxRedeliveryDelayMs: 2_000,
-    deadLetterTopic: options.deadLetterTopic ?? 'parcel.deadletter.v1',
-  };
+  const { instanceId, replyTopic, keyConcurrency, policy } = busSettings(options);
   const level = options.logLevel ?? 'error';
   const log = filtered(options.logger ?? stderrLogger, level);
   const heartbeatIntervalMs = HEARTBEAT_INTERVAL_MS;

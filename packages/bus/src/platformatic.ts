@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { Admin, ProduceAcks, Producer, compatibilityPartitioner } from '@platformatic/kafka';
 import type { BaseOptions } from '@platformatic/kafka';
-import { assembleBus } from './kafka/assemble.ts';
+import { assembleBus, busSettings } from './kafka/assemble.ts';
 import { deliverer } from './kafka/delivery.ts';
 import { filtered, stderrLogger } from './kafka/log.ts';
 import { createSender } from './kafka/sender.ts';
@@ -24,15 +23,7 @@ import type { Bus } from './port.ts';
  * own entries; the client logs through the `debug` module (DEBUG=plt:kafka*).
  */
 export async function createPlatformaticKafkaBus(options: KafkaBusOptions): Promise<Bus> {
-  const instanceId = options.instanceId ?? `${options.clientId}-${randomUUID().slice(0, 8)}`;
-  const replyTopic = options.replyTopic ?? 'parcel.replies';
-  const keyConcurrency = options.keyConcurrency ?? 16;
-  const policy = {
-    maxDeliveries: options.maxDeliveries ?? 5,
-    redeliveryDelayMs: options.redeliveryDelayMs ?? 50,
-    maxRedeliveryDelayMs: 2_000,
-    deadLetterTopic: options.deadLetterTopic ?? 'parcel.deadletter.v1',
-  };
+  const { instanceId, replyTopic, keyConcurrency, policy } = busSettings(options);
   const log = filtered(options.logger ?? stderrLogger, options.logLevel ?? 'error');
   // The kafkajs adapter's settings (see kafka.ts), and metadata kept as long as kafkajs keeps it
   // (an error refreshes it sooner).

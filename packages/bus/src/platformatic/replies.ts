@@ -1,18 +1,12 @@
 import { once } from 'node:events';
 import { Consumer, MessagesStreamModes } from '@platformatic/kafka';
 import type { BaseOptions, Consumer as ConsumerClient, MessagesStream } from '@platformatic/kafka';
-import { BusRemoteError, BusTimeoutError } from '../port.ts';
-import { busHeader, decodeValue, headerText } from '../kafka/codec.ts';
 import type { BusLogger } from '../kafka/log.ts';
+import { waitingReplies } from '../kafka/replies.ts';
 import type { Replies } from '../kafka/replies.ts';
 import { fromConsumed } from './records.ts';
 import type { StreamTuning } from './consumer.ts';
 import type { PlatformaticTopics } from './topics.ts';
-
-interface Pending {
-  resolve: (reply: unknown) => void;
-  reject: (error: Error) => void;
-}
 
 export interface PlatformaticRepliesConfig {
   base: BaseOptions;
@@ -30,26 +24,12 @@ export interface PlatformaticRepliesConfig {
  * rejoin; should the stream fail (a broker gone), a new one starts where the last one was.
  */
 export function createPlatformaticReplies({ base, topics, replyTopic, instanceId, tuning, log }: PlatformaticRepliesConfig): Replies {
-  const pending = new Map<string, Pending>();
+  const waiting = waitingReplies(instanceId);
   const positions = new Map<number, bigint>();
   let consumer: ConsumerClient<Buffer, Buffer, Buffer, Buffer> | undefined;
   let started: Promise<void> | undefined;
   let closedWith: Error | undefined;
   let restarting: NodeJS.Timeout | undefined;
-
-  function settle(record: ReturnType<typeof fromConsumed>): void {
-    const headers = record.headers ?? {};
-    if (headerText(headers[busHeader.requester]) !== instanceId) return;
-    const waiting = pending.get(headerText(headers[busHeader.correlationId]) ?? '');
-    if (!waiting) return; // timed out already
-    try {
-      const value = decodeValue(record.value);
-      if (headerText(headers[busHeader.error]) !== undefined) waiting.reject(new BusRemoteError(String((value as { message?: unknown })?.message)));
-      else waiting.resolve(value);
-    } catch (error) {
-      waiting.reject(error as Error);
-    }
-  }
 
   async function open(own: ConsumerClient<Buffer, Buffer, Buffer, Buffer>): Promise<MessagesStream<Buffer, Buffer, Buffer, Buffer>> {
     const stream = await own.consume({
@@ -65,7 +45,7 @@ export function createPlatformaticReplies({ base, topics, replyTopic, instanceId
     });
     stream.on('data', (message) => {
       positions.set(message.partition, message.offset + 1n);
-      settle(fromConsumed(message));
+      waiting.settle(fromConsumed(message));
     });
     stream.on('error', (error: Error) => {
       if (closedWith) return;
@@ -103,26 +83,7 @@ export function createPlatformaticReplies({ base, topics, replyTopic, instanceId
   }
 
   return {
-    expect<T>(correlationId: string, topic: string, timeoutMs: number) {
-      const reply = Promise.withResolvers<T>();
-      const finish = () => {
-        clearTimeout(timer);
-        pending.delete(correlationId);
-      };
-      const fail = (error: Error) => {
-        finish();
-        reply.reject(error);
-      };
-      const timer = setTimeout(() => fail(new BusTimeoutError(topic, timeoutMs)), timeoutMs);
-      pending.set(correlationId, {
-        resolve: (value) => {
-          finish();
-          reply.resolve(value as T);
-        },
-        reject: fail,
-      });
-      return { reply: reply.promise, fail };
-    },
+    expect: waiting.expect,
     async ready() {
       if (closedWith) throw closedWith;
       if (!started) {
@@ -134,7 +95,7 @@ export function createPlatformaticReplies({ base, topics, replyTopic, instanceId
     async close(error) {
       closedWith = error;
       clearTimeout(restarting);
-      for (const waiting of [...pending.values()]) waiting.reject(error);
+      waiting.rejectAll(error);
       await started?.catch(() => undefined);
       await consumer?.close(true).catch(() => undefined);
     },
