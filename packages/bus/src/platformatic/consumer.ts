@@ -3,10 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Consumer, MessagesStreamFallbackModes, MessagesStreamModes } from '@platformatic/kafka';
 import type { BaseOptions, Message as PlatformaticMessage, MessagesStream } from '@platformatic/kafka';
 import type { KafkaMessage } from 'kafkajs';
-import { runBatch } from '../kafka/batch.ts';
 import { createCommitter } from '../kafka/committer.ts';
 import type { BatchContext, GroupConsumer } from '../kafka/consumer.ts';
 import type { BusLogger } from '../kafka/log.ts';
+import { createPartitionFlow } from './flow.ts';
+import type { PartitionFlow } from './flow.ts';
 import { fromConsumed } from './records.ts';
 
 export interface StreamTuning {
@@ -39,21 +40,23 @@ export interface StreamConsumerSpec {
 
 interface PartitionState {
   partition: number;
-  queued: KafkaMessage[];
+  flow: PartitionFlow;
   /** The offset after the last record queued: a record below it (fetched again after a rejoin) is ours already. */
   next: bigint;
-  /** The offset after the last record done. */
-  resolved: bigint;
-  running?: Promise<void>;
   revoked: boolean;
+  /** Failures in a row, for the back-off. */
+  failures: number;
 }
 
 /**
  * A consumer group member on @platformatic/kafka's message stream, with the kafkajs adapter's
- * semantics: per partition, the records fetched meanwhile run as one batch (one key in order,
- * keys side by side), offsets are committed on an interval only up to what is done, and a failed
- * batch runs again from its first unfinished record. The stream fetches ahead while handlers run
- * (up to `maxQueued` records), and each partition goes at its own pace.
+ * guarantees: per partition, one key in order and keys side by side; offsets are committed on an
+ * interval only up to what is done; after a failure the unfinished records run again. Unlike the
+ * kafkajs adapter, a record starts as soon as it is fetched (see flow.ts) rather than after the
+ * batch before it: at 300 create-orders/s, records waited 4 to 8 ms at the median and 40 to 90 ms
+ * at the 99th percentile behind the slowest record of the batch before them. The stream fetches
+ * ahead while handlers run (up to `maxQueued` unfinished records), and each partition goes at its
+ * own pace.
  */
 export async function startStreamConsumer(base: BaseOptions, spec: StreamConsumerSpec, tuning: StreamTuning, log: BusLogger): Promise<GroupConsumer> {
   const { topic, groupId } = spec;
@@ -90,73 +93,61 @@ export async function startStreamConsumer(base: BaseOptions, spec: StreamConsume
       if (mine.includes(partition)) continue;
       // Moved to another member: start nothing more of it; what runs finishes, its offset is no longer ours.
       state.revoked = true;
-      queuedTotal -= state.queued.length;
-      state.queued = [];
+      unfinished(-state.flow.unfinished);
       partitions.delete(partition);
     }
   });
 
-  async function drain(state: PartitionState): Promise<void> {
-    let failures = 0;
-    while (state.queued.length > 0 && !state.revoked && !stopping.signal.aborted) {
-      const batch = state.queued;
-      state.queued = [];
-      queuedTotal -= batch.length;
-      if (queuedTotal < tuning.maxQueued / 2 && stream?.isPaused()) stream.resume();
-      const context: BatchContext = {
-        proceed: () => !state.revoked && !stopping.signal.aborted,
-        resolve: (offset) => {
-          state.resolved = BigInt(offset) + 1n;
-          committer.resolved(state.partition, offset);
-        },
-        abandoned: abandon.signal,
-        stopping: stopping.signal,
-      };
-      try {
-        await runBatch(batch, (record) => spec.deliver(record, state.partition, context), {
-          concurrency: spec.keyConcurrency,
-          resolve: context.resolve,
-          proceed: context.proceed,
-          abandoned: abandon.signal,
-        });
-        failures = 0;
-      } catch (error) {
-        // A reply or a dead letter could not be sent (broker gone): run what is unfinished again.
-        failures += 1;
-        log.warn({ topic, groupId, partition: state.partition, error: (error as Error).message }, 'batch failed; delivering its unfinished records again');
-        const unfinished = batch.filter((record) => BigInt(record.offset) >= state.resolved);
-        state.queued = [...unfinished, ...state.queued];
-        queuedTotal += unfinished.length;
-        await sleep(Math.min(100 * 2 ** failures, 2_000), undefined, { signal: stopping.signal }).catch(() => undefined);
-      }
-    }
+  /** Counts the records fetched and not done, pausing the stream at `maxQueued` and resuming it at half. */
+  function unfinished(change: number): void {
+    queuedTotal += change;
+    if (queuedTotal >= tuning.maxQueued) stream?.pause();
+    else if (queuedTotal < tuning.maxQueued / 2 && stream?.isPaused()) stream.resume();
+  }
+
+  async function recover(state: PartitionState, error: unknown): Promise<void> {
+    // A reply or a dead letter could not be sent (broker gone): run what is unfinished again.
+    state.failures += 1;
+    log.warn({ topic, groupId, partition: state.partition, error: (error as Error).message }, 'record failed; delivering the unfinished records again');
+    await state.flow.idle();
+    await sleep(Math.min(100 * 2 ** state.failures, 2_000), undefined, { signal: stopping.signal }).catch(() => undefined);
+    if (!state.revoked && !stopping.signal.aborted) state.flow.retry();
+  }
+
+  function partitionState(partition: number, offset: bigint): PartitionState {
+    const proceed = () => !state.revoked && !stopping.signal.aborted;
+    const resolve = (done: string) => {
+      state.failures = 0;
+      if (!abandon.signal.aborted) committer.resolved(partition, done);
+    };
+    const context: BatchContext = { proceed, resolve, abandoned: abandon.signal, stopping: stopping.signal };
+    const state: PartitionState = {
+      partition,
+      next: offset,
+      revoked: false,
+      failures: 0,
+      flow: createPartitionFlow({
+        concurrency: spec.keyConcurrency,
+        handle: (record) => spec.deliver(record, partition, context),
+        resolve,
+        proceed,
+        failed: (error) => void recover(state, error),
+        settled: () => unfinished(-1),
+      }),
+    };
+    return state;
   }
 
   function onMessage(message: PlatformaticMessage<Buffer, Buffer, Buffer, Buffer>): void {
     let state = partitions.get(message.partition);
     if (!state) {
-      state = { partition: message.partition, queued: [], next: message.offset, resolved: message.offset, revoked: false };
+      state = partitionState(message.partition, message.offset);
       partitions.set(message.partition, state);
     }
     if (message.offset < state.next) return; // fetched again after a rejoin: queued or handled already
     state.next = message.offset + 1n;
-    state.queued.push(fromConsumed(message));
-    queuedTotal += 1;
-    if (queuedTotal >= tuning.maxQueued) stream?.pause();
-    schedule(state);
-  }
-
-  function schedule(state: PartitionState): void {
-    if (state.running || state.revoked || stopping.signal.aborted) return;
-    const running = (async () => {
-      await Promise.resolve(); // the other records of the same fetch join this batch
-      await drain(state);
-    })();
-    state.running = running;
-    void running.finally(() => {
-      state.running = undefined;
-      if (state.queued.length > 0) schedule(state);
-    });
+    unfinished(1);
+    state.flow.push(fromConsumed(message));
   }
 
   async function open(): Promise<void> {
@@ -204,7 +195,7 @@ export async function startStreamConsumer(base: BaseOptions, spec: StreamConsume
     clearTimeout(restarting);
     if (mode === 'abandon') abandon.abort();
     stream?.pause();
-    const running = [...partitions.values()].flatMap((state) => (state.running ? [state.running] : []));
+    const running = [...partitions.values()].map((state) => state.flow.idle());
     if (mode === 'drain') await bounded(Promise.all(running), tuning.drainTimeoutMs);
     abandon.abort();
     if (committer.pending()) await bounded(committer.flush(), tuning.finalCommitTimeoutMs);
