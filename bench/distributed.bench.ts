@@ -1,7 +1,7 @@
 /**
  * Distributed benchmark (issue 5), in one run with the embedded stack for comparison:
  * create-order at full speed on each wiring (and the throughput ratio), create-order at a fixed
- * rate on the distributed wiring (target p99 < 60 ms at 300 orders/s) and what an order costs
+ * rate on the distributed wiring (bar p99 < 100 ms at 300 orders/s, aim < 60) and what an order costs
  * there, and A1 lookups of 1 000 numbers on each.
  * The distributed wiring: two gateways, two order, one tracking, one label process and the LMX
  * sandbox on the Kafka, PostgreSQL and mongo-java-server of infra/up.sh. Each wiring gets the
@@ -168,10 +168,11 @@ async function main() {
       cpuPerOrderOfEmbeddedPct: round((whole.cpuMsPerOrder / embeddedCpuMsPerOrder) * 100, 1),
     };
     console.log(
-      `\ndistributed/embedded create-order throughput: ${summary.createOrderRatio}% (target >= 30%); ` +
-        `at ${fixedRate} orders/s: p50 ${fixed.p50} ms, p99 ${fixed.p99} ms over ${fixed.rps} req/s (target p99 < 60 ms at 300/s), ` +
-        `drained ${drainS ?? `not within ${DRAIN_TIMEOUT_S}`} s after the last answer; ${whole.cpuMsPerOrder} ms of CPU per order, drain included ` +
-        `(the embedded stack, at full speed: ${embeddedCpuMsPerOrder} ms, so ${summary.cpuPerOrderOfEmbeddedPct}% of it); idle, the stack uses ${whole.idleCpuMsPerS} ms of CPU per second`,
+      `\ndistributed/embedded create-order throughput: ${summary.createOrderRatio}% (bar >= 35%, aim >= 50%); ` +
+        `at ${fixedRate} orders/s: p50 ${fixed.p50} ms, p99 ${fixed.p99} ms over ${fixed.rps} req/s (bar p99 < 100 ms at 300/s, aim < 60 ms), ` +
+        `drained ${drainS ?? `not within ${DRAIN_TIMEOUT_S}`} s after the last answer (bar < 3 s); ${whole.cpuMsPerOrder} ms of CPU per order, drain included ` +
+        `(bar <= 4 ms, aim <= 2 ms; the embedded stack, at full speed: ${embeddedCpuMsPerOrder} ms, so ${summary.cpuPerOrderOfEmbeddedPct}% of it); ` +
+        `idle, the stack uses ${whole.idleCpuMsPerS} ms of CPU per second (bar <= 30, aim <= 15)`,
     );
     mkdirSync(path.join(root, 'bench/results'), { recursive: true });
     const out = path.join(root, 'bench/results/distributed.json');

@@ -45,9 +45,10 @@ export type CatchUpOptions = SubscribeToAllOptions & {
   coalesceMs?: number;
   /**
    * The checkpoint is saved at most this often (always on stop and when a handler fails), at
-   * the first page read after it is due (an idle subscription reads one each poll interval).
-   * Handlers are idempotent: a crash redelivers the events handled since the last save.
-   * Default 0: after every page.
+   * the first page read after it is due; a subscription at the head with a checkpoint still to
+   * save reads again once it is due rather than at the next poll, so the stored checkpoint of an
+   * idle subscription is at most this old. Handlers are idempotent: a crash redelivers the events
+   * handled since the last save. Default 0: after every page.
    */
   checkpointEveryMs?: number;
 };
@@ -174,7 +175,8 @@ export function startCatchUpSubscription(source: CatchUpSource, options: CatchUp
         if (batch.length < batchSize) {
           settleWaiters();
           if (coalesceMs > 0) await sleep(coalesceMs, false);
-          await sleep(Math.max(0, pollIntervalMs - coalesceMs), true);
+          const untilSaveDue = position === saved ? Infinity : checkpointEveryMs - (Date.now() - savedAt);
+          await sleep(Math.max(0, Math.min(pollIntervalMs - coalesceMs, untilSaveDue)), true);
         }
       } catch {
         // The store itself failed (locked, closed, unreachable): back off and read again.

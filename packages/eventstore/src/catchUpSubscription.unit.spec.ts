@@ -94,3 +94,28 @@ test('checkpointEveryMs: one save per interval while events flow, the last posit
   }
   expect(checkpoint()).toBe(10);
 });
+
+test('checkpointEveryMs: a subscription at the head saves its last position once due, not at the next poll', async () => {
+  const { source, append, saves } = memoryLog();
+  const subscription = startCatchUpSubscription(source, {
+    subscriptionId: 'due-checkpoint',
+    pollIntervalMs: 600_000,
+    checkpointEveryMs: 1_000,
+    handler: async () => undefined,
+  });
+  try {
+    await subscription.caughtUp();
+    append(); // saved at once: the first save of the subscription
+    subscription.wake();
+    await subscription.caughtUp();
+    append(); // within a second of that save: left for later
+    subscription.wake();
+    await subscription.caughtUp();
+    expect(saves).toEqual([1]);
+    // Without another commit or a poll (10 minutes away), the position is saved once due.
+    for (let waited = 0; saves.at(-1) !== 2 && waited < 4_000; waited += 20) await sleep(20);
+    expect(saves).toEqual([1, 2]);
+  } finally {
+    await subscription.stop();
+  }
+});

@@ -15,7 +15,7 @@ export interface PostgresEventStoreOptions {
   schema?: string;
   /** Connections of this store object's pool (default 10), plus one for LISTEN once subscribed. */
   poolSize?: number;
-  /** Subscriptions' polling interval, the fallback behind LISTEN/NOTIFY (a lost notification; default 2000 ms). */
+  /** Subscriptions' polling interval, the fallback behind LISTEN/NOTIFY (a lost notification; default 10 000 ms). */
   pollIntervalMs?: number;
   /**
    * How often a process standing by for a subscription id that another process serves tries to
@@ -142,7 +142,10 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
         },
         {
           onHandlerError: options.onHandlerError,
-          pollIntervalMs: options.pollIntervalMs ?? 2000,
+          // A commit wakes the subscriptions through LISTEN/NOTIFY, and the listener wakes them again
+          // after it reconnects: polling is only a safety net, so it is rare (each poll is a query
+          // and a wake-up in an idle stack).
+          pollIntervalMs: options.pollIntervalMs ?? 10_000,
           // Every commit group NOTIFYs every subscriber: under load, one page per 100 ms rather than
           // one per commit, and one checkpoint write per second rather than one per page. The API
           // answers do not wait for these (the appending service projects inline); what follows an
