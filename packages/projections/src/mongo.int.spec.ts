@@ -107,6 +107,28 @@ describe('mongo projection store', () => {
     }
   });
 
+  it('saves asked for at once go out in one bulk write; two saves of one parcel keep their order', async () => {
+    const store = await open();
+    const client = await new MongoClient(url).connect();
+    try {
+      const clientId = `grouped-${randomUUID()}`;
+      const views = Array.from({ length: 3 }, (_, i) => parcelView({ trackingNumber: `${clientId}-${i}`, clientId, revision: 0 }));
+      const again = { ...views[0]!, revision: 1, statusCode: 'LB_GN' };
+      const written = await Promise.all([...views.map((view) => store.parcels.save(view, -1)), store.parcels.save(again, 0)]);
+      expect(written).toEqual([true, true, true, true]);
+      expect(await store.parcels.get(views[0]!.trackingNumber)).toMatchObject({ revision: 1, statusCode: 'LB_GN' });
+      // A bulk write marks each document with its call's id and the entry's index; a lone save does not.
+      const docs = await client.db(dbName).collection<{ _id: string; writeMark?: string }>('parcels').find({ _id: { $in: views.slice(1).map((v) => v.trackingNumber) } }).toArray();
+      const calls = new Set(docs.map((doc) => doc.writeMark?.split('/')[0]));
+      expect(docs).toHaveLength(2);
+      expect(calls.size).toBe(1);
+      expect([...calls][0]).toBeDefined();
+    } finally {
+      await client.close();
+      await store.close();
+    }
+  });
+
   it('never stores a key it cannot match exactly (a lone surrogate)', async () => {
     const store = await open();
     try {

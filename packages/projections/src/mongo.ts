@@ -127,6 +127,92 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
     }
   }
 
+  async function saveMany(entries: readonly { view: ParcelView; expectedRevision: number }[]): Promise<boolean[]> {
+    open();
+    if (entries.length < 2) return Promise.all(entries.map(({ view, expectedRevision }) => saveOne(view, expectedRevision)));
+    // Each write marks its document, so should fewer match than were sent, a read tells which.
+    const call = randomUUID();
+    const mark = (i: number) => `${call}/${i}`;
+    const ops = entries.map(({ view, expectedRevision }, i): AnyBulkWriteOperation<ParcelDocument> => {
+      const write = parcelWrite(view, true);
+      return expectedRevision === -1
+        ? { insertOne: { document: { ...write.insert, writeMark: mark(i) } } }
+        : { updateOne: { filter: { _id: view.trackingNumber, revision: expectedRevision }, update: { ...write.update, $set: { ...write.update.$set, writeMark: mark(i) } } } };
+    });
+    const refused = new Map<number, string | undefined>();
+    let result: BulkWriteResult;
+    try {
+      result = await parcels.bulkWrite(ops, { ordered: false });
+    } catch (error) {
+      if (!(error instanceof MongoBulkWriteError)) throw error;
+      for (const e of [error.writeErrors].flat()) {
+        const index = duplicateIndexIn(e.code, e.errmsg ?? '');
+        if (index !== '_id_' && index !== partnerKeyIndex) throw error;
+        refused.set(e.index, index);
+      }
+      result = error.result;
+    }
+    const written = entries.map((_, i) => !refused.has(i));
+    const sentUpdates = entries.flatMap((e, i) => (e.expectedRevision !== -1 && !refused.has(i) ? [i] : []));
+    if (result.matchedCount < sentUpdates.length) {
+      const marks = await parcels
+        .find({ _id: { $in: sentUpdates.map((i) => entries[i]!.view.trackingNumber) } }, { projection: { writeMark: 1 }, batchSize: sentUpdates.length })
+        .toArray();
+      const found = new Set(marks.map((doc) => doc.writeMark));
+      for (const i of sentUpdates) written[i] = found.has(mark(i));
+    }
+    // Another parcel holds the partner number already: saved the careful way, without the key.
+    for (const [i, index] of refused) {
+      if (index === partnerKeyIndex) written[i] = await saveOne(entries[i]!.view, entries[i]!.expectedRevision);
+    }
+    return written;
+  }
+
+  /**
+   * A save asked for while another is being written waits and goes out with the others asked for
+   * meanwhile, in one bulk write (`saveMany`): under load the inline projections of one commit group
+   * cost one MongoDB request instead of one each. A save asked for alone goes out at once. Two saves
+   * of one parcel never share a write (an unordered bulk write could run the second first): the
+   * later one waits for the next.
+   */
+  let waiting: { view: ParcelView; expectedRevision: number; done: PromiseWithResolvers<boolean> }[] = [];
+  let writing = false;
+  async function writeWaiting(): Promise<void> {
+    writing = true;
+    try {
+      await Promise.resolve(); // the saves of the same tick join the first write
+      while (waiting.length > 0) {
+        const parcelsInGroup = new Set<string>();
+        const group: typeof waiting = [];
+        const later: typeof waiting = [];
+        for (const entry of waiting) {
+          const key = entry.view.trackingNumber;
+          if (parcelsInGroup.has(key)) later.push(entry);
+          else {
+            parcelsInGroup.add(key);
+            group.push(entry);
+          }
+        }
+        waiting = later;
+        try {
+          const written = await saveMany(group);
+          group.forEach(({ done }, i) => done.resolve(written[i]!));
+        } catch (error) {
+          for (const { done } of group) done.reject(error);
+        }
+      }
+    } finally {
+      writing = false;
+    }
+  }
+  function saveGrouped(view: ParcelView, expectedRevision: number): Promise<boolean> {
+    open();
+    const done = Promise.withResolvers<boolean>();
+    waiting.push({ view, expectedRevision, done });
+    if (!writing) void writeWaiting();
+    return done.promise;
+  }
+
   return {
     parcels: {
       async get(trackingNumber) {
@@ -170,47 +256,8 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
         if (!isKey(carrier) || !isKey(partnerTrackingNo) || partnerTrackingNo === '') return null;
         return viewOf(await parcels.findOne({ partnerKey: pairKey(carrier, partnerTrackingNo) }, onlyView));
       },
-      save: saveOne,
-      async saveMany(entries) {
-        open();
-        if (entries.length < 2) return Promise.all(entries.map(({ view, expectedRevision }) => saveOne(view, expectedRevision)));
-        // Each write marks its document, so should fewer match than were sent, a read tells which.
-        const call = randomUUID();
-        const mark = (i: number) => `${call}/${i}`;
-        const ops = entries.map(({ view, expectedRevision }, i): AnyBulkWriteOperation<ParcelDocument> => {
-          const write = parcelWrite(view, true);
-          return expectedRevision === -1
-            ? { insertOne: { document: { ...write.insert, writeMark: mark(i) } } }
-            : { updateOne: { filter: { _id: view.trackingNumber, revision: expectedRevision }, update: { ...write.update, $set: { ...write.update.$set, writeMark: mark(i) } } } };
-        });
-        const refused = new Map<number, string | undefined>();
-        let result: BulkWriteResult;
-        try {
-          result = await parcels.bulkWrite(ops, { ordered: false });
-        } catch (error) {
-          if (!(error instanceof MongoBulkWriteError)) throw error;
-          for (const e of [error.writeErrors].flat()) {
-            const index = duplicateIndexIn(e.code, e.errmsg ?? '');
-            if (index !== '_id_' && index !== partnerKeyIndex) throw error;
-            refused.set(e.index, index);
-          }
-          result = error.result;
-        }
-        const written = entries.map((_, i) => !refused.has(i));
-        const sentUpdates = entries.flatMap((e, i) => (e.expectedRevision !== -1 && !refused.has(i) ? [i] : []));
-        if (result.matchedCount < sentUpdates.length) {
-          const marks = await parcels
-            .find({ _id: { $in: sentUpdates.map((i) => entries[i]!.view.trackingNumber) } }, { projection: { writeMark: 1 }, batchSize: sentUpdates.length })
-            .toArray();
-          const found = new Set(marks.map((doc) => doc.writeMark));
-          for (const i of sentUpdates) written[i] = found.has(mark(i));
-        }
-        // Another parcel holds the partner number already: saved the careful way, without the key.
-        for (const [i, index] of refused) {
-          if (index === partnerKeyIndex) written[i] = await saveOne(entries[i]!.view, entries[i]!.expectedRevision);
-        }
-        return written;
-      },
+      save: saveGrouped,
+      saveMany,
     },
     tokens: {
       async put({ clientId, tokenHash, issuedAt, expiresAt }) {
