@@ -132,7 +132,10 @@ export async function startStreamConsumer(base: BaseOptions, spec: StreamConsume
         resolve,
         proceed,
         failed: (error) => void recover(state, error),
-        settled: () => unfinished(-1),
+        // Records of a revoked partition were taken off the count when it was revoked.
+        settled: () => {
+          if (!state.revoked) unfinished(-1);
+        },
       }),
     };
     return state;
