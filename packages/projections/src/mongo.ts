@@ -205,7 +205,7 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
       writing = false;
     }
   }
-  function saveGrouped(view: ParcelView, expectedRevision: number): Promise<boolean> {
+  async function saveGrouped(view: ParcelView, expectedRevision: number): Promise<boolean> {
     open();
     const done = Promise.withResolvers<boolean>();
     waiting.push({ view, expectedRevision, done });
