@@ -18,7 +18,7 @@ import type { Bus } from './port.ts';
  * headers, partitioning (murmur2 as Java and kafkajs), offsets and dead letters, so processes of
  * both adapters can share topics and groups. Differences: a record starts as soon as it is
  * fetched unless a record of its key is unfinished, rather than after the batch before it (the
- * stream fetches ahead while handlers run; platformatic/flow.ts), and a member rejoins a rebalance
+ * stream fetches ahead while handlers run; kafka/flow.ts), and a member rejoins a rebalance
  * at once rather than after its running handlers finished, so during a rebalance a record may run
  * in the old and the new owner at the same time (at least once either way). `logLevel` and
  * `logger` take the bus's own entries; the client logs through the `debug` module

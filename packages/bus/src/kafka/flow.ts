@@ -1,5 +1,7 @@
 import type { KafkaMessage } from 'kafkajs';
-import type { RecordHandler } from '../kafka/batch.ts';
+
+/** Handles one record; resolves false when it gave up without finishing it (the consumer is stopping). */
+export type RecordHandler = (record: KafkaMessage) => Promise<boolean>;
 
 export interface FlowOptions {
   /** Keys handled at once. */
@@ -34,8 +36,8 @@ interface Entry {
 const keyOf = (record: KafkaMessage): string => (record.key ? record.key.toString('latin1') : `\u0000${record.offset}`);
 
 /**
- * One partition's records as they arrive, rather than in batches: a record starts as soon as it is
- * fetched, unless a record of the same key is still unfinished (one key in order, keys side by
+ * One partition's records as they arrive (the @platformatic/kafka adapter pushes each record when it
+ * is fetched; the kafkajs adapter a whole batch, see batch.ts): a record starts at once, unless a record of the same key is still unfinished (one key in order, keys side by
  * side, at most `concurrency` keys at once). A record no longer waits for the slowest one of the
  * fetch before it. Offsets are resolved in order only: an offset is resolved (and so committed)
  * once every record up to it is done, whatever order they finished in.
