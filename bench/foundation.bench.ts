@@ -11,7 +11,8 @@
  * time (`scripts/start.sh`, the rate limiter on but never limiting so its headers are sent),
  * BENCH_ROUNDS rounds of this tree without and with an Idempotency-Key (a fresh key per request, as
  * a retry-safe client sends), of the CRUD baseline (bench/crudBaseline.ts: what a user would write
- * instead, express, zod and one SQLite transaction) with `synchronous` NORMAL and FULL, and with
+ * instead, express, zod and one SQLite transaction) with `synchronous` NORMAL and FULL, of the gateway
+ * alone (its HTTP tier, nothing stored), and with
  * BENCH_BASELINE_REF=<commit> that commit's create-order too: the key's cost, what the event-sourced
  * stack costs against the plain alternative, and the cost of everything between the commit and
  * this tree, each as the ratio of medians of one run. Each turn gives its req/s and the server
@@ -86,6 +87,18 @@ const crudTurn = (durability: 'full' | 'normal'): Turn => ({
   env: { PARCEL_DURABILITY: durability },
   request: createOrderRequest,
 });
+
+/**
+ * The gateway alone (bench/gatewayAlone.ts) in the turns: what the HTTP tier costs per request before
+ * anything is stored, set against the CRUD baseline in the same run. It bounds the embedded stack's
+ * share from above: whatever the stack stores, it cannot beat its own HTTP tier.
+ */
+const aloneTurn: Turn = {
+  name: 'create-order, gateway alone (nothing stored)',
+  command: process.execPath,
+  args: [path.join(root, 'bench/gatewayAlone.ts')],
+  request: createOrderRequest,
+};
 
 interface TurnFigures {
   rps: number;
@@ -219,6 +232,7 @@ async function main() {
           embeddedTurn(keyed, root, keyedCreateOrderRequest),
           crudNormal,
           crudFull,
+          aloneTurn,
         ],
         'http://127.0.0.1:18089',
       );
@@ -238,6 +252,10 @@ async function main() {
       turns: Object.fromEntries(measured.medians),
       idempotencyKey: { rpsChangePct: changePct(rpsOf(plain), rpsOf(keyed)), cpuPerRequestChangePct: changePct(cpuOf(plain), cpuOf(keyed)) },
       embeddedShareOfCrud: { normal: againstCrud(crudNormal), full: againstCrud(crudFull) },
+      gatewayAloneShareOfCrud: {
+        rpsPct: sharePct(rpsOf(aloneTurn.name), rpsOf(crudNormal.name)),
+        cpuPerRequestPct: sharePct(cpuOf(aloneTurn.name), cpuOf(crudNormal.name)),
+      },
       ...(baseline
         ? { againstBaseline: { ref: baselineRef, commit: baseline.commit, rpsChangePct: changePct(rpsOf(before), rpsOf(plain)), cpuPerRequestChangePct: changePct(cpuOf(before), cpuOf(plain)) } }
         : {}),
@@ -254,7 +272,9 @@ async function main() {
         `${rpsOf(keyed)} req/s (${summary.idempotencyKey.rpsChangePct}%) and ${cpuOf(keyed)} ms (${summary.idempotencyKey.cpuPerRequestChangePct}%); ` +
         `the CRUD baseline, synchronous NORMAL / FULL: ${rpsOf(crudNormal.name)} / ${rpsOf(crudFull.name)} req/s and ${cpuOf(crudNormal.name)} / ${cpuOf(crudFull.name)} ms, ` +
         `so this tree's create-order has ${summary.embeddedShareOfCrud.normal.rpsPct}% / ${summary.embeddedShareOfCrud.full.rpsPct}% of its throughput ` +
-        `for ${summary.embeddedShareOfCrud.normal.cpuPerRequestPct}% / ${summary.embeddedShareOfCrud.full.cpuPerRequestPct}% of its CPU per request` +
+        `for ${summary.embeddedShareOfCrud.normal.cpuPerRequestPct}% / ${summary.embeddedShareOfCrud.full.cpuPerRequestPct}% of its CPU per request; ` +
+        `the gateway alone, storing nothing, ${rpsOf(aloneTurn.name)} req/s and ${cpuOf(aloneTurn.name)} ms: ${summary.gatewayAloneShareOfCrud.rpsPct}% of the NORMAL baseline's throughput ` +
+        `for ${summary.gatewayAloneShareOfCrud.cpuPerRequestPct}% of its CPU per request` +
         (baseline
           ? `; ${baseline.commit} ${rpsOf(before)} req/s and ${cpuOf(before)} ms (this tree ${summary.againstBaseline!.rpsChangePct}% and ${summary.againstBaseline!.cpuPerRequestChangePct}% against it)`
           : ''),
