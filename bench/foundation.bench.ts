@@ -26,7 +26,7 @@ import type autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
 import { signature } from '@parcel/gateway';
 import { exportCommit } from './baseline.ts';
-import { processCpuMs } from './processCpu.ts';
+import { processCpuMs, threadCpuMs } from './processCpu.ts';
 import { load, printTable, rssMb, startProcess, stopProcess, waitForHttp } from './support.ts';
 import type { Row } from './support.ts';
 
@@ -104,6 +104,8 @@ interface TurnFigures {
   rps: number;
   /** The server process's CPU time per request answered, in ms: steadier than its throughput on a shared machine. */
   cpuMsPerRequest: number;
+  /** The same by thread name (threadCpuMs): the main thread, V8's garbage-collection helpers, the SQLite writer. */
+  threadMsPerRequest: Record<string, number>;
 }
 
 /**
@@ -128,18 +130,29 @@ async function turns(list: Turn[], sandboxUrl: string): Promise<{ rows: Row[]; m
       try {
         await waitForHttp(`http://127.0.0.1:${port}/healthz`, 120_000);
         const cpuBefore = processCpuMs(server.pid!);
+        const threadsBefore = threadCpuMs(server.pid!);
         const row = await load(`${turn.name} (round ${round})`, { url: `http://127.0.0.1:${port}`, connections, duration, requests: [turn.request] });
         const cpuMsPerRequest = Math.round(((processCpuMs(server.pid!) - cpuBefore) / Math.max(1, row.requests)) * 1000) / 1000;
+        const perThread = [...threadCpuMs(server.pid!)]
+          .map(([name, ms]) => [name, Math.round(((ms - (threadsBefore.get(name) ?? 0)) / Math.max(1, row.requests)) * 1000) / 1000] as const)
+          .filter(([, ms]) => ms > 0);
         rows.push({ ...row, serverCpuMsPerRequest: cpuMsPerRequest });
-        figures.get(turn.name)!.push({ rps: row.rps, cpuMsPerRequest });
-        console.log(`${row.name}: ${cpuMsPerRequest} ms of the server's CPU per request`);
+        figures.get(turn.name)!.push({ rps: row.rps, cpuMsPerRequest, threadMsPerRequest: Object.fromEntries(perThread) });
+        console.log(`${row.name}: ${cpuMsPerRequest} ms of the server's CPU per request (${perThread.map(([name, ms]) => `${name} ${ms}`).join(', ')})`);
       } finally {
         await stopProcess(server);
         rmSync(dataDir, { recursive: true, force: true });
       }
     }
   }
-  const medianOf = (list: TurnFigures[]): TurnFigures => ({ rps: median(list.map((f) => f.rps)), cpuMsPerRequest: median(list.map((f) => f.cpuMsPerRequest)) });
+  const medianOf = (list: TurnFigures[]): TurnFigures => {
+    const names = new Set(list.flatMap((f) => Object.keys(f.threadMsPerRequest)));
+    return {
+      rps: median(list.map((f) => f.rps)),
+      cpuMsPerRequest: median(list.map((f) => f.cpuMsPerRequest)),
+      threadMsPerRequest: Object.fromEntries([...names].map((name) => [name, median(list.map((f) => f.threadMsPerRequest[name] ?? 0))])),
+    };
+  };
   return { rows, medians: new Map([...figures].map(([name, list]) => [name, medianOf(list)])) };
 }
 
@@ -242,6 +255,8 @@ async function main() {
     rows.push(...measured.rows);
     const rpsOf = (name: string) => measured.medians.get(name)!.rps;
     const cpuOf = (name: string) => measured.medians.get(name)!.cpuMsPerRequest;
+    const threadsOf = (name: string) =>
+      Object.entries(measured.medians.get(name)!.threadMsPerRequest).map(([thread, ms]) => `${thread} ${ms} ms`).join(', ');
     /** This tree's create-order against a CRUD baseline: its throughput, and its CPU per request, in % of the baseline's. */
     const againstCrud = (crud: Turn) => ({ rpsPct: sharePct(rpsOf(plain), rpsOf(crud.name)), cpuPerRequestPct: sharePct(cpuOf(plain), cpuOf(crud.name)) });
     printTable(rows);
@@ -274,7 +289,8 @@ async function main() {
         `so this tree's create-order has ${summary.embeddedShareOfCrud.normal.rpsPct}% / ${summary.embeddedShareOfCrud.full.rpsPct}% of its throughput ` +
         `for ${summary.embeddedShareOfCrud.normal.cpuPerRequestPct}% / ${summary.embeddedShareOfCrud.full.cpuPerRequestPct}% of its CPU per request; ` +
         `the gateway alone, storing nothing, ${rpsOf(aloneTurn.name)} req/s and ${cpuOf(aloneTurn.name)} ms: ${summary.gatewayAloneShareOfCrud.rpsPct}% of the NORMAL baseline's throughput ` +
-        `for ${summary.gatewayAloneShareOfCrud.cpuPerRequestPct}% of its CPU per request` +
+        `for ${summary.gatewayAloneShareOfCrud.cpuPerRequestPct}% of its CPU per request; ` +
+        `CPU per order by thread, this tree: ${threadsOf(plain)}; the CRUD baseline (NORMAL): ${threadsOf(crudNormal.name)}` +
         (baseline
           ? `; ${baseline.commit} ${rpsOf(before)} req/s and ${cpuOf(before)} ms (this tree ${summary.againstBaseline!.rpsChangePct}% and ${summary.againstBaseline!.cpuPerRequestChangePct}% against it)`
           : ''),

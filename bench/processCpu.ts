@@ -40,6 +40,35 @@ export function processCpuMs(pid: number): number {
   return stat.cpuMs;
 }
 
+/**
+ * CPU time of one process's live threads so far, in ms, summed by thread name with any trailing
+ * number dropped (`V8Worker` for V8's helper threads, which run the parallel and concurrent parts of
+ * garbage collection; `WorkerThread` for a worker_threads Worker; `MainThread`). Threads that have
+ * ended are not listed: the reading is for a process whose threads live as long as it does.
+ */
+export function threadCpuMs(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return byName;
+  }
+  for (const tid of tids) {
+    let line: string;
+    try {
+      line = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const close = line.lastIndexOf(')');
+    const f = line.slice(close + 2).split(' ').map(Number);
+    const name = line.slice(line.indexOf('(') + 1, close).replace(/\d+$/, '');
+    byName.set(name, (byName.get(name) ?? 0) + (f[11]! + f[12]!) * TICK_MS);
+  }
+  return byName;
+}
+
 const allPids = (): number[] => readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
 
 /** Every process whose command name is `comm` (PostgreSQL's are all `postgres`). */
