@@ -1,6 +1,6 @@
 import type { ParcelEvent } from '@parcel/contracts';
 import { parcelStreamName } from '@parcel/contracts';
-import { sampleOrder } from '@parcel/domain/testing';
+import { sampleParcelOrder } from '@parcel/domain/testing';
 import { createSqliteEventStore } from '@parcel/eventstore';
 import { createSqliteProjectionStore } from '@parcel/projections';
 import type { ParcelViewStore } from '@parcel/projections';
@@ -10,7 +10,7 @@ import { toAppend } from './toAppend.ts';
 const TN = 'PX000000000000001Y';
 const registered: ParcelEvent = {
   type: 'ParcelRegistered',
-  data: { trackingNumber: TN, clientId: 'demo', order: sampleOrder(), serviceType: 'LMD', carrier: 'LMX', weightUnit: 'kg', registeredAt: new Date('2026-11-22T06:00:00Z') },
+  data: { trackingNumber: TN, clientId: 'demo', order: sampleParcelOrder(), serviceType: 'LMD', carrier: 'LMX', registeredAt: new Date('2026-11-22T06:00:00Z') },
 };
 
 async function setUp() {

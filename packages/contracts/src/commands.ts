@@ -1,6 +1,5 @@
 /** Commands sent over the bus from the gateway to the services, and their replies. */
-import type { ValidOrder } from './order.ts';
-import type { AssignedStation } from './views.ts';
+import type { ParcelRegistration } from './events.ts';
 
 export const Topics = {
   orderCommands: 'parcel.commands.order',
@@ -12,14 +11,7 @@ export const Topics = {
 
 export interface CreateOrder {
   type: 'CreateOrder';
-  payload: {
-    clientId: string;
-    order: ValidOrder;
-    serviceType: string;
-    carrier: string;
-    weightUnit: string;
-    lockerStation?: AssignedStation;
-  };
+  payload: ParcelRegistration;
 }
 
 export type CreateOrderReply =

@@ -1,22 +1,26 @@
 /**
  * Parcel events: the domain shape (dates as Date) and one serializer per type to the stored shape
  * (versioned type name, dates as ISO strings). Stored events are forever: add a new version and an
- * upcaster rather than changing a stored shape.
+ * upcaster rather than changing a stored shape (upcasters.ts).
  */
-import type { CreateOrder } from './commands.ts';
-import type { ValidOrder } from './order.ts';
+import type { ParcelOrder } from './parcelOrder.ts';
+import { UPCASTERS } from './upcasters.ts';
 import type { AssignedStation } from './views.ts';
+
+/** What registers a parcel: the create-order command's payload, the decider's input and the event's data alike. */
+export interface ParcelRegistration {
+  clientId: string;
+  order: ParcelOrder;
+  serviceType: string;
+  carrier: string;
+  /** The station the parcel goes to: chosen by the client (locker_type A) or the nearest one (B). */
+  lockerStation?: AssignedStation;
+}
 
 export interface ParcelRegistered {
   type: 'ParcelRegistered';
-  data: {
+  data: ParcelRegistration & {
     trackingNumber: string;
-    clientId: string;
-    order: ValidOrder;
-    serviceType: string;
-    carrier: string;
-    weightUnit: string;
-    lockerStation?: AssignedStation;
     registeredAt: Date;
     /** The create command's id (absent in events recorded before it was kept). */
     commandId?: string;
@@ -80,7 +84,7 @@ export interface ReferenceClaimed {
 /** B2 (when enabled): a batch of validated orders, recorded before the reply and created from the log. */
 export interface OrderBatchAccepted {
   type: 'OrderBatchAccepted';
-  data: { batchId: string; clientId: string; orders: CreateOrder['payload'][]; acceptedAt: Date };
+  data: { batchId: string; clientId: string; orders: ParcelRegistration[]; acceptedAt: Date };
 }
 
 export type DomainEvent = ParcelEvent | ReferenceClaimed | OrderBatchAccepted;
@@ -96,14 +100,14 @@ type Serializer<E extends DomainEvent> = {
 };
 
 const serializers: { [K in DomainEvent['type']]: Serializer<Extract<DomainEvent, { type: K }>> } = {
-  ParcelRegistered: { storedType: 'ParcelRegistered.v1', dateFields: ['registeredAt'] },
+  ParcelRegistered: { storedType: 'ParcelRegistered.v2', dateFields: ['registeredAt'] },
   LabelGenerated: { storedType: 'LabelGenerated.v1', dateFields: ['generatedAt'] },
   ParcelCancelled: { storedType: 'ParcelCancelled.v1', dateFields: ['cancelledAt'] },
   CarrierRegistered: { storedType: 'CarrierRegistered.v1', dateFields: ['registeredAt'] },
   CarrierRegistrationFailed: { storedType: 'CarrierRegistrationFailed.v1', dateFields: ['failedAt'] },
   CarrierEventRecorded: { storedType: 'CarrierEventRecorded.v1', dateFields: ['eventTime', 'recordedAt'] },
   ReferenceClaimed: { storedType: 'ReferenceClaimed.v1', dateFields: ['claimedAt'] },
-  OrderBatchAccepted: { storedType: 'OrderBatchAccepted.v1', dateFields: ['acceptedAt'] },
+  OrderBatchAccepted: { storedType: 'OrderBatchAccepted.v2', dateFields: ['acceptedAt'] },
 };
 
 const byStoredType = new Map(Object.entries(serializers).map(([type, s]) => [s.storedType, { type, ...s }]));
@@ -122,7 +126,10 @@ export class UnknownEventTypeError extends Error {
   }
 }
 
+/** A stored event of any version, upcast to the current one first. */
 export function deserializeEvent(stored: { type: string; data: unknown }): DomainEvent {
+  const upcaster = UPCASTERS.get(stored.type);
+  if (upcaster) return deserializeEvent({ type: upcaster.to, data: upcaster.up(stored.data as Record<string, unknown>) });
   const s = byStoredType.get(stored.type);
   if (!s) throw new UnknownEventTypeError(stored.type);
   const data: Record<string, unknown> = { ...(stored.data as Record<string, unknown>) };

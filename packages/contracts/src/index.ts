@@ -1,6 +1,8 @@
 export * from './messages.ts';
 export * from './envelopes.ts';
 export * from './order.ts';
+export * from './parcelOrder.ts';
+export { parcelRegisteredV1 } from './upcasters.ts';
 export * from './views.ts';
 export * from './events.ts';
 export * from './commands.ts';

@@ -1,20 +1,10 @@
 /** The parcel decider: decide(command, state) -> events, evolve(state, event) -> state. No I/O, no clock. */
-import type { AssignedStation, ParcelEvent, ValidOrder } from '@parcel/contracts';
+import type { ParcelEvent, ParcelRegistration } from '@parcel/contracts';
 
 export type ParcelCommand =
   | {
       type: 'RegisterParcel';
-      data: {
-        trackingNumber: string;
-        clientId: string;
-        order: ValidOrder;
-        serviceType: string;
-        carrier: string;
-        weightUnit: string;
-        lockerStation?: AssignedStation;
-        commandId?: string;
-        now: Date;
-      };
+      data: ParcelRegistration & { trackingNumber: string; commandId?: string; now: Date };
     }
   | {
       type: 'GenerateLabel';

@@ -1,7 +1,7 @@
 import type { ParcelEvent } from '@parcel/contracts';
 import { decide, foldParcel, ParcelError } from './decider.ts';
 import type { ParcelCommand } from './decider.ts';
-import { sampleOrder } from './fixtures.ts';
+import { sampleParcelOrder } from './fixtures.ts';
 
 const now = new Date('2026-11-22T06:00:00Z');
 const later = new Date('2026-11-22T07:00:00Z');
@@ -9,7 +9,7 @@ const TN = 'PX000000000000001Y';
 
 const registered: ParcelEvent = {
   type: 'ParcelRegistered',
-  data: { trackingNumber: TN, clientId: 'demo', order: sampleOrder(), serviceType: 'LMD', carrier: 'LMX', weightUnit: 'kg', registeredAt: now },
+  data: { trackingNumber: TN, clientId: 'demo', order: sampleParcelOrder(), serviceType: 'LMD', carrier: 'LMX', registeredAt: now },
 };
 
 const given = (...events: ParcelEvent[]) => ({

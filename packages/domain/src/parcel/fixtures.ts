@@ -1,4 +1,5 @@
-import type { ValidOrder } from '@parcel/contracts';
+import { toParcelOrder } from '@parcel/contracts';
+import type { ParcelOrder, ValidOrder, WeightUnit } from '@parcel/contracts';
 
 export const sampleOrder = (overrides: Partial<ValidOrder> = {}): ValidOrder => ({
   custom_tracking_num: 'REF-1',
@@ -15,3 +16,6 @@ export const sampleOrder = (overrides: Partial<ValidOrder> = {}): ValidOrder => 
   postal_code: '048616',
   ...overrides,
 });
+
+/** The sample order in the domain's words, as a create-order command carries it. */
+export const sampleParcelOrder = (overrides: Partial<ValidOrder> = {}, unit: WeightUnit = 'kg'): ParcelOrder => toParcelOrder(sampleOrder(overrides), unit);

@@ -1,4 +1,5 @@
 /** The parcel status view: evolve(view | null, event) -> view, guarded by stream revision by its caller. */
+import { toValidOrder } from '@parcel/contracts';
 import type { Activity, ParcelEvent, ParcelView } from '@parcel/contracts';
 import { statusDescription } from '../statusCatalogue.ts';
 import { formatSgt } from '../time.ts';
@@ -34,19 +35,20 @@ export function evolveParcelView(view: ParcelView | null, event: ParcelEvent, po
     return {
       trackingNumber: d.trackingNumber,
       clientId: d.clientId,
-      customTrackingNum: d.order.custom_tracking_num,
+      customTrackingNum: d.order.reference,
       revision,
       status: 'active',
       serviceType: d.serviceType,
       carrier: d.carrier,
-      weightUnit: d.weightUnit,
-      order: d.order,
+      weightUnit: d.order.weight.unit,
+      // The view keeps the interface B shape its readers (status, labels) have always read.
+      order: toValidOrder(d.order),
       ...(d.lockerStation ? { lockerStation: d.lockerStation } : {}),
       partnerTrackingNo: '',
       partnerName: '',
       createdAt: formatSgt(d.registeredAt),
       ...(d.commandId ? { createdByCommand: d.commandId } : {}),
-      activities: [platformActivity('DR_DR', d.registeredAt, d.order.sender_country, eventId)],
+      activities: [platformActivity('DR_DR', d.registeredAt, d.order.sender.country, eventId)],
     };
   }
   if (!view) return null;

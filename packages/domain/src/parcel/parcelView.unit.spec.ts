@@ -1,5 +1,5 @@
 import type { ParcelEvent, ParcelView } from '@parcel/contracts';
-import { sampleOrder } from './fixtures.ts';
+import { sampleParcelOrder } from './fixtures.ts';
 import { evolveParcelView } from './parcelView.ts';
 
 const TN = 'PX000000000000001Y';
@@ -7,7 +7,7 @@ const at = (iso: string) => new Date(iso);
 const events: ParcelEvent[] = [
   {
     type: 'ParcelRegistered',
-    data: { trackingNumber: TN, clientId: 'demo', order: sampleOrder(), serviceType: 'LMD', carrier: 'LMX', weightUnit: 'kg', registeredAt: at('2026-11-22T06:00:00Z') },
+    data: { trackingNumber: TN, clientId: 'demo', order: sampleParcelOrder(), serviceType: 'LMD', carrier: 'LMX', registeredAt: at('2026-11-22T06:00:00Z') },
   },
   { type: 'CarrierRegistered', data: { trackingNumber: TN, carrier: 'LMX', partnerTrackingNo: 'LMX123', partnerName: 'LMX Express', registeredAt: at('2026-11-22T06:00:01Z') } },
   { type: 'LabelGenerated', data: { trackingNumber: TN, labelType: 'CN23', direction: 'horizontal', generatedAt: at('2026-11-22T07:00:00Z') } },

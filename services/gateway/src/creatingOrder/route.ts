@@ -1,10 +1,10 @@
 /** B1 POST create-order: validated here, created by the order service over the bus. */
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
-import { B, CODE_FAILURE, CODE_SUCCESS, DEADLINE_HEADER, deadlineFor, Topics, validateCreateOrder } from '@parcel/contracts';
-import type { AssignedStation, CreateOrder, CreateOrderReply, ValidOrder } from '@parcel/contracts';
+import { B, CODE_FAILURE, CODE_SUCCESS, DEADLINE_HEADER, deadlineFor, toParcelOrder, Topics, validateCreateOrder } from '@parcel/contracts';
+import type { AssignedStation, CreateOrderReply, CreateOrderValidation, ParcelRegistration, ValidOrder } from '@parcel/contracts';
 import type { CreateOrderResult } from '@parcel/contracts/api';
-import type { StationMatch } from '@parcel/reference-data';
+import type { Account, StationMatch } from '@parcel/reference-data';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
@@ -26,6 +26,13 @@ export function lockerStationOf(order: ValidOrder, assigned: StationMatch | unde
     zipcode: sent.zipcode,
     distance: sent.distance,
   };
+}
+
+/** A validated order as the order service registers it: in the domain's words, weights in the account's unit. */
+export function registrationOf(account: Account, valid: Extract<CreateOrderValidation, { ok: true }>): ParcelRegistration {
+  const { order, carrier, serviceType, assignedStation } = valid;
+  const lockerStation = lockerStationOf(order, assignedStation);
+  return { clientId: account.clientId, order: toParcelOrder(order, account.weightUnit), serviceType, carrier, ...(lockerStation ? { lockerStation } : {}) };
 }
 
 const OWN_ORDER_POLL_MS = 250;
@@ -55,16 +62,8 @@ export function creatingOrder(router: Router, ctx: GatewayContext): void {
     const account = accountOf(res);
     const result = validateCreateOrder(req.body as Record<string, unknown>, { account, ref: ctx.ref });
     if (!result.ok) return sendB(res, CODE_FAILURE, result.message, []);
-    const { order, carrier, serviceType, assignedStation } = result;
-    const lockerStation = lockerStationOf(order, assignedStation);
-    const payload: CreateOrder['payload'] = {
-      clientId: account.clientId,
-      order,
-      serviceType,
-      carrier,
-      weightUnit: account.weightUnit,
-      ...(lockerStation ? { lockerStation } : {}),
-    };
+    const { order } = result;
+    const payload = registrationOf(account, result);
     const commandId = randomUUID();
     const { commandTimeoutMs } = ctx.config;
     const deadline = deadlineFor(ctx.clock.now().getTime(), commandTimeoutMs);

@@ -11,7 +11,7 @@ import type { BatchEntry, CreateOrdersResult } from '@parcel/contracts/api';
 import { formatSgt } from '@parcel/domain';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
-import { lockerStationOf } from '../creatingOrder/route.ts';
+import { registrationOf } from '../creatingOrder/route.ts';
 import { sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
@@ -48,15 +48,7 @@ export function creatingOrders(router: Router, ctx: GatewayContext): void {
         continue;
       }
       seen.add(ref);
-      const lockerStation = lockerStationOf(result.order, result.assignedStation);
-      accepted.push({
-        clientId: account.clientId,
-        order: result.order,
-        serviceType: result.serviceType,
-        carrier: result.carrier,
-        weightUnit: account.weightUnit,
-        ...(lockerStation ? { lockerStation } : {}),
-      });
+      accepted.push(registrationOf(account, result));
       success.push({ custom_tracking_num: ref, date_time: dateTime, status: 'Accepted', error: [] });
     }
     if (accepted.length > 0) {

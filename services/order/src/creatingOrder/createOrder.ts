@@ -30,7 +30,7 @@ export async function createOrder(
   const { eventStore, projector, clock, ids } = deps;
   const now = clock.now();
   const { clientId, order } = command;
-  const referenceStream = referenceStreamName(clientId, order.custom_tracking_num);
+  const referenceStream = referenceStreamName(clientId, order.reference);
   const deadline = meta.headers?.[DEADLINE_HEADER];
   if (deadline !== undefined && now.getTime() > Number(deadline)) return expiredOrReplay(eventStore, referenceStream, meta.commandId);
   const metadata = { commandId: meta.commandId, clientId, ...(meta.headers?.traceparent ? { traceparent: meta.headers.traceparent } : {}) };
@@ -40,7 +40,7 @@ export async function createOrder(
     const events = decide({ type: 'RegisterParcel', data: { ...command, trackingNumber, commandId: meta.commandId, now } }, initialState());
     const claim: ReferenceClaimed = {
       type: 'ReferenceClaimed',
-      data: { clientId, customTrackingNum: order.custom_tracking_num, trackingNumber, claimedAt: now },
+      data: { clientId, customTrackingNum: order.reference, trackingNumber, claimedAt: now },
     };
     const parcelEvents = events.map((event) => ({ event, eventId: ids.eventId() }));
     try {

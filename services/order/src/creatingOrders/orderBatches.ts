@@ -44,7 +44,7 @@ export function startBatchWorker(deps: CreateOrderDeps & { pollIntervalMs?: numb
     const { batchId, orders } = event.data;
     for (const [index, payload] of orders.entries()) {
       const reply = await createOrder(deps, payload, { commandId: `${batchId}:${index}` });
-      if (!reply.ok) deps.onRejected?.(payload.order.custom_tracking_num);
+      if (!reply.ok) deps.onRejected?.(payload.order.reference);
     }
   }
   return deps.eventStore.subscribeToAll({

@@ -9,7 +9,7 @@ import type { CarrierClient } from '@parcel/carriers';
 import type { EventStore } from '@parcel/eventstore';
 import { createSqliteEventStore } from '@parcel/eventstore';
 import { createSqliteProjectionStore } from '@parcel/projections';
-import { sampleOrder } from '@parcel/domain/testing';
+import { sampleParcelOrder } from '@parcel/domain/testing';
 import { createOrder } from '../creatingOrder/createOrder.ts';
 import { startRegistrationWorker } from './registrationWorker.ts';
 
@@ -28,7 +28,7 @@ test('two workers (two processes) on one store register each parcel once, and bo
     for (let i = 0; i < 20; i++) {
       const reply = await createOrder(
         { eventStore, projector, clock, ids: randomIds },
-        { clientId: 'demo', order: sampleOrder({ custom_tracking_num: `R-${i}` }), serviceType: 'LMD', carrier: 'LMX', weightUnit: 'kg' },
+        { clientId: 'demo', order: sampleParcelOrder({ custom_tracking_num: `R-${i}` }), serviceType: 'LMD', carrier: 'LMX' },
         { commandId: `c-${i}` },
       );
       if (reply.ok) made.push(reply.trackingNumber);
@@ -74,7 +74,7 @@ async function rig() {
   const create = async (i: number, instruction = '') => {
     const reply = await createOrder(
       { eventStore: store, projector, clock, ids: randomIds },
-      { clientId: 'demo', order: sampleOrder({ custom_tracking_num: `P-${i}`, instruction }), serviceType: 'LMD', carrier: 'LMX', weightUnit: 'kg' },
+      { clientId: 'demo', order: sampleParcelOrder({ custom_tracking_num: `P-${i}`, instruction }), serviceType: 'LMD', carrier: 'LMX' },
       { commandId: `c-${i}` },
     );
     if (!reply.ok) throw new Error('not created');

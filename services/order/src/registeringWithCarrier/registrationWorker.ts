@@ -96,9 +96,9 @@ export function startRegistrationWorker(deps: RegistrationDeps): Subscription {
         shipment: {
           trackingNumber,
           carrier,
-          recipientCountry: order.recipient_country,
-          postalCode: order.postal_code ?? '',
-          recipientName: order.recipient_name,
+          recipientCountry: order.recipient.country,
+          postalCode: order.recipient.postalCode ?? '',
+          recipientName: order.recipient.name,
           instruction: order.instruction ?? '',
         },
         metadata: { causationId: recorded.id, clientId },

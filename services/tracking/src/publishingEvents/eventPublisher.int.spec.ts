@@ -8,7 +8,7 @@ import type { Message } from '@parcel/bus';
 import { eventually } from '@parcel/bus/conformance';
 import { Topics } from '@parcel/contracts';
 import type { ParcelEventMessage } from '@parcel/contracts';
-import { sampleOrder } from '@parcel/domain/testing';
+import { sampleParcelOrder } from '@parcel/domain/testing';
 import { createSqliteEventStore } from '@parcel/eventstore';
 import { createOrder } from '@parcel/order';
 import { createSqliteProjectionStore } from '@parcel/projections';
@@ -27,7 +27,7 @@ test('a created, labelled and cancelled parcel: three schema-valid messages in o
   const deps = { eventStore, projector: createParcelProjector({ eventStore, views: projections.parcels }), clock, ids: randomIds };
   try {
     let publisher = startEventPublisher({ eventStore, bus });
-    const created = await createOrder(deps, { clientId: 'demo', order: sampleOrder(), serviceType: 'LMD', carrier: 'GLX', weightUnit: 'kg' }, { commandId: 'c1', headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } });
+    const created = await createOrder(deps, { clientId: 'demo', order: sampleParcelOrder(), serviceType: 'LMD', carrier: 'GLX' }, { commandId: 'c1', headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } });
     if (!created.ok) throw new Error('not created');
     const tn = created.trackingNumber;
     await handleParcelCommand(deps, tn, () => ({ type: 'GenerateLabel', data: { labelType: 'CN23', direction: 'vertical', selfLabelServiceTypes: [], now: clock.now() } }), {});

@@ -42,13 +42,14 @@ export function startEventPublisher(deps: { eventStore: EventStore; bus: Bus; po
       clientId = await ownerOf(trackingNumber);
     }
     const traceparent = recorded.metadata.traceparent;
+    const payload = parcelEventMessage(recorded, event, clientId);
     return {
       id: recorded.id,
       key: trackingNumber,
-      type: recorded.type,
-      payload: parcelEventMessage(recorded, event, clientId),
+      type: payload.schema,
+      payload,
       headers: {
-        [DOWNSTREAM_HEADERS.eventType]: recorded.type,
+        [DOWNSTREAM_HEADERS.eventType]: payload.schema,
         [DOWNSTREAM_HEADERS.eventId]: recorded.id,
         ...(typeof traceparent === 'string' ? { [DOWNSTREAM_HEADERS.traceparent]: traceparent } : {}),
       },

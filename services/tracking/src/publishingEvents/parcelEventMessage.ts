@@ -1,5 +1,5 @@
 /** The downstream message of one stored parcel event (packages/contracts/src/downstream.ts). */
-import { deserializeEvent } from '@parcel/contracts';
+import { deserializeEvent, parcelRegisteredV1 } from '@parcel/contracts';
 import type { ParcelEvent, ParcelEventMessage } from '@parcel/contracts';
 import { formatSgt } from '@parcel/domain';
 import type { RecordedEvent } from '@parcel/eventstore';
@@ -25,18 +25,28 @@ function statusAndTime(event: ParcelEvent): { statusCode: string | null; at: Dat
   }
 }
 
+/**
+ * The topic is a public contract that speaks `ParcelRegistered.v1`, whatever version the store now
+ * keeps: a later one is mapped back to it, byte for byte as version 1 was stored.
+ */
+function downstreamShape(recorded: RecordedEvent): { schema: string; data: Record<string, unknown> } {
+  const data = recorded.data as Record<string, unknown>;
+  return recorded.type === 'ParcelRegistered.v2' ? { schema: 'ParcelRegistered.v1', data: parcelRegisteredV1(data) } : { schema: recorded.type, data };
+}
+
 export function parcelEventMessage(recorded: RecordedEvent, event: ParcelEvent, clientId: string): ParcelEventMessage {
   const { statusCode, at } = statusAndTime(event);
+  const { schema, data } = downstreamShape(recorded);
   return {
     type: event.type,
-    schema: recorded.type,
+    schema,
     eventId: recorded.id,
     trackingNumber: event.data.trackingNumber,
     clientId,
     statusCode,
     time: formatSgt(at),
     streamRevision: recorded.revision,
-    data: recorded.data as Record<string, unknown>,
+    data,
   };
 }
 

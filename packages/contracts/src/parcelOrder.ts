@@ -1,0 +1,227 @@
+/**
+ * The order as the domain speaks of it (design item 13): camelCase, grouped by party, money and
+ * weight as typed values, the size as dimensions largest first, the postal code normalised. The
+ * request body of interface B (ValidOrder) maps onto it field by field through ORDER_FIELDS, the
+ * one list of that mapping, read both ways: into the domain at the edge and by the upcaster of
+ * `ParcelRegistered.v1`; back to the body's shape for the views and `parcel.events.v1`.
+ */
+import type { WeightUnit } from '@parcel/reference-data';
+import type { ValidOrder } from './order.ts';
+
+export type { WeightUnit };
+
+export interface Money {
+  amount: number;
+  currency: string;
+}
+
+export interface Weight {
+  value: number;
+  unit: WeightUnit;
+}
+
+/** A non-negative decimal as the client wrote it (`20.50`): kept as text, so labels and downstream show it as sent. */
+export type Decimal = string;
+
+/** Centimetres, largest side first. */
+export interface Dimensions {
+  unit: 'cm';
+  length: Decimal;
+  width: Decimal;
+  height: Decimal;
+}
+
+export interface Recipient {
+  name: string;
+  country: string;
+  phone: string;
+  address: string;
+  /** The digits left after stripping every non-digit. */
+  postalCode?: string;
+  state?: string;
+  city?: string;
+  email?: string;
+}
+
+export interface Sender {
+  country: string;
+  name?: string;
+  phone?: string;
+  address?: string;
+  postalCode?: string;
+  city?: string;
+  email?: string;
+}
+
+export interface OrderLine {
+  description: string;
+  quantity: number;
+  unitPrice: Money;
+  weight: Weight;
+  totalValue: Money;
+  countryOfOrigin?: string;
+  hsCode?: string;
+  productUrl?: string;
+}
+
+/** A locker the client chose (locker_type A) as sent; the nearest one (B) is assigned by the domain. */
+export interface LockerChoice {
+  type: 'A' | 'B';
+  station?: { zipcode: string; name: string; address: string; addressDetail: string; distance: number; code: string };
+}
+
+export interface ParcelOrder {
+  reference: string;
+  recipient: Recipient;
+  sender: Sender;
+  dimensions: Dimensions;
+  weight: Weight;
+  declaredValue: Money;
+  lines: OrderLine[];
+  serviceType?: string;
+  /** Kept only for US and SG destinations. */
+  serviceCode?: string;
+  instruction?: string;
+  cashOnDelivery?: Money;
+  supplier?: { name?: string; gstn?: string };
+  gst?: { amount?: number; currency?: string; paid?: 'Y' | 'N' };
+  incoterm?: 'DDU' | 'DDP';
+  locker?: LockerChoice;
+}
+
+/** How one field of the body becomes a value of the domain and back; by default it is kept as it is. */
+interface Codec {
+  toDomain(value: unknown, unit: WeightUnit): unknown;
+  toApi(value: unknown): unknown;
+}
+
+/** A body field, where it lives in the domain (every path gets the value; the first one gives it back), and its codec. */
+type Field = readonly [api: string, paths: string | readonly string[], codec?: Codec];
+
+const weight: Codec = {
+  toDomain: (value, unit): Weight => ({ value: value as number, unit }),
+  toApi: (w) => (w as Weight).value,
+};
+
+/** `L,W,H` as validation stores it: already largest first. */
+const size: Codec = {
+  toDomain: (value): Dimensions => {
+    const [length, width, height] = (value as string).split(',') as [Decimal, Decimal, Decimal];
+    return { unit: 'cm', length, width, height };
+  },
+  toApi: (d) => {
+    const { length, width, height } = d as Dimensions;
+    return `${length},${width},${height}`;
+  },
+};
+
+const rows = (fields: readonly Field[]): Codec => ({
+  toDomain: (value, unit) => (value as Record<string, unknown>[]).map((row) => toDomainFields(fields, row, unit)),
+  toApi: (value) => (value as Record<string, unknown>[]).map((row) => toApiFields(fields, row)),
+});
+
+const nested = (fields: readonly Field[]): Codec => ({
+  toDomain: (value, unit) => toDomainFields(fields, value as Record<string, unknown>, unit),
+  toApi: (value) => toApiFields(fields, value as Record<string, unknown>),
+});
+
+const LINE_FIELDS: readonly Field[] = [
+  ['description', 'description'],
+  ['unitPrice', 'unitPrice.amount'],
+  ['quantity', 'quantity'],
+  ['weight', 'weight', weight],
+  ['currency', ['unitPrice.currency', 'totalValue.currency']],
+  ['totalValue', 'totalValue.amount'],
+  ['countryOfOrigin', 'countryOfOrigin'],
+  ['itemHSCode', 'hsCode'],
+  ['productURL', 'productUrl'],
+];
+
+const STATION_FIELDS: readonly Field[] = [
+  ['zipcode', 'zipcode'],
+  ['station_name', 'name'],
+  ['station_address', 'address'],
+  ['address_detail', 'addressDetail'],
+  ['distance', 'distance'],
+  ['station_code', 'code'],
+];
+
+/** In the Order table's order, which is the order of the body's keys as validation stores them. */
+export const ORDER_FIELDS: readonly Field[] = [
+  ['custom_tracking_num', 'reference'],
+  ['recipient_name', 'recipient.name'],
+  ['recipient_country', 'recipient.country'],
+  ['recipient_phone', 'recipient.phone'],
+  ['recipient_address', 'recipient.address'],
+  ['sender_country', 'sender.country'],
+  ['client_size', 'dimensions', size],
+  ['client_weight', 'weight', weight],
+  ['declared_value', 'declaredValue.amount'],
+  ['declared_value_currency', 'declaredValue.currency'],
+  ['item', 'lines', rows(LINE_FIELDS)],
+  ['postal_code', 'recipient.postalCode'],
+  ['recipient_state', 'recipient.state'],
+  ['recipient_city', 'recipient.city'],
+  ['recipient_email', 'recipient.email'],
+  ['sender_name', 'sender.name'],
+  ['sender_phone', 'sender.phone'],
+  ['sender_address', 'sender.address'],
+  ['sender_postal_code', 'sender.postalCode'],
+  ['sender_city', 'sender.city'],
+  ['sender_email', 'sender.email'],
+  ['service_type', 'serviceType'],
+  ['service_code', 'serviceCode'],
+  ['instruction', 'instruction'],
+  ['cash', 'cashOnDelivery.amount'],
+  ['cash_currency', 'cashOnDelivery.currency'],
+  ['supplier_name', 'supplier.name'],
+  ['supplier_gstn', 'supplier.gstn'],
+  ['total_gst_amount', 'gst.amount'],
+  ['gst_currency', 'gst.currency'],
+  ['gst_paid', 'gst.paid'],
+  ['incoterm_type', 'incoterm'],
+  ['locker_type', 'locker.type'],
+  ['locker_station', 'locker.station', nested(STATION_FIELDS)],
+];
+
+const pathsOf = (paths: Field[1]): readonly string[] => (typeof paths === 'string' ? [paths] : paths);
+
+function put(target: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  const last = keys.pop()!;
+  let at = target;
+  for (const key of keys) at = (at[key] ??= {}) as Record<string, unknown>;
+  at[last] = value;
+}
+
+function take(source: Record<string, unknown>, path: string): unknown {
+  let at: unknown = source;
+  for (const key of path.split('.')) at = at === undefined ? undefined : (at as Record<string, unknown>)[key];
+  return at;
+}
+
+function toDomainFields(fields: readonly Field[], body: Record<string, unknown>, unit: WeightUnit): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [api, paths, codec] of fields) {
+    const value = body[api];
+    if (value === undefined) continue;
+    for (const path of pathsOf(paths)) put(out, path, codec ? codec.toDomain(value, unit) : value);
+  }
+  return out;
+}
+
+function toApiFields(fields: readonly Field[], domain: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [api, paths, codec] of fields) {
+    const value = take(domain, pathsOf(paths)[0]!);
+    if (value !== undefined) out[api] = codec ? codec.toApi(value) : value;
+  }
+  return out;
+}
+
+/** A validated interface B order in the domain's words; weights in the account's unit. */
+export const toParcelOrder = (order: ValidOrder, unit: WeightUnit): ParcelOrder =>
+  toDomainFields(ORDER_FIELDS, order as unknown as Record<string, unknown>, unit) as unknown as ParcelOrder;
+
+/** The interface B shape of a domain order, keys in the Order table's order (as validation stored them). */
+export const toValidOrder = (order: ParcelOrder): ValidOrder => toApiFields(ORDER_FIELDS, order as unknown as Record<string, unknown>) as unknown as ValidOrder;
