@@ -50,7 +50,8 @@ export interface CancelOrdersReply {
 /** A2: records LB_GN once the label has been rendered. */
 export interface RecordLabel {
   type: 'RecordLabel';
-  payload: { clientId: string; trackingNumber: string; labelType: string; direction: 'horizontal' | 'vertical' };
+  /** Origin and Destination as the client sent them: the parcel's countries must match exactly. */
+  payload: { clientId: string; trackingNumber: string; origin: string; destination: string; labelType: string; direction: 'horizontal' | 'vertical' };
 }
 
 export type RecordLabelReply = { ok: true } | { ok: false; error: 'ParcelNotFound' | 'SelfLabelNotAllowed' };

@@ -1,5 +1,7 @@
 /** The parcel decider: decide(command, state) -> events, evolve(state, event) -> state. No I/O, no clock. */
 import type { ParcelEvent, ParcelRegistration } from '@parcel/contracts';
+import { labelRefusal } from './labelRules.ts';
+import type { LabelRequest } from './labelRules.ts';
 
 export type ParcelCommand =
   | {
@@ -8,7 +10,7 @@ export type ParcelCommand =
     }
   | {
       type: 'GenerateLabel';
-      data: { labelType: string; direction: 'horizontal' | 'vertical'; selfLabelServiceTypes: readonly string[]; now: Date };
+      data: LabelRequest & { labelType: string; direction: 'horizontal' | 'vertical'; now: Date };
     }
   | { type: 'CancelParcel'; data: { now: Date } }
   | { type: 'RecordCarrierRegistration'; data: { partnerTrackingNo: string; partnerName: string; now: Date } }
@@ -35,6 +37,9 @@ export type ParcelState =
       clientId: string;
       carrier: string;
       serviceType: string;
+      /** sender and recipient countries */
+      origin: string;
+      destination: string;
       partnerTrackingNo: string | null;
       registrationAttempts: number;
       /** carrier|code|time of every carrier event recorded: a replay is recorded once. */
@@ -71,8 +76,9 @@ export function decide(command: ParcelCommand, state: ParcelState): ParcelEvent[
   const { trackingNumber, carrier } = state;
   switch (command.type) {
     case 'GenerateLabel': {
-      const { labelType, direction, selfLabelServiceTypes, now } = command.data;
-      if (selfLabelServiceTypes.includes(state.serviceType)) throw new ParcelError('SelfLabelNotAllowed');
+      const { labelType, direction, now } = command.data;
+      const refusal = labelRefusal(state, command.data);
+      if (refusal) throw new ParcelError(refusal);
       return [{ type: 'LabelGenerated', data: { trackingNumber, labelType, direction, generatedAt: now } }];
     }
     case 'CancelParcel':
@@ -102,13 +108,15 @@ export function decide(command: ParcelCommand, state: ParcelState): ParcelEvent[
 
 export function evolve(state: ParcelState, event: ParcelEvent): ParcelState {
   if (event.type === 'ParcelRegistered') {
-    const { trackingNumber, clientId, carrier, serviceType } = event.data;
+    const { trackingNumber, clientId, carrier, serviceType, order } = event.data;
     return {
       status: 'active',
       trackingNumber,
       clientId,
       carrier,
       serviceType,
+      origin: order.sender.country,
+      destination: order.recipient.country,
       partnerTrackingNo: null,
       registrationAttempts: 0,
       carrierEventKeys: new Set(),

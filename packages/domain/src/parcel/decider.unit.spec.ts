@@ -22,9 +22,9 @@ const given = (...events: ParcelEvent[]) => ({
   }),
 });
 
-const label = (selfLabelServiceTypes: string[] = ['SLF']): ParcelCommand => ({
+const label = (selfLabelServiceTypes: string[] = ['SLF'], by: { clientId?: string; origin?: string; destination?: string } = {}): ParcelCommand => ({
   type: 'GenerateLabel',
-  data: { labelType: 'CN23', direction: 'vertical', selfLabelServiceTypes, now: later },
+  data: { clientId: 'demo', origin: 'SG', destination: 'SG', ...by, labelType: 'CN23', direction: 'vertical', selfLabelServiceTypes, now: later },
 });
 
 const carrierEvent = (code: string, eventTime = later): ParcelCommand => ({
@@ -52,6 +52,15 @@ describe('parcel decider', () => {
   test('"The package cannot undergo this operation": a self-label parcel gets no label', () => {
     const slf = { ...registered, data: { ...registered.data, serviceType: 'SLF' } } as ParcelEvent;
     given(slf).when(label()).thenThrows('SelfLabelNotAllowed');
+  });
+
+  test('tenant isolation: another account\'s parcel is answered as a missing one', () => {
+    given(registered).when(label(['SLF'], { clientId: 'other' })).thenThrows('ParcelNotFound');
+  });
+
+  test('"Origin = sender_country, Destination = recipient_country, exactly": any other is not found', () => {
+    given(registered).when(label(['SLF'], { origin: 'MY' })).thenThrows('ParcelNotFound');
+    given(registered).when(label(['SLF'], { destination: 'sg' })).thenThrows('ParcelNotFound');
   });
 
   test('commands other than RegisterParcel on no stream: ParcelNotFound', () => {

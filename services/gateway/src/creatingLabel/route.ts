@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
 import { A, check, CODE_FAILURE, CODE_SUCCESS, CreateLabelRequest, Topics } from '@parcel/contracts';
 import type { RecordLabel, RecordLabelReply } from '@parcel/contracts';
+import { labelRefusal, selfLabelServiceTypes } from '@parcel/domain';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendA } from '../http/interfaces.ts';
@@ -27,15 +28,14 @@ export function creatingLabel(router: Router, ctx: GatewayContext): void {
     const { clientId } = accountOf(res);
     const trackingNumber = Barcode.toUpperCase();
     const view = await ctx.projections.parcels.getForClient(clientId, trackingNumber);
-    if (!view || view.order.sender_country !== Origin || view.order.recipient_country !== Destination) {
-      return sendA(res, CODE_FAILURE, A.parcelNotFound, []);
-    }
-    if (ctx.ref.serviceTypes.get(view.serviceType)?.selfLabel) return sendA(res, CODE_FAILURE, A.cannotUndergoOperation, []);
+    const parcel = view && { clientId: view.clientId, serviceType: view.serviceType, origin: view.order.sender_country, destination: view.order.recipient_country };
+    const refusal = labelRefusal(parcel ?? undefined, { clientId, origin: Origin, destination: Destination, selfLabelServiceTypes: selfLabelServiceTypes(ctx.ref) });
+    if (refusal) return sendA(res, CODE_FAILURE, refusal === 'ParcelNotFound' ? A.parcelNotFound : A.cannotUndergoOperation, []);
 
     const rendered = await renderLabel(ctx, { clientId, trackingNumber, format: 'cn23', direction: direction as Direction });
     if (!rendered.ok) return sendA(res, CODE_FAILURE, rendered.error === 'ParcelNotFound' ? A.parcelNotFound : rendered.message, []);
 
-    const payload: RecordLabel['payload'] = { clientId, trackingNumber, labelType: LabelType, direction: direction as Direction };
+    const payload: RecordLabel['payload'] = { clientId, trackingNumber, origin: Origin, destination: Destination, labelType: LabelType, direction: direction as Direction };
     const recorded = await ctx.bus.request<RecordLabelReply>(
       Topics.trackingCommands,
       { id: randomUUID(), key: trackingNumber, type: 'RecordLabel', payload },

@@ -4,7 +4,7 @@
  */
 import { DEADLINE_HEADER, deserializeEvent, parcelStreamName, referenceStreamName } from '@parcel/contracts';
 import type { CreateOrder, CreateOrderReply, ReferenceClaimed } from '@parcel/contracts';
-import { decide, formatSgt, initialState } from '@parcel/domain';
+import { decide, decideClaim, evolveReference, formatSgt, initialReferenceState, initialState } from '@parcel/domain';
 import type { Clock } from '@parcel/domain';
 import { WrongExpectedRevisionError } from '@parcel/eventstore';
 import type { EventStore } from '@parcel/eventstore';
@@ -38,14 +38,12 @@ export async function createOrder(
   for (let draw = 0; draw < MAX_DRAWS; draw++) {
     const trackingNumber = ids.trackingNumber();
     const events = decide({ type: 'RegisterParcel', data: { ...command, trackingNumber, commandId: meta.commandId, now } }, initialState());
-    const claim: ReferenceClaimed = {
-      type: 'ReferenceClaimed',
-      data: { clientId, customTrackingNum: order.reference, trackingNumber, claimedAt: now },
-    };
+    // Decided on a reference never claimed: the append's "no stream" expectation holds the store to it.
+    const claims = decideClaim({ type: 'ClaimReference', data: { clientId, customTrackingNum: order.reference, trackingNumber, now } }, initialReferenceState());
     const parcelEvents = events.map((event) => ({ event, eventId: ids.eventId() }));
     try {
       await eventStore.appendMany([
-        { streamName: referenceStream, expectedRevision: 'no_stream', events: [toAppend({ event: claim, eventId: ids.eventId() }, metadata)] },
+        { streamName: referenceStream, expectedRevision: 'no_stream', events: claims.map((event) => toAppend({ event, eventId: ids.eventId() }, metadata)) },
         { streamName: parcelStreamName(trackingNumber), expectedRevision: 'no_stream', events: parcelEvents.map((e) => toAppend(e, metadata)) },
       ]);
     } catch (error) {
@@ -74,8 +72,8 @@ async function expiredOrReplay(eventStore: EventStore, referenceStream: string, 
 async function replayOrConflict(eventStore: EventStore, referenceStream: string, commandId: string): Promise<CreateOrderReply> {
   const [claim] = await eventStore.readStream(referenceStream);
   if (claim && claim.metadata.commandId === commandId) {
-    const event = deserializeEvent(claim) as ReferenceClaimed;
-    return { ok: true, trackingNumber: event.data.trackingNumber, createdAt: formatSgt(event.data.claimedAt) };
+    const state = evolveReference(initialReferenceState(), deserializeEvent(claim) as ReferenceClaimed);
+    if (state.status === 'claimed') return { ok: true, trackingNumber: state.trackingNumber, createdAt: formatSgt(state.claimedAt) };
   }
   return { ok: false, error: 'ReferenceExists' };
 }

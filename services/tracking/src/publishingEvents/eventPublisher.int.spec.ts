@@ -30,7 +30,7 @@ test('a created, labelled and cancelled parcel: three schema-valid messages in o
     const created = await createOrder(deps, { clientId: 'demo', order: sampleParcelOrder(), serviceType: 'LMD', carrier: 'GLX' }, { commandId: 'c1', headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } });
     if (!created.ok) throw new Error('not created');
     const tn = created.trackingNumber;
-    await handleParcelCommand(deps, tn, () => ({ type: 'GenerateLabel', data: { labelType: 'CN23', direction: 'vertical', selfLabelServiceTypes: [], now: clock.now() } }), {});
+    await handleParcelCommand(deps, tn, () => ({ type: 'GenerateLabel', data: { clientId: 'demo', origin: 'SG', destination: 'SG', labelType: 'CN23', direction: 'vertical', selfLabelServiceTypes: [], now: clock.now() } }), {});
     await handleParcelCommand(deps, tn, () => ({ type: 'CancelParcel', data: { now: clock.now() } }), {});
     await eventually(() => expect(received).toHaveLength(3));
 
