@@ -1,10 +1,13 @@
 /** Test fixtures shared by the create-order validation specs (not used by production code). */
 import { loadAccounts, loadReferenceData } from '@parcel/reference-data';
 import type { Account } from '@parcel/reference-data';
+// The domain's rules, which the gateway passes too; a relative path, as contracts may not depend on the domain.
+import { parcelRules as rules } from '../../../domain/src/parcel/routing.ts';
 import { validateCreateOrder } from './createOrder.ts';
 import type { CreateOrderValidation } from './createOrder.ts';
 
 export const ref = loadReferenceData();
+export { rules };
 const accounts = loadAccounts();
 const byId = (id: string): Account => {
   const account = accounts.find((a) => a.clientId === id);
@@ -61,7 +64,7 @@ export const lockerStation = (patch: Body = {}): Body => {
   );
 };
 
-export const run = (body: Body, account: Account = demo): CreateOrderValidation => validateCreateOrder(body, { account, ref });
+export const run = (body: Body, account: Account = demo): CreateOrderValidation => validateCreateOrder(body, { account, ref, rules });
 
 /** Destinations, each a coherent patch of the base order. */
 export const to = {

@@ -15,13 +15,25 @@ export type CreateOrderValidation =
   | { ok: true; order: ValidOrder; carrier: string; serviceType: string; assignedStation?: StationMatch }
   | { ok: false; message: string };
 
+/**
+ * The business rules that validation asks in the Order table's order, so that the first failure is
+ * still the message: they live in the domain (packages/domain `parcelRules`), and the caller passes them.
+ */
+export interface OrderRules {
+  /** The service type exists, is assigned to the account and carries to the destination. */
+  serves(ref: ReferenceData, account: Account, serviceType: string, country: string): boolean;
+  /** locker_type B: the station the order is assigned, if any may be. */
+  nearestLocker(ref: ReferenceData, country: string, postalCode: string | undefined): StationMatch | undefined;
+  /** The service type (the default when none is sent) and the carrier it goes with. */
+  route(ref: ReferenceData, serviceType: string | undefined, country: string): { serviceType: string; carrier: string };
+}
+
 export const MAX_ITEM_ROWS = 1000;
-/** decisions.md, Reference data: locker_type B takes the nearest station within 5 km. */
-export const LOCKER_RADIUS_M = 5000;
 
 export interface State {
   account: Account;
   ref: ReferenceData;
+  rules: OrderRules;
   body: object;
   /** Fields accepted so far, in table order. */
   order: Record<string, unknown>;
@@ -87,9 +99,7 @@ const lockerTypeA: Condition<State> = {
 const serviceTypeCode = text({ min: 3, max: 3 });
 const checkServiceType = (raw: unknown, s: State): string | undefined => {
   const code = serviceTypeCode(raw);
-  const def = code === undefined ? undefined : s.ref.serviceTypes.get(code);
-  if (code === undefined || !def || !s.account.serviceTypes.includes(code)) return undefined;
-  return def.countries && !def.countries.includes(country(s)) ? undefined : code;
+  return code !== undefined && s.rules.serves(s.ref, s.account, code, country(s)) ? code : undefined;
 };
 const serviceTypeDoc = (ref: ReferenceData): string =>
   'A code assigned to the account (`service_type invalid` otherwise); without one the order is handled as ' +
@@ -101,10 +111,7 @@ const lockerTypes = oneOf('A', 'B');
 const checkLockerType = (raw: unknown, s: State): string | undefined => {
   const type = lockerTypes(raw);
   if (type !== 'B') return type;
-  // Stations and the geocoder cover Singapore only: B elsewhere could only match by accident.
-  const postal = s.order.postal_code;
-  if (country(s) !== 'SG' || typeof postal !== 'string') return undefined;
-  s.station = s.ref.stationsNear(postal, LOCKER_RADIUS_M, 1)[0];
+  s.station = s.rules.nearestLocker(s.ref, country(s), s.order.postal_code as string | undefined);
   return s.station ? type : undefined;
 };
 
@@ -265,8 +272,8 @@ export const rowMessages = (row: number | string): Messages => ({
   invalid: (f) => B.itemInvalid(row, f),
 });
 
-export function validateCreateOrder(body: Record<string, unknown>, ctx: { account: Account; ref: ReferenceData }): CreateOrderValidation {
-  const s: State = { account: ctx.account, ref: ctx.ref, body: isObject(body) ? body : {}, order: {} };
+export function validateCreateOrder(body: Record<string, unknown>, ctx: { account: Account; ref: ReferenceData; rules: OrderRules }): CreateOrderValidation {
+  const s: State = { account: ctx.account, ref: ctx.ref, rules: ctx.rules, body: isObject(body) ? body : {}, order: {} };
   const failed = runRules(orderRules, s.body, s, orderMessages, s.order);
   if (failed !== undefined) return { ok: false, message: failed };
 
@@ -280,10 +287,7 @@ export function validateCreateOrder(body: Record<string, unknown>, ctx: { accoun
   }
   s.order.item = items;
 
-  const recipient = country(s);
-  const serviceType = (s.order.service_type as string | undefined) ?? s.ref.defaultServiceType;
-  const { byCountry, defaultCarrier } = s.ref.routing;
-  const carrier = s.ref.serviceTypes.get(serviceType)?.carrier ?? (Object.hasOwn(byCountry, recipient) ? byCountry[recipient] : undefined) ?? defaultCarrier;
+  const { serviceType, carrier } = s.rules.route(s.ref, s.order.service_type as string | undefined, country(s));
   const order = s.order as unknown as ValidOrder;
   return s.station ? { ok: true, order, carrier, serviceType, assignedStation: s.station } : { ok: true, order, carrier, serviceType };
 }

@@ -6,7 +6,7 @@
 import type { Body } from './createOrder.fixtures.ts';
 import { DEL, baseItem, demo, itemPatch, lockerStation, order, pickupOrder, run, str, to } from './createOrder.fixtures.ts';
 import { validateCreateOrder } from './createOrder.ts';
-import { ref } from './createOrder.fixtures.ts';
+import { ref, rules } from './createOrder.fixtures.ts';
 
 const ORDER = 'decisions "Fields are checked in the order of the specification\'s Order table, then item rows in order; the first failure is the message"';
 
@@ -131,7 +131,7 @@ describe('validateCreateOrder: the result', () => {
   });
 
   test('Order table, client_weight "unit follows account settings": no conversion for a gram account', () => {
-    const result = validateCreateOrder(order({ client_weight: 1500 }), { account: { ...demo, weightUnit: 'g' }, ref });
+    const result = validateCreateOrder(order({ client_weight: 1500 }), { account: { ...demo, weightUnit: 'g' }, ref, rules });
     expect(result.ok && result.order.client_weight).toBe(1500);
   });
 

@@ -2,37 +2,21 @@
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
 import { B, CODE_FAILURE, CODE_SUCCESS, DEADLINE_HEADER, deadlineFor, toParcelOrder, Topics, validateCreateOrder } from '@parcel/contracts';
-import type { AssignedStation, CreateOrderReply, CreateOrderValidation, ParcelRegistration, ValidOrder } from '@parcel/contracts';
+import type { CreateOrderReply, CreateOrderValidation, ParcelRegistration } from '@parcel/contracts';
 import type { CreateOrderResult } from '@parcel/contracts/api';
-import type { Account, StationMatch } from '@parcel/reference-data';
+import { lockerStationFor, parcelRules } from '@parcel/domain';
+import type { Account } from '@parcel/reference-data';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
-/** locker_type B: the nearest station; locker_type A: the station as the client sent it. */
-export function lockerStationOf(order: ValidOrder, assigned: StationMatch | undefined): AssignedStation | undefined {
-  if (assigned) {
-    const { code, name, address, addressDetail, zipcode } = assigned.station;
-    return { code, name, address, addressDetail, zipcode, distance: Math.round(assigned.distance * 10) / 10 };
-  }
-  const sent = order.locker_type === 'A' ? order.locker_station : undefined;
-  if (!sent) return undefined;
-  return {
-    code: sent.station_code,
-    name: sent.station_name,
-    address: sent.station_address,
-    addressDetail: sent.address_detail,
-    zipcode: sent.zipcode,
-    distance: sent.distance,
-  };
-}
-
 /** A validated order as the order service registers it: in the domain's words, weights in the account's unit. */
 export function registrationOf(account: Account, valid: Extract<CreateOrderValidation, { ok: true }>): ParcelRegistration {
   const { order, carrier, serviceType, assignedStation } = valid;
-  const lockerStation = lockerStationOf(order, assignedStation);
-  return { clientId: account.clientId, order: toParcelOrder(order, account.weightUnit), serviceType, carrier, ...(lockerStation ? { lockerStation } : {}) };
+  const parcelOrder = toParcelOrder(order, account.weightUnit);
+  const lockerStation = lockerStationFor(parcelOrder, assignedStation);
+  return { clientId: account.clientId, order: parcelOrder, serviceType, carrier, ...(lockerStation ? { lockerStation } : {}) };
 }
 
 const OWN_ORDER_POLL_MS = 250;
@@ -60,7 +44,7 @@ async function ownOrderAfterFailure(ctx: GatewayContext, error: unknown, clientI
 export function creatingOrder(router: Router, ctx: GatewayContext): void {
   mount(router, ctx, 'createOrder', async (req, res) => {
     const account = accountOf(res);
-    const result = validateCreateOrder(req.body as Record<string, unknown>, { account, ref: ctx.ref });
+    const result = validateCreateOrder(req.body as Record<string, unknown>, { account, ref: ctx.ref, rules: parcelRules });
     if (!result.ok) return sendB(res, CODE_FAILURE, result.message, []);
     const { order } = result;
     const payload = registrationOf(account, result);

@@ -8,7 +8,7 @@ import type { Router } from 'express';
 import { B, check, CODE_FAILURE, CODE_SUCCESS, CreateOrdersRequest, Topics, validateCreateOrder } from '@parcel/contracts';
 import type { AcceptOrderBatch, AcceptOrderBatchReply, CreateOrder } from '@parcel/contracts';
 import type { BatchEntry, CreateOrdersResult } from '@parcel/contracts/api';
-import { formatSgt } from '@parcel/domain';
+import { formatSgt, parcelRules } from '@parcel/domain';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { registrationOf } from '../creatingOrder/route.ts';
@@ -37,7 +37,7 @@ export function creatingOrders(router: Router, ctx: GatewayContext): void {
         reject(B.invalid('orders'));
         continue;
       }
-      const result = validateCreateOrder(sent, { account, ref: ctx.ref });
+      const result = validateCreateOrder(sent, { account, ref: ctx.ref, rules: parcelRules });
       if (!result.ok) {
         reject(result.message);
         continue;
