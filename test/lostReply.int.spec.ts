@@ -33,15 +33,16 @@ const order = createOrderService({
 });
 
 /**
- * What the next create-order request does: 'lose-reply' runs it and then times out, 'drop' never
+ * What the next create-order command does: 'lose-reply' runs it and then times out, 'drop' never
  * delivers it, 'redeliver-late' runs it, loses the reply and delivers it again once its deadline passed.
+ * Other requests (the gateway's SettleCreateOrder after a failure) go through.
  */
 let mode: 'lose-reply' | 'drop' | 'redeliver-late' = 'lose-reply';
 const dropped: Message[] = [];
 const bus: Bus = {
   ...inner,
   async request<T>(topic: string, message: Message, options: { timeoutMs: number }): Promise<T> {
-    if (topic !== Topics.orderCommands) return inner.request<T>(topic, message, options);
+    if (topic !== Topics.orderCommands || message.type !== 'CreateOrder') return inner.request<T>(topic, message, options);
     if (mode === 'drop') dropped.push(message);
     else await inner.request(topic, message, options);
     if (mode !== 'redeliver-late') throw new BusTimeoutError(topic, options.timeoutMs);

@@ -19,6 +19,16 @@ export type CreateOrderReply =
   | { ok: false; error: 'ReferenceExists' | 'Expired' };
 
 /**
+ * Sent after a create-order's reply was lost, with the same key: the order service handles one key
+ * at a time and in order, so it is answered once that command is settled, and its answer is that
+ * command's outcome (ok: the command created the order; otherwise it created nothing).
+ */
+export interface SettleCreateOrder {
+  type: 'SettleCreateOrder';
+  payload: { clientId: string; customTrackingNum: string; commandId: string };
+}
+
+/**
  * Header of a command whose requester stops waiting: epoch milliseconds after which the handler
  * must not act on it (a redelivery after a crash would otherwise create what the client was told failed).
  */
@@ -74,7 +84,7 @@ export interface RecordCarrierEvent {
 
 export type RecordCarrierEventReply = { ok: true; recorded: boolean } | { ok: false; error: 'UnknownParcel' };
 
-export type OrderCommand = CreateOrder | AcceptOrderBatch | CancelOrders;
+export type OrderCommand = CreateOrder | SettleCreateOrder | AcceptOrderBatch | CancelOrders;
 export type TrackingCommand = RecordLabel | RecordCarrierEvent;
 
 /** Rendered on demand by the label service from the parcel view. */

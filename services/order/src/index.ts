@@ -1,12 +1,12 @@
 import { Topics } from '@parcel/contracts';
-import type { AcceptOrderBatch, CancelOrders, CreateOrder } from '@parcel/contracts';
+import type { AcceptOrderBatch, CancelOrders, CreateOrder, SettleCreateOrder } from '@parcel/contracts';
 import type { Bus, Message, Unsubscribe } from '@parcel/bus';
 import type { CarrierClient } from '@parcel/carriers';
 import type { Subscription } from '@parcel/eventstore';
 import type { ParcelViewStore } from '@parcel/projections';
 import type { ReferenceData } from '@parcel/reference-data';
 import { cancelOrders } from './cancellingOrders/cancelOrders.ts';
-import { createOrder } from './creatingOrder/createOrder.ts';
+import { createOrder, settleCreateOrder } from './creatingOrder/createOrder.ts';
 import type { CreateOrderDeps } from './creatingOrder/createOrder.ts';
 import { acceptOrderBatch, startBatchWorker } from './creatingOrders/orderBatches.ts';
 import { startRegistrationWorker } from './registeringWithCarrier/registrationWorker.ts';
@@ -31,6 +31,8 @@ export function createOrderService(deps: OrderServiceDeps) {
     switch (message.type) {
       case 'CreateOrder':
         return createOrder(deps, (message as Message<CreateOrder['payload']>).payload, meta);
+      case 'SettleCreateOrder':
+        return settleCreateOrder(deps, (message as Message<SettleCreateOrder['payload']>).payload);
       case 'AcceptOrderBatch':
         return acceptOrderBatch(deps, (message as Message<AcceptOrderBatch['payload']>).payload, message.id);
       case 'CancelOrders':

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
 import { B, CODE_FAILURE, CODE_SUCCESS, DEADLINE_HEADER, deadlineFor, toParcelOrder, Topics, validateCreateOrder } from '@parcel/contracts';
-import type { CreateOrderReply, CreateOrderValidation, ParcelRegistration } from '@parcel/contracts';
+import type { CreateOrderReply, CreateOrderValidation, ParcelRegistration, SettleCreateOrder } from '@parcel/contracts';
 import type { CreateOrderResult } from '@parcel/contracts/api';
 import { lockerStationFor, parcelRules } from '@parcel/domain';
 import type { Account } from '@parcel/reference-data';
@@ -19,25 +19,20 @@ export function registrationOf(account: Account, valid: Extract<CreateOrderValid
   return { clientId: account.clientId, order: parcelOrder, serviceType, carrier, ...(lockerStation ? { lockerStation } : {}) };
 }
 
-const OWN_ORDER_POLL_MS = 250;
-const OWN_ORDER_GRACE_MS = 3000;
-
 /**
  * The bus failed (a reply lost when a service died, or a produce the broker may or may not have
- * stored). After the command's deadline no handler acts on it any more, so the gateway waits for
- * the deadline, then looks for a parcel created by this very command (its view may come from the
- * tracking service's repair, hence the short grace): found, it is answered as created; not found,
- * it fails, and nothing will create it later.
+ * stored). A SettleCreateOrder sent with the command's key is handled after the command itself, so
+ * its answer says whether this very command created the order: then it is answered as created.
+ * Otherwise (or with no answer) it fails, but not before the command's deadline, after which no
+ * handler acts on it: nothing will create it later.
  */
-async function ownOrderAfterFailure(ctx: GatewayContext, error: unknown, clientId: string, ref: string, commandId: string, deadlineMs: number): Promise<CreateOrderReply> {
-  const settle = Math.max(0, deadlineMs - ctx.clock.now().getTime());
-  await new Promise((resolve) => setTimeout(resolve, settle));
-  for (let waited = 0; waited <= OWN_ORDER_GRACE_MS; waited += OWN_ORDER_POLL_MS) {
-    const view = await ctx.projections.parcels.getByReference(clientId, ref).catch(() => null);
-    if (view?.createdByCommand === commandId) return { ok: true, trackingNumber: view.trackingNumber, createdAt: view.createdAt };
-    if (view) break;
-    await new Promise((resolve) => setTimeout(resolve, OWN_ORDER_POLL_MS));
-  }
+async function settledAfterFailure(ctx: GatewayContext, error: unknown, key: string, query: SettleCreateOrder['payload'], deadlineMs: number): Promise<CreateOrderReply> {
+  const { commandTimeoutMs } = ctx.config;
+  const settled = await ctx.bus
+    .request<CreateOrderReply>(Topics.orderCommands, { id: randomUUID(), key, type: 'SettleCreateOrder', payload: query }, { timeoutMs: commandTimeoutMs })
+    .catch(() => undefined);
+  if (settled?.ok) return settled;
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadlineMs - ctx.clock.now().getTime())));
   throw error;
 }
 
@@ -52,13 +47,13 @@ export function creatingOrder(router: Router, ctx: GatewayContext): void {
     const { commandTimeoutMs } = ctx.config;
     const deadline = deadlineFor(ctx.clock.now().getTime(), commandTimeoutMs);
     const headers = { [DEADLINE_HEADER]: deadline };
+    const key = `${account.clientId}/${order.custom_tracking_num}`;
     const reply = await ctx.bus
-      .request<CreateOrderReply>(
-        Topics.orderCommands,
-        { id: commandId, key: `${account.clientId}/${order.custom_tracking_num}`, type: 'CreateOrder', payload, headers },
-        { timeoutMs: commandTimeoutMs },
-      )
-      .catch((error: unknown) => ownOrderAfterFailure(ctx, error, account.clientId, order.custom_tracking_num, commandId, Number(deadline)));
+      .request<CreateOrderReply>(Topics.orderCommands, { id: commandId, key, type: 'CreateOrder', payload, headers }, { timeoutMs: commandTimeoutMs })
+      .catch((error: unknown) => {
+        const query = { clientId: account.clientId, customTrackingNum: order.custom_tracking_num, commandId };
+        return settledAfterFailure(ctx, error, key, query, Number(deadline));
+      });
     if (!reply.ok && reply.error === 'Expired') throw new Error('create-order command expired before it was handled');
     if (!reply.ok) return sendB(res, CODE_FAILURE, B.referenceExists(order.custom_tracking_num), []);
     const data: CreateOrderResult = {

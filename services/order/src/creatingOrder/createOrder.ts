@@ -3,7 +3,7 @@
  * stream may not exist yet, so the store itself guarantees one parcel per (account, reference).
  */
 import { DEADLINE_HEADER, deserializeEvent, parcelStreamName, referenceStreamName } from '@parcel/contracts';
-import type { CreateOrder, CreateOrderReply, ReferenceClaimed } from '@parcel/contracts';
+import type { CreateOrder, CreateOrderReply, ReferenceClaimed, SettleCreateOrder } from '@parcel/contracts';
 import { decide, decideClaim, evolveReference, formatSgt, initialReferenceState, initialState } from '@parcel/domain';
 import type { Clock } from '@parcel/domain';
 import { WrongExpectedRevisionError } from '@parcel/eventstore';
@@ -57,6 +57,11 @@ export async function createOrder(
     return { ok: true, trackingNumber, createdAt: formatSgt(now) };
   }
   throw new Error('could not draw an unused tracking number');
+}
+
+/** The outcome of a create-order whose reply was lost, asked once it is settled (SettleCreateOrder). */
+export function settleCreateOrder(deps: { eventStore: EventStore }, query: SettleCreateOrder['payload']): Promise<CreateOrderReply> {
+  return replayOrConflict(deps.eventStore, referenceStreamName(query.clientId, query.customTrackingNum), query.commandId);
 }
 
 /**
