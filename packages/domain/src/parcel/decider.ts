@@ -1,6 +1,6 @@
 /** The parcel decider: decide(command, state) -> events, evolve(state, event) -> state. No I/O, no clock. */
 import type { ParcelEvent, ParcelRegistration } from '@parcel/contracts';
-import { labelRefusal } from './labelRules.ts';
+import { labelRefusal, ownedBy } from './labelRules.ts';
 import type { LabelRequest } from './labelRules.ts';
 
 export type ParcelCommand =
@@ -12,7 +12,7 @@ export type ParcelCommand =
       type: 'GenerateLabel';
       data: LabelRequest & { labelType: string; direction: 'horizontal' | 'vertical'; now: Date };
     }
-  | { type: 'CancelParcel'; data: { now: Date } }
+  | { type: 'CancelParcel'; data: { clientId: string; now: Date } }
   | { type: 'RecordCarrierRegistration'; data: { partnerTrackingNo: string; partnerName: string; now: Date } }
   | { type: 'RecordCarrierRegistrationFailure'; data: { reason: string; now: Date } }
   | {
@@ -82,6 +82,7 @@ export function decide(command: ParcelCommand, state: ParcelState): ParcelEvent[
       return [{ type: 'LabelGenerated', data: { trackingNumber, labelType, direction, generatedAt: now } }];
     }
     case 'CancelParcel':
+      if (!ownedBy(state, command.data.clientId)) throw new ParcelError('ParcelNotFound');
       if (state.status === 'cancelled') throw new ParcelError('ParcelAlreadyCancelled');
       return [{ type: 'ParcelCancelled', data: { trackingNumber, cancelledAt: command.data.now } }];
     case 'RecordCarrierRegistration': {

@@ -56,6 +56,7 @@ describe('parcel decider', () => {
 
   test('tenant isolation: another account\'s parcel is answered as a missing one', () => {
     given(registered).when(label(['SLF'], { clientId: 'other' })).thenThrows('ParcelNotFound');
+    given(registered).when({ type: 'CancelParcel', data: { clientId: 'other', now: later } }).thenThrows('ParcelNotFound');
   });
 
   test('"Origin = sender_country, Destination = recipient_country, exactly": any other is not found', () => {
@@ -65,13 +66,13 @@ describe('parcel decider', () => {
 
   test('commands other than RegisterParcel on no stream: ParcelNotFound', () => {
     given().when(label()).thenThrows('ParcelNotFound');
-    given().when({ type: 'CancelParcel', data: { now } }).thenThrows('ParcelNotFound');
+    given().when({ type: 'CancelParcel', data: { clientId: 'demo', now } }).thenThrows('ParcelNotFound');
   });
 
   test('"order routed to the particular carrier | cancel-orders" -> ParcelCancelled; again -> already cancelled ("Canceled")', () => {
-    given(registered).when({ type: 'CancelParcel', data: { now: later } }).then([{ type: 'ParcelCancelled', data: { trackingNumber: TN, cancelledAt: later } }]);
+    given(registered).when({ type: 'CancelParcel', data: { clientId: 'demo', now: later } }).then([{ type: 'ParcelCancelled', data: { trackingNumber: TN, cancelledAt: later } }]);
     given(registered, { type: 'ParcelCancelled', data: { trackingNumber: TN, cancelledAt: later } })
-      .when({ type: 'CancelParcel', data: { now: later } })
+      .when({ type: 'CancelParcel', data: { clientId: 'demo', now: later } })
       .thenThrows('ParcelAlreadyCancelled');
   });
 

@@ -21,12 +21,15 @@ export interface LabelRequest {
   selfLabelServiceTypes: readonly string[];
 }
 
+/** Tenant isolation: another account's parcel is answered exactly as a missing one. */
+export const ownedBy = (parcel: { clientId: string } | undefined, clientId: string): boolean => parcel !== undefined && parcel.clientId === clientId;
+
 /**
  * Another account's parcel, or one sent between other countries, is answered exactly as a missing
- * one (tenant isolation); a self-label service's parcel gets no label of ours.
+ * one; a self-label service's parcel gets no label of ours.
  */
 export function labelRefusal(parcel: LabelledParcel | undefined, request: LabelRequest): 'ParcelNotFound' | 'SelfLabelNotAllowed' | undefined {
-  if (!parcel || parcel.clientId !== request.clientId) return 'ParcelNotFound';
+  if (!parcel || !ownedBy(parcel, request.clientId)) return 'ParcelNotFound';
   if (parcel.origin !== request.origin || parcel.destination !== request.destination) return 'ParcelNotFound';
   if (request.selfLabelServiceTypes.includes(parcel.serviceType)) return 'SelfLabelNotAllowed';
   return undefined;

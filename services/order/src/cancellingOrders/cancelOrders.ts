@@ -53,7 +53,7 @@ export async function cancelOrders(deps: CancelOrdersDeps, command: CancelOrders
       const answer = result.ok ? result.outcomes.get(partnerTrackingNo) : undefined;
       if (!answer) outcomes.set(trackingNumber, { cancelled: false, remarks: Remarks.cancelFail });
       else if (!answer.cancelled) outcomes.set(trackingNumber, { cancelled: false, remarks: answer.message });
-      else outcomes.set(trackingNumber, await recordCancellation(deps, trackingNumber, { commandId, clientId }));
+      else outcomes.set(trackingNumber, await recordCancellation(deps, trackingNumber, clientId, commandId));
     }
   }
 
@@ -70,13 +70,15 @@ export async function cancelOrders(deps: CancelOrdersDeps, command: CancelOrders
   return reply;
 }
 
-async function recordCancellation(deps: CancelOrdersDeps, trackingNumber: string, metadata: Record<string, unknown>): Promise<Outcome> {
+async function recordCancellation(deps: CancelOrdersDeps, trackingNumber: string, clientId: string, commandId: string): Promise<Outcome> {
   try {
-    await handleParcelCommand(deps, trackingNumber, () => ({ type: 'CancelParcel', data: { now: deps.clock.now() } }), metadata);
+    await handleParcelCommand(deps, trackingNumber, () => ({ type: 'CancelParcel', data: { clientId, now: deps.clock.now() } }), { commandId, clientId });
     return { cancelled: true };
   } catch (error) {
     // A concurrent cancel got there first.
     if (error instanceof ParcelError && error.code === 'ParcelAlreadyCancelled') return { cancelled: false, remarks: Remarks.canceled };
+    // The stream is the account's own only if the view said so truly: answered as a missing one otherwise.
+    if (error instanceof ParcelError && error.code === 'ParcelNotFound') return { cancelled: false, remarks: Remarks.noRecord };
     throw error;
   }
 }

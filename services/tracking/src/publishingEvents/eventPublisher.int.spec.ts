@@ -31,7 +31,7 @@ test('a created, labelled and cancelled parcel: three schema-valid messages in o
     if (!created.ok) throw new Error('not created');
     const tn = created.trackingNumber;
     await handleParcelCommand(deps, tn, () => ({ type: 'GenerateLabel', data: { clientId: 'demo', origin: 'SG', destination: 'SG', labelType: 'CN23', direction: 'vertical', selfLabelServiceTypes: [], now: clock.now() } }), {});
-    await handleParcelCommand(deps, tn, () => ({ type: 'CancelParcel', data: { now: clock.now() } }), {});
+    await handleParcelCommand(deps, tn, () => ({ type: 'CancelParcel', data: { clientId: 'demo', now: clock.now() } }), {});
     await eventually(() => expect(received).toHaveLength(3));
 
     expect(received.map((m) => m.payload.statusCode)).toEqual(['DR_DR', 'LB_GN', 'CN_CN']);
