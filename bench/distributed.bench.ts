@@ -15,7 +15,7 @@
  * not the load generator) per order answered, then the same processes' CPU per second over 10 s
  * with no load. Throughput varies with whatever else the machine runs; CPU per order much less.
  * The embedded server's CPU per order (at full speed, its drain included) is read in the same run,
- * for comparison. The bus alone on the same broker: packages/bus/bench/requestReply.ts.
+ * for comparison. The bus alone on the same broker: packages/bus-kafka/bench/requestReply.ts.
  * Run: `npm run bench`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

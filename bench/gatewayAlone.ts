@@ -12,7 +12,7 @@ import { Topics } from '@parcel/contracts';
 import type { CreateOrderReply } from '@parcel/contracts';
 import { formatSgt, systemClock } from '@parcel/domain';
 import { clientIdOf, createGatewayApp, gatewayConfig } from '@parcel/gateway';
-import { createSqliteProjectionStore } from '@parcel/projections';
+import { createSqliteProjectionStore } from '@parcel/projections-sqlite';
 import { loadAccounts, loadReferenceData } from '@parcel/reference-data';
 import { loggerOptions, startTelemetry, tracedBus, tracedHttp } from '@parcel/telemetry';
 

@@ -29,7 +29,7 @@ restart="$(mktemp)"
 if [ $# -eq 0 ]; then
   echo "== jest: broker restart suites (serial)"
   PARCEL_KAFKA_RESTART_TEST=1 pnpm exec jest --ci --runInBand --json --outputFile="$restart" \
-    packages/bus/src/kafka.restart.int.spec.ts test/e2e/brokerRestart.e2e.spec.ts || status=$?
+    packages/bus-kafka/src/kafka.restart.int.spec.ts test/e2e/brokerRestart.e2e.spec.ts || status=$?
 fi
 node -e '
   const fs = require("node:fs");

@@ -15,7 +15,7 @@ import { loadSettings } from '@parcel/config';
 import { parcelStreamName, Topics } from '@parcel/contracts';
 import { startEmbedded } from '@parcel/embedded';
 import type { EmbeddedStack } from '@parcel/embedded';
-import { createSqliteEventStore } from '@parcel/eventstore';
+import { createSqliteEventStore } from '@parcel/eventstore-sqlite';
 import { loggerOptions, PROJECTION_SPAN } from '@parcel/telemetry';
 import { clientB, realTime } from './support/client.ts';
 import { orderBody } from './support/orders.ts';

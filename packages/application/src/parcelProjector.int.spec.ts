@@ -1,8 +1,8 @@
 import type { ParcelEvent } from '@parcel/contracts';
 import { parcelStreamName } from '@parcel/contracts';
 import { sampleParcelOrder } from '@parcel/domain/testing';
-import { createSqliteEventStore } from '@parcel/eventstore';
-import { createSqliteProjectionStore } from '@parcel/projections';
+import { createSqliteEventStore } from '@parcel/eventstore-sqlite';
+import { createSqliteProjectionStore } from '@parcel/projections-sqlite';
 import type { ParcelViewStore } from '@parcel/projections';
 import { createParcelProjector } from './parcelProjector.ts';
 import { toAppend } from './toAppend.ts';

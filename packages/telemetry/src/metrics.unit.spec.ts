@@ -1,7 +1,8 @@
 import express from 'express';
 import type { Server } from 'node:http';
 import { createInProcessBus } from '@parcel/bus';
-import { createSqliteEventStore, WrongExpectedRevisionError } from '@parcel/eventstore';
+import { WrongExpectedRevisionError } from '@parcel/eventstore';
+import { createSqliteEventStore } from '@parcel/eventstore-sqlite';
 import type { EventStore, LogProgress, RecordedEvent, SubscribeToAllOptions } from '@parcel/eventstore';
 import { createMetrics, meteredBus, meteredEventStore, meteredHttp, tracedEventStore, watchRegistrationBacklog } from './index.ts';
 import type { Metrics } from './index.ts';

@@ -3,7 +3,7 @@ import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { createInProcessBus } from '@parcel/bus';
 import type { Message } from '@parcel/bus';
-import { createSqliteEventStore } from '@parcel/eventstore';
+import { createSqliteEventStore } from '@parcel/eventstore-sqlite';
 import type { RecordedEvent } from '@parcel/eventstore';
 import type { LoggerOptions } from 'pino';
 import { loggerOptions, otlpTracesUrl, startTelemetry, tracedBus, tracedEventStore } from './index.ts';

@@ -6,13 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import { createKafkaBus } from '@parcel/bus';
 import type { Bus } from '@parcel/bus';
+import { createKafkaBus } from '@parcel/bus-kafka';
 import { SettingsError } from '@parcel/config';
-import { createPostgresEventStore } from '@parcel/eventstore';
 import type { EventStore } from '@parcel/eventstore';
-import { createMongoProjectionStore } from '@parcel/projections';
+import { createPostgresEventStore } from '@parcel/eventstore-postgres';
 import type { ProjectionStore } from '@parcel/projections';
+import { createMongoProjectionStore } from '@parcel/projections-mongo';
 
 export interface DistributedSettings {
   kafkaBrokers: string[];
@@ -28,7 +28,7 @@ export interface DistributedSettings {
   healthPort: number;
   /**
    * The Kafka client library behind the bus: @platformatic/kafka unless told otherwise, for its
-   * CPU per order and its idle cost (packages/bus/README.md, "the choice of client").
+   * CPU per order and its idle cost (packages/bus-kafka/README.md, "the choice of client").
    */
   kafkaClient: 'kafkajs' | 'platformatic';
 }
@@ -72,7 +72,7 @@ export async function connectBus(settings: DistributedSettings, log: Logger): Pr
   };
   if (settings.kafkaClient === 'kafkajs') return createKafkaBus(options);
   // An ES module of its own, loaded only where it is used.
-  const { createPlatformaticKafkaBus } = await import('@parcel/bus/platformatic');
+  const { createPlatformaticKafkaBus } = await import('@parcel/bus-kafka/platformatic');
   return createPlatformaticKafkaBus(options);
 }
 
@@ -82,7 +82,7 @@ export async function connectEventStore(settings: DistributedSettings, log: Logg
     log.warn({ err: error, eventId: event.id, stream: event.streamName, attempt, subscriptionId }, 'subscription handler failed; retrying');
   if (settings.eventStore === 'kurrentdb') {
     // Loaded only when chosen: the client brings gRPC and a native addon.
-    const { createKurrentDbEventStore } = await import('@parcel/eventstore/kurrentdb');
+    const { createKurrentDbEventStore } = await import('@parcel/eventstore-kurrentdb');
     return createKurrentDbEventStore({ connectionString: settings.kurrentDbUrl, onHandlerError });
   }
   return createPostgresEventStore({ connectionString: settings.pgUrl, schema: settings.pgSchema, onHandlerError, ...hooks });

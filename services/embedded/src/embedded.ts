@@ -17,11 +17,11 @@ import type { Settings } from '@parcel/config';
 import { OPERATIONS } from '@parcel/contracts/api';
 import { systemClock } from '@parcel/domain';
 import type { Clock } from '@parcel/domain';
-import { createSqliteEventStore } from '@parcel/eventstore';
+import { createSqliteEventStore } from '@parcel/eventstore-sqlite';
 import { clientIdOf, createGatewayApp, gatewayConfig } from '@parcel/gateway';
 import { createLabelRenderer, createLabelService, loadOnFirstRender } from '@parcel/label';
 import { createOrderService, REGISTRATION_SUBSCRIPTION } from '@parcel/order';
-import { createSqliteProjectionStore } from '@parcel/projections';
+import { createSqliteProjectionStore } from '@parcel/projections-sqlite';
 import { loadAccounts, loadReferenceData } from '@parcel/reference-data';
 import {
   createMetrics,

@@ -7,7 +7,7 @@
 import { createInProcessBus } from '@parcel/bus';
 import { Topics } from '@parcel/contracts';
 import type { CreateOrderReply } from '@parcel/contracts';
-import { createSqliteProjectionStore } from '@parcel/projections';
+import { createSqliteProjectionStore } from '@parcel/projections-sqlite';
 import { signature } from '../auth/signature.ts';
 import { FIXED_NOW, listeningGateway } from '../gateway.fixtures.ts';
 

@@ -9,9 +9,9 @@ import { eventually } from '@parcel/bus/conformance';
 import { Topics } from '@parcel/contracts';
 import type { ParcelEventMessage } from '@parcel/contracts';
 import { sampleParcelOrder } from '@parcel/domain/testing';
-import { createSqliteEventStore } from '@parcel/eventstore';
+import { createSqliteEventStore } from '@parcel/eventstore-sqlite';
 import { createOrder } from '@parcel/order';
-import { createSqliteProjectionStore } from '@parcel/projections';
+import { createSqliteProjectionStore } from '@parcel/projections-sqlite';
 import { startEventPublisher } from './eventPublisher.ts';
 
 const schema = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../../../packages/contracts/schemas/parcel-events.v1.schema.json'), 'utf8'));

@@ -1,0 +1,137 @@
+import { Kafka, Partitioners, logLevel } from 'kafkajs';
+import { FETCH_MAX_WAIT_MS, HEARTBEAT_INTERVAL_MS } from './kafka/tuning.ts';
+import type { RetryOptions } from 'kafkajs';
+import { assembleBus, busSettings } from './kafka/assemble.ts';
+import { runBatch } from './kafka/batch.ts';
+import { startGroupConsumer } from './kafka/consumer.ts';
+import type { ConsumerTuning } from './kafka/consumer.ts';
+import { deliverer } from './kafka/delivery.ts';
+import { filtered, kafkaLogCreator, stderrLogger } from './kafka/log.ts';
+import type { BusLogLevel, BusLogger } from './kafka/log.ts';
+import { createReplies } from './kafka/replies.ts';
+import { createSender, kafkajsSendBatch } from './kafka/sender.ts';
+import { createTopics } from './kafka/topics.ts';
+import type { EnsureTopics } from './kafka/topics.ts';
+import type { Bus } from '@parcel/bus';
+
+export type { BusLogLevel, BusLogger } from './kafka/log.ts';
+export type { EnsureTopics } from './kafka/topics.ts';
+
+export interface KafkaBusOptions {
+  brokers: string[];
+  clientId: string;
+  /** Unique per process: names this instance's reply group and marks its requests. Default: clientId plus a random suffix. */
+  instanceId?: string;
+  /** Default `parcel.replies`. */
+  replyTopic?: string;
+  /** Default `parcel.deadletter.v1`. */
+  deadLetterTopic?: string;
+  /** Deliveries of one message to a group before it goes to the dead-letter topic (default 5). */
+  maxDeliveries?: number;
+  /** Pause before a redelivery, doubling each time up to 2 s (default 50 ms). */
+  redeliveryDelayMs?: number;
+  /** Handlers of different keys running at once within one partition (default 16). */
+  keyConcurrency?: number;
+  /** How long an unsubscribe waits for running handlers before leaving them to redelivery (default 10 s). */
+  drainTimeoutMs?: number;
+  /** Create missing topics with this many partitions (tests, development). Otherwise a missing topic is an error: infra/topics.sh creates them. */
+  ensureTopics?: EnsureTopics;
+  /** Default `error`. */
+  logLevel?: BusLogLevel;
+  /** Receives kafkajs's and the bus's own log entries (a pino logger fits). Default: JSON lines on stderr. */
+  logger?: BusLogger;
+}
+
+const retry: RetryOptions = { initialRetryTime: 100, maxRetryTime: 2_000, retries: 8 };
+const kafkaLevels: Record<BusLogLevel, logLevel> = {
+  nothing: logLevel.NOTHING,
+  error: logLevel.ERROR,
+  warn: logLevel.WARN,
+  info: logLevel.INFO,
+  debug: logLevel.DEBUG,
+};
+
+/**
+ * The distributed wiring's bus on Kafka. Requests go to the command topic keyed by the message's
+ * key and are served by the consumer group named after the topic; replies come back on the reply
+ * topic. Subscriptions are consumer groups that commit an offset only once its message (and every
+ * one before it) was handled.
+ */
+export async function createKafkaBus(options: KafkaBusOptions): Promise<Bus> {
+  const { instanceId, replyTopic, keyConcurrency, policy } = busSettings(options);
+  const level = options.logLevel ?? 'error';
+  const log = filtered(options.logger ?? stderrLogger, level);
+  const heartbeatIntervalMs = HEARTBEAT_INTERVAL_MS;
+  const tuning: ConsumerTuning = {
+    config: { sessionTimeout: 10_000, rebalanceTimeout: 30_000, heartbeatInterval: heartbeatIntervalMs, maxWaitTimeInMs: FETCH_MAX_WAIT_MS, retry },
+    heartbeatIntervalMs,
+    // One OffsetCommit request a second per consumer while records flow, instead of one per batch.
+    commitIntervalMs: 1_000,
+    finalCommitTimeoutMs: 2_000,
+    startTimeoutMs: 30_000,
+    drainTimeoutMs: options.drainTimeoutMs ?? 10_000,
+  };
+
+  const kafka = new Kafka({
+    clientId: options.clientId,
+    brokers: options.brokers,
+    retry,
+    logLevel: kafkaLevels[level],
+    logCreator: kafkaLogCreator(log),
+  });
+  const admin = kafka.admin({ retry });
+  const producer = kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    retry,
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
+  try {
+    await Promise.all([admin.connect(), producer.connect()]);
+  } catch (error) {
+    await Promise.allSettled([admin.disconnect(), producer.disconnect()]);
+    throw error;
+  }
+
+  const topics = createTopics(admin, options.ensureTopics);
+  const sender = createSender(kafkajsSendBatch(producer));
+  return assembleBus({
+    instanceId,
+    replyTopic,
+    topics,
+    sender,
+    replies: createReplies({ kafka, topics, replyTopic, instanceId, tuning, log }),
+    async consume(topic, group, handle) {
+      const partitions = await topics.partitions(topic);
+      const startAt = await topics.endOffsets(topic);
+      const uncommitted = await topics.uncommitted(group, topic);
+      const deliver = deliverer({ topic, group, policy, sender, log }, handle);
+      return startGroupConsumer(kafka, {
+        topic,
+        groupId: group,
+        commit: true,
+        partitionsConcurrently: partitions,
+        // A brand-new group starts where the topic ended when subscribe was called, and commits that
+        // position right away: a partition that moves to another member before its first message
+        // is then not started again at "latest", which would skip what arrived in between.
+        seekOnJoin: (assigned) => assigned.flatMap((partition) => {
+          const offset = startAt.get(partition);
+          return uncommitted.delete(partition) && offset !== undefined ? [{ partition, offset }] : [];
+        }),
+        eachBatch: (payload, context) => runBatch(payload.batch.messages, (record) => deliver(record, payload.batch.partition, context), {
+          concurrency: keyConcurrency,
+          resolve: context.resolve,
+          proceed: context.proceed,
+          abandoned: context.abandoned,
+        }),
+      }, tuning, log);
+    },
+    async ping() {
+      await admin.describeCluster();
+    },
+    async disconnect() {
+      await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
+    },
+  });
+}

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import type { Message as KafkaRecord } from 'kafkajs';
+import type { Bus, Message, Unsubscribe } from '@parcel/bus';
+import { busHeader, encode, encodeValue } from './codec.ts';
+import type { Decoded } from './codec.ts';
+import type { GroupConsumer } from './consumer.ts';
+import { reasonOf } from './log.ts';
+import type { Replies } from './replies.ts';
+import type { Sender } from './sender.ts';
+import type { Topics } from './topics.ts';
+
+/** The bus options every Kafka adapter reads, with their defaults, read in one place. */
+export function busSettings(options: {
+  clientId: string;
+  instanceId?: string;
+  replyTopic?: string;
+  keyConcurrency?: number;
+  maxDeliveries?: number;
+  redeliveryDelayMs?: number;
+  deadLetterTopic?: string;
+}) {
+  return {
+    instanceId: options.instanceId ?? `${options.clientId}-${randomUUID().slice(0, 8)}`,
+    replyTopic: options.replyTopic ?? 'parcel.replies',
+    keyConcurrency: options.keyConcurrency ?? 16,
+    policy: {
+      maxDeliveries: options.maxDeliveries ?? 5,
+      redeliveryDelayMs: options.redeliveryDelayMs ?? 50,
+      maxRedeliveryDelayMs: 2_000,
+      deadLetterTopic: options.deadLetterTopic ?? 'parcel.deadletter.v1',
+    },
+  };
+}
+
+/** What a Kafka client library brings to the bus; `assembleBus` does the rest, the same for every client. */
+export interface BusParts {
+  instanceId: string;
+  replyTopic: string;
+  topics: Topics;
+  sender: Sender;
+  replies: Replies;
+  /** Starts a consumer group member of `group` on `topic` that hands each record to `handle` (with retries and dead letters). */
+  consume(topic: string, group: string, handle: (decoded: Decoded) => Promise<void>): Promise<GroupConsumer>;
+  ping(): Promise<void>;
+  /** Disconnects the producer and the admin client, once the consumers are stopped. */
+  disconnect(): Promise<void>;
+}
+
+const pingTimeoutMs = 5_000;
+
+export function assembleBus(parts: BusParts): Bus {
+  const { instanceId, replyTopic, topics, sender, replies } = parts;
+  const consumers = new Set<GroupConsumer>();
+  let closing: Promise<void> | undefined;
+
+  const closedError = () => new Error('bus is closed');
+  const assertOpen = () => {
+    if (closing) throw closedError();
+  };
+
+  async function consume(topic: string, group: string, handle: (decoded: Decoded) => Promise<void>): Promise<Unsubscribe> {
+    const consumer = await parts.consume(topic, group, handle);
+    if (closing) {
+      await consumer.stop('abandon');
+      throw closedError();
+    }
+    consumers.add(consumer);
+    return async () => {
+      if (consumers.delete(consumer)) await consumer.stop('drain');
+    };
+  }
+
+  async function serve(handler: (message: Message) => Promise<unknown>, { message, bus }: Decoded): Promise<void> {
+    const correlationId = bus[busHeader.correlationId];
+    const replyTo = bus[busHeader.replyTo];
+    const headers = { [busHeader.correlationId]: correlationId ?? '', [busHeader.requester]: bus[busHeader.requester] ?? '' };
+    let reply: KafkaRecord;
+    try {
+      reply = { key: correlationId, value: encodeValue(await handler(message)), headers };
+    } catch (error) {
+      reply = { key: correlationId, value: JSON.stringify({ message: reasonOf(error) }), headers: { ...headers, [busHeader.error]: '1' } };
+    }
+    // Sending the reply may fail (broker gone): that throws, and the request is delivered again.
+    if (replyTo && correlationId) await sender.send(replyTo, reply);
+  }
+
+  return {
+    async request<TReply>(topic: string, message: Message, { timeoutMs }: { timeoutMs: number }): Promise<TReply> {
+      assertOpen();
+      const correlationId = randomUUID();
+      const pending = replies.expect<TReply>(correlationId, topic, timeoutMs);
+      const send = async () => {
+        await Promise.all([replies.ready(), topics.partitions(topic)]);
+        await sender.send(topic, encode(message, {
+          [busHeader.correlationId]: correlationId,
+          [busHeader.replyTo]: replyTopic,
+          [busHeader.requester]: instanceId,
+        }));
+      };
+      send().catch((error: unknown) => pending.fail(error instanceof Error ? error : new Error(String(error))));
+      return pending.reply;
+    },
+
+    async handleRequests(topic, handler) {
+      assertOpen();
+      // The group is named after the topic: every process serving it shares its partitions.
+      return consume(topic, topic, (decoded) => serve(handler, decoded));
+    },
+
+    async publish(topic, message) {
+      assertOpen();
+      await topics.partitions(topic);
+      await sender.send(topic, encode(message));
+    },
+
+    async subscribe(topic, group, handler) {
+      assertOpen();
+      return consume(topic, group, ({ message }) => handler(message));
+    },
+
+    async ping() {
+      assertOpen();
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`Kafka did not answer within ${pingTimeoutMs} ms`)), pingTimeoutMs);
+      });
+      try {
+        await Promise.race([parts.ping(), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+
+    close() {
+      closing ??= (async () => {
+        const error = new Error('bus closed before the reply arrived');
+        const stopping = [...consumers].map((consumer) => consumer.stop('abandon'));
+        consumers.clear();
+        await Promise.allSettled([replies.close(error), ...stopping]);
+        await sender.close(closedError());
+        await parts.disconnect();
+      })();
+      return closing;
+    },
+  };
+}

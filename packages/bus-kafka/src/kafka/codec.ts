@@ -1,0 +1,55 @@
+import type { IHeaders, KafkaMessage, Message as KafkaRecord } from 'kafkajs';
+import type { Message } from '@parcel/bus';
+
+/** Headers the bus sets itself. The `x-bus-` prefix is reserved: handlers never see these. */
+export const busHeader = {
+  id: 'x-bus-id',
+  type: 'x-bus-type',
+  correlationId: 'x-bus-correlation-id',
+  replyTo: 'x-bus-reply-to',
+  requester: 'x-bus-requester',
+  error: 'x-bus-error',
+} as const;
+const reservedPrefix = 'x-bus-';
+
+export type HeaderValue = IHeaders[string];
+
+export const headerText = (value: HeaderValue): string | undefined =>
+  value === undefined ? undefined : Array.isArray(value) ? headerText(value.at(-1)) : value.toString();
+
+/** The payload travels as JSON in the record's value; `undefined` as a null value. */
+export const encodeValue = (payload: unknown): string | null => (payload === undefined ? null : JSON.stringify(payload));
+
+export const decodeValue = (value: Buffer | null): unknown => (value === null ? undefined : JSON.parse(value.toString('utf8')));
+
+export function encode(message: Message, busHeaders: Record<string, string> = {}): KafkaRecord {
+  return {
+    key: message.key,
+    value: encodeValue(message.payload),
+    headers: { ...message.headers, [busHeader.id]: message.id, [busHeader.type]: message.type, ...busHeaders },
+  };
+}
+
+export interface Decoded {
+  message: Message;
+  /** The bus's own headers (`x-bus-*`). */
+  bus: Record<string, string>;
+}
+
+/** Throws when the value is not JSON (a record some other producer wrote). */
+export function decode(record: KafkaMessage, topic: string, partition: number): Decoded {
+  const headers: Record<string, string> = {};
+  const bus: Record<string, string> = {};
+  for (const [name, value] of Object.entries(record.headers ?? {})) {
+    const text = headerText(value);
+    if (text !== undefined) (name.startsWith(reservedPrefix) ? bus : headers)[name] = text;
+  }
+  const message: Message = {
+    id: bus[busHeader.id] ?? `${topic}/${partition}/${record.offset}`,
+    key: record.key?.toString('utf8') ?? '',
+    type: bus[busHeader.type] ?? '',
+    payload: decodeValue(record.value),
+  };
+  if (Object.keys(headers).length > 0) message.headers = headers;
+  return { message, bus };
+}

@@ -1,0 +1,1 @@
+export { createKurrentDbEventStore, type KurrentDbEventStoreOptions } from './kurrentdb.ts';

@@ -1,0 +1,44 @@
+/**
+ * Append throughput of the PostgreSQL event store: sequential single appends against 200
+ * concurrent ones (serialised by the append lock, so concurrency only fills the pipeline), in a
+ * throw-away schema. Run: PARCEL_PG_URL=postgres://... node packages/eventstore-postgres/bench/postgresAppendThroughput.ts
+ */
+import { randomUUID } from 'node:crypto';
+import type { AppendRequest } from '@parcel/eventstore';
+import { createPostgresEventStore } from '../src/postgres.ts';
+import { pgTestUrl, tempSchema } from '../src/postgresTesting.ts';
+
+const concurrency = 200;
+const url = pgTestUrl();
+
+const request = (): AppendRequest => ({
+  streamName: `parcel-${randomUUID()}`,
+  expectedRevision: 'no_stream',
+  events: [{ id: randomUUID(), type: 'ParcelRegistered.v1', data: { weight: 1.2, reference: 'REF-1' }, metadata: { by: 'bench' } }],
+});
+
+async function measure(mode: 'sequential' | 'concurrent', total: number, poolSize: number): Promise<number> {
+  const { schema, drop } = tempSchema(url);
+  const store = await createPostgresEventStore({ connectionString: url, schema, poolSize });
+  try {
+    const started = performance.now();
+    if (mode === 'sequential') {
+      for (let i = 0; i < total; i++) await store.append(request());
+    } else {
+      for (let done = 0; done < total; done += concurrency) {
+        await Promise.all(Array.from({ length: concurrency }, () => store.append(request())));
+      }
+    }
+    return total / ((performance.now() - started) / 1000);
+  } finally {
+    await store.close();
+    await drop();
+  }
+}
+
+const sequential = await measure('sequential', 2000, 1);
+console.log(`sequential: ${Math.round(sequential)} appends/s`);
+for (const poolSize of [10, 50]) {
+  const concurrent = await measure('concurrent', 10_000, poolSize);
+  console.log(`${concurrency} concurrent, pool of ${poolSize}: ${Math.round(concurrent)} appends/s`);
+}

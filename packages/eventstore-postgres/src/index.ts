@@ -1,0 +1,1 @@
+export { createPostgresEventStore, type PostgresEventStoreOptions } from './postgres.ts';

@@ -1,0 +1,19 @@
+import { eventStoreConformance } from '@parcel/eventstore/conformance';
+import { createPostgresEventStore } from './postgres.ts';
+import { pgTestUrl, tempSchema } from './postgresTesting.ts';
+
+const url = pgTestUrl();
+
+eventStoreConformance('postgres', async () => {
+  const { schema, drop } = tempSchema(url);
+  const open = () => createPostgresEventStore({ connectionString: url, schema, poolSize: 4, onHandlerError: () => undefined });
+  const store = await open();
+  return {
+    store,
+    reopen: open,
+    cleanup: async () => {
+      await store.close();
+      await drop();
+    },
+  };
+});

@@ -1,0 +1,185 @@
+/** Event store on PostgreSQL (the distributed wiring): one schema, shared by every process. */
+import pg from 'pg';
+import { toRecorded } from '@parcel/eventstore/adapter';
+import type { EventRow } from '@parcel/eventstore/adapter';
+import { startCatchUpSubscription, subscriptionRegistry, type HandlerErrorListener } from '@parcel/eventstore/adapter';
+import type { EventStore, RecordedEvent } from '@parcel/eventstore';
+import { createPgAppend } from './postgresAppend.ts';
+import { createPgLease } from './postgresLease.ts';
+import { createPgListener } from './postgresListener.ts';
+import { ensureSchema, pgNames } from './postgresSchema.ts';
+
+export interface PostgresEventStoreOptions {
+  connectionString: string;
+  /** Schema holding the tables; created at start when missing. Default `parcel`. */
+  schema?: string;
+  /** Connections of this store object's pool (default 10), plus one for LISTEN once subscribed. */
+  poolSize?: number;
+  /** Subscriptions' polling interval, the fallback behind LISTEN/NOTIFY (a lost notification; default 10 000 ms). */
+  pollIntervalMs?: number;
+  /**
+   * How often a process standing by for a subscription id that another process serves tries to
+   * take it over (default 1000 ms). One id is served by one process at a time (postgresLease.ts).
+   */
+  leaseRetryMs?: number;
+  /** Told about every failed handler attempt; defaults to a console warning. */
+  onHandlerError?: HandlerErrorListener;
+  /**
+   * Told, after each group commit, how many append calls (`append` or `appendMany`, refused ones
+   * included) it carried: for metrics. A throw is ignored.
+   */
+  onCommit?: (groupSize: number) => void;
+}
+
+
+/** How long a page of the log read for the subscriptions serves others at the same position, at most. */
+const PAGE_KEPT_MS = 50;
+
+// Text columns and an explicit timestamp format: independent of any pg type parsers set process-wide.
+// The aliases shadow the columns, so ORDER BY names the table's (`e.`) to sort numerically.
+const columns = `global_position::text, stream_name, revision::text, event_id, type, data::text, metadata::text,
+  to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at`;
+
+export async function createPostgresEventStore(options: PostgresEventStoreOptions): Promise<EventStore> {
+  const n = pgNames(options.schema ?? 'parcel');
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.poolSize ?? 10,
+    application_name: 'parcel-eventstore',
+  });
+  // An idle connection that dies is dropped by the pool; the next query opens a new one.
+  pool.on('error', () => undefined);
+  try {
+    await ensureSchema(pool, n);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+
+  const sql = {
+    readStream: `SELECT ${columns} FROM ${n.events} AS e WHERE stream_name = $1 AND revision >= $2 ORDER BY e.revision`,
+    readAll: `SELECT ${columns} FROM ${n.events} AS e WHERE global_position > $1 ORDER BY e.global_position LIMIT $2`,
+    head: `SELECT COALESCE(MAX(global_position), 0)::text AS head FROM ${n.events}`,
+    loadCheckpoint: `SELECT position::text FROM ${n.checkpoints} WHERE subscription_id = $1`,
+    saveCheckpoint: `INSERT INTO ${n.checkpoints} (subscription_id, position) VALUES ($1, $2)
+      ON CONFLICT (subscription_id) DO UPDATE SET position = excluded.position`,
+    // The head (subscription_id NULL) and the checkpoints asked for, in one round trip.
+    progress: `SELECT NULL AS subscription_id, COALESCE(MAX(global_position), 0)::text AS position FROM ${n.events}
+      UNION ALL SELECT subscription_id, position::text FROM ${n.checkpoints} WHERE subscription_id = ANY($1::text[])`,
+  };
+  const append = createPgAppend(pool, n, undefined, options.onCommit);
+  const subscriptions = subscriptionRegistry();
+  /**
+   * Every commit wakes all of this process's subscriptions, and those that had caught up read the
+   * same page of the log: it is queried once (the query shared while in flight) and kept until the
+   * next wake, or for PAGE_KEPT_MS at most should a notification be lost. Each reader still gets
+   * objects of its own.
+   */
+  let page: { after: number; limit: number; at: number; rows: Promise<EventRow[]> } | undefined;
+  const wakeAll = (): void => {
+    page = undefined;
+    subscriptions.wakeAll();
+  };
+  const listener = createPgListener(options.connectionString, n.channel, wakeAll);
+  let closing: Promise<void> | undefined;
+
+  /** Public calls are refused from the start of close; subscriptions may still save checkpoints while stopping. */
+  const open = (): void => {
+    if (closing) throw new Error('event store is closed');
+  };
+  const queryPage = async (afterPosition: number, limit: number): Promise<EventRow[]> =>
+    (await pool.query<EventRow>(sql.readAll, [afterPosition, Math.max(0, limit)])).rows;
+  const readAll = async (afterPosition: number, limit: number): Promise<RecordedEvent[]> => (await queryPage(afterPosition, limit)).map(toRecorded);
+  const subscriptionPage = async (after: number, limit: number): Promise<RecordedEvent[]> => {
+    const now = Date.now();
+    if (page?.after !== after || page.limit !== limit || now - page.at > PAGE_KEPT_MS) {
+      const current = { after, limit, at: now, rows: queryPage(after, limit) };
+      page = current;
+      current.rows.catch(() => {
+        if (page === current) page = undefined;
+      });
+    }
+    return (await page.rows).map(toRecorded);
+  };
+  const submit = async (requests: Parameters<typeof append>[0]) => {
+    const { results, wrote } = await append(requests);
+    if (wrote) wakeAll();
+    return results;
+  };
+
+  return {
+    async append(request) {
+      open();
+      const [result] = await submit([request]);
+      return result!;
+    },
+    async appendMany(requests) {
+      open();
+      return requests.length === 0 ? [] : submit(requests);
+    },
+    async readStream(streamName, readOptions) {
+      open();
+      const { rows } = await pool.query<EventRow>(sql.readStream, [streamName, readOptions?.fromRevision ?? 0]);
+      return rows.map(toRecorded);
+    },
+    async readAll({ afterPosition = 0, limit }) {
+      open();
+      return readAll(afterPosition, limit);
+    },
+    subscribeToAll(subscribeOptions) {
+      open();
+      listener.start();
+      const subscription = startCatchUpSubscription(
+        {
+          readAll: subscriptionPage,
+          headPosition: async () => Number((await pool.query<{ head: string }>(sql.head)).rows[0]!.head),
+          loadCheckpoint: async (id) =>
+            Number((await pool.query<{ position: string }>(sql.loadCheckpoint, [id])).rows[0]?.position ?? 0),
+          saveCheckpoint: async (id, position) => {
+            await pool.query(sql.saveCheckpoint, [id, position]);
+          },
+          lease: (id) => createPgLease(options.connectionString, n.schema, id, options.leaseRetryMs),
+        },
+        {
+          onHandlerError: options.onHandlerError,
+          // A commit wakes the subscriptions through LISTEN/NOTIFY, and the listener wakes them again
+          // after it reconnects: polling is only a safety net, so it is rare (each poll is a query
+          // and a wake-up in an idle stack).
+          pollIntervalMs: options.pollIntervalMs ?? 10_000,
+          // Every commit group NOTIFYs every subscriber: under load, one page per 100 ms rather than
+          // one per commit, and one checkpoint write per second rather than one per page. The API
+          // answers do not wait for these (the appending service projects inline); what follows an
+          // order (carrier registration, the downstream topic) starts up to 100 ms later.
+          coalesceMs: 100,
+          checkpointEveryMs: 1000,
+          ...subscribeOptions,
+        },
+      );
+      return subscriptions.track(subscription);
+    },
+    async progress(subscriptionIds) {
+      open();
+      const { rows } = await pool.query<{ subscription_id: string | null; position: string }>(sql.progress, [subscriptionIds]);
+      let head = 0;
+      const checkpoints = new Map<string, number>();
+      for (const row of rows) {
+        if (row.subscription_id === null) head = Number(row.position);
+        else checkpoints.set(row.subscription_id, Number(row.position));
+      }
+      return { head, checkpoints };
+    },
+    async ping() {
+      open();
+      await pool.query('SELECT 1');
+    },
+    close() {
+      closing ??= (async () => {
+        // Checkpoints are saved while subscriptions stop, so the pool ends last.
+        await subscriptions.stopAll();
+        await listener.stop();
+        await pool.end();
+      })();
+      return closing;
+    },
+  };
+}

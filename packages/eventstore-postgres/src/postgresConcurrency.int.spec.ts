@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { event, events, record, waitFor } from '@parcel/eventstore/conformance';
+import type { AppendRequest, EventStore } from '@parcel/eventstore';
+import { createPostgresEventStore, type PostgresEventStoreOptions } from './postgres.ts';
+import { pgTestUrl, tempSchema } from './postgresTesting.ts';
+
+const url = pgTestUrl();
+
+// Each store object is its own pool: as close to separate processes as one test gets.
+describe('postgres event store shared by several store objects', () => {
+  let schema: string;
+  let drop: () => Promise<void>;
+  const opened: EventStore[] = [];
+  const open = async (options: Partial<PostgresEventStoreOptions> = {}) => {
+    const store = await createPostgresEventStore({ connectionString: url, schema, onHandlerError: () => undefined, ...options });
+    opened.push(store);
+    return store;
+  };
+
+  beforeEach(() => {
+    ({ schema, drop } = tempSchema(url));
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((s) => s.close()));
+    await drop();
+  });
+
+  it('stores starting at once on a new schema all create it without a clash', async () => {
+    const stores = await Promise.all(Array.from({ length: 6 }, () => open({ poolSize: 1 })));
+    await Promise.all(stores.map((s, i) => s.append({ streamName: `start-${i}`, expectedRevision: 'no_stream', events: [event()] })));
+    expect(await stores[0]!.readAll({ limit: 10 })).toHaveLength(6);
+  });
+
+  it('two store objects contending for one stream: exactly one wins', async () => {
+    const [a, b] = [await open({ poolSize: 5 }), await open({ poolSize: 5 })];
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).append({ streamName: 'contended', expectedRevision: 'no_stream', events: [event()] })),
+    );
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    expect(await a.readStream('contended')).toHaveLength(1);
+  });
+
+  it("a subscription is woken by another store object's commit (LISTEN/NOTIFY), not by polling", async () => {
+    const [writer, reader] = [await open(), await open()];
+    const { subscription, seen } = record(reader, 'notified', { pollIntervalMs: 60_000 });
+    try {
+      await subscription.caughtUp();
+      await writer.append({ streamName: 'notified-1', expectedRevision: 'no_stream', events: [event()] });
+      await waitFor(() => seen.length === 1, 1000);
+    } finally {
+      await subscription.stop();
+    }
+  });
+
+  it('many concurrent appends from several pools while a subscription reads: every event once, positions strictly increasing', async () => {
+    const reader = await open({ poolSize: 2 });
+    const { subscription, seen } = record(reader, 'load', { pollIntervalMs: 2 });
+    const writers = await Promise.all([1, 2, 3, 4].map(() => open({ poolSize: 6 })));
+    // Single appends, multi-event appends and appendMany over a few hot streams, all in flight together.
+    const request = (i: number): AppendRequest => ({
+      streamName: `load-${i % 25}`,
+      expectedRevision: 'any',
+      events: events(1 + (i % 3)),
+    });
+    const appended = await Promise.all(
+      Array.from({ length: 800 }, async (_, i) => {
+        const store = writers[i % writers.length]!;
+        const batch = i % 5 === 0 ? [request(i), request(i + 7)] : [request(i)];
+        await (batch.length > 1 ? store.appendMany(batch) : store.append(batch[0]!));
+        return batch.flatMap((r) => r.events.map((e) => e.id));
+      }),
+    );
+    try {
+      await subscription.caughtUp();
+      const ids = appended.flat();
+      const positions = seen.map((e) => e.globalPosition);
+      expect(seen).toHaveLength(ids.length);
+      expect(new Set(seen.map((e) => e.id))).toEqual(new Set(ids));
+      // Strictly increasing and, as positions are drawn under the append lock, without gaps.
+      expect(positions).toEqual(Array.from({ length: ids.length }, (_, i) => i + 1));
+      expect(seen.map((e) => e.id)).toEqual((await reader.readAll({ limit: ids.length + 1 })).map((e) => e.id));
+    } finally {
+      await subscription.stop();
+    }
+  }, 60_000);
+
+  it('appends racing from several store objects report where their events were stored; an exact retry racing its original succeeds with its result', async () => {
+    // The lookup takes no lock: a group that loses a race is looked up and planned again, and the
+    // positions it planned are moved to where the rows really went.
+    const stores = await Promise.all([1, 2, 3].map(() => open({ poolSize: 4 })));
+    const requests = Array.from({ length: 60 }, (_, i): AppendRequest => ({ streamName: `race-retry-${i % 6}`, expectedRevision: 'any', events: events(1 + (i % 2)) }));
+    // Every request is sent by two stores at once: one stores it, the other is its retry.
+    const results = await Promise.all(requests.flatMap((request, i) => [stores[i % 3]!.append(request), stores[(i + 1) % 3]!.append(request)]));
+    const stored = new Map((await stores[0]!.readAll({ limit: 1000 })).map((e) => [e.id, e]));
+    expect(stored.size).toBe(requests.reduce((sum, r) => sum + r.events.length, 0));
+    requests.forEach((request, i) => {
+      const last = stored.get(request.events.at(-1)!.id)!;
+      const expected = { streamName: request.streamName, nextExpectedRevision: last.revision, lastGlobalPosition: last.globalPosition };
+      expect([results[2 * i], results[2 * i + 1]]).toEqual([expected, expected]);
+    });
+  }, 60_000);
+
+  it('an append racing a reader never becomes visible before an earlier position', async () => {
+    // A reader polling as fast as it can while appends commit: what it has seen must always be a
+    // prefix 1..n of the log, never a later position without the earlier ones.
+    const [writer, reader] = [await open({ poolSize: 10 }), await open({ poolSize: 1 })];
+    let stop = false;
+    const violations: string[] = [];
+    const poll = (async () => {
+      let after = 0;
+      while (!stop) {
+        const page = await reader.readAll({ afterPosition: after, limit: 1000 });
+        for (const e of page) {
+          if (e.globalPosition !== after + 1) violations.push(`${after} -> ${e.globalPosition}`);
+          after = e.globalPosition;
+        }
+      }
+    })();
+    await Promise.all(
+      Array.from({ length: 400 }, () =>
+        writer.append({ streamName: `race-${randomUUID()}`, expectedRevision: 'no_stream', events: events(2) }),
+      ),
+    );
+    stop = true;
+    await poll;
+    expect(violations).toEqual([]);
+  }, 60_000);
+});
+
+describe('postgres subscription leases: one subscription id served by one process at a time', () => {
+  let schema: string;
+  let drop: () => Promise<void>;
+  beforeEach(() => {
+    ({ schema, drop } = tempSchema(url));
+  });
+  afterEach(async () => {
+    await drop();
+  });
+
+  it('two stores subscribing with one id: only the holder delivers; when it closes, the other takes over after its checkpoint', async () => {
+    const open = (leaseRetryMs: number) => createPostgresEventStore({ connectionString: url, schema, leaseRetryMs, onHandlerError: () => undefined });
+    const [writer, first, second] = await Promise.all([open(1000), open(50), open(50)]);
+    try {
+      const a = record(first, 'lease', { subscriptionId: 'shared', pollIntervalMs: 20 });
+      await a.subscription.caughtUp(); // holds the lease from here on
+      const b = record(second, 'lease', { subscriptionId: 'shared', pollIntervalMs: 20 });
+      await writer.appendMany(Array.from({ length: 5 }, (_, i) => ({ streamName: `lease-${i}`, expectedRevision: 'no_stream' as const, events: [event()] })));
+      await a.subscription.caughtUp();
+      await b.subscription.caughtUp(); // standing by: caught up through the holder's checkpoint
+      expect(a.seen).toHaveLength(5);
+      expect(b.seen).toHaveLength(0);
+
+      await first.close(); // ends the lease's connection
+      await writer.append({ streamName: 'lease-after', expectedRevision: 'no_stream', events: [event()] });
+      await waitFor(() => b.seen.length === 1, 5000);
+      expect(b.seen.map((e) => e.streamName)).toEqual(['lease-after']);
+      await b.subscription.stop();
+    } finally {
+      await Promise.all([writer, first, second].map((s) => s.close()));
+    }
+  }, 30_000);
+});

@@ -1,0 +1,1 @@
+export { createSqliteEventStore, type SqliteEventStoreOptions } from './sqlite.ts';

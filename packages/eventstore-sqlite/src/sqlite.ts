@@ -1,0 +1,193 @@
+/**
+ * Event store on one SQLite file through Node's built-in `node:sqlite` (the embedded default).
+ *
+ * `node:sqlite` is synchronous, so whatever runs a COMMIT waits for its fsync. Writes (appends and
+ * checkpoint saves, group-committed: `sqliteWriter.ts`) therefore go to a worker thread that owns
+ * the writing connection; reads stay on this thread's connection, beside it in WAL mode. An append
+ * resolves after the writer's COMMIT, so a read made after it sees it. ':memory:' writes on this
+ * thread: a worker cannot share an in-memory database (and it has no fsync to wait for).
+ */
+import { DatabaseSync } from 'node:sqlite';
+import { toRecorded } from '@parcel/eventstore/adapter';
+import type { EventRow } from '@parcel/eventstore/adapter';
+import { startCatchUpSubscription, subscriptionRegistry, type HandlerErrorListener } from '@parcel/eventstore/adapter';
+import type { EventStore, RecordedEvent } from '@parcel/eventstore';
+import { createGroupCommitWriter, inThreadTransport, writerThreadTransport } from './sqliteWriter.ts';
+
+export interface SqliteEventStoreOptions {
+  file: string | ':memory:';
+  /** 'full' (default): a resolved append survives power loss. 'normal': it survives a process crash only. */
+  durability?: 'full' | 'normal';
+  /** Clock for `recordedAt`. */
+  now?: () => Date;
+  /** Told about every failed handler attempt; defaults to a console warning. */
+  onHandlerError?: HandlerErrorListener;
+  /** How long a write waits for another connection's write lock before failing. */
+  busyTimeoutMs?: number;
+  /**
+   * true (default for files): commit on a worker thread, so COMMIT and its fsync never block this
+   * thread's event loop. false: commit on this thread. Always false for ':memory:'.
+   */
+  writerThread?: boolean;
+  /**
+   * Told, after each group commit, how many append calls (`append` or `appendMany`, refused ones
+   * included) it carried: for metrics. Called on this thread; a throw is ignored.
+   */
+  onCommit?: (groupSize: number) => void;
+}
+
+const schema = `
+CREATE TABLE IF NOT EXISTS events (
+  global_position INTEGER PRIMARY KEY AUTOINCREMENT,
+  stream_name TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  event_id TEXT NOT NULL UNIQUE,
+  type TEXT NOT NULL,
+  data TEXT NOT NULL,
+  metadata TEXT NOT NULL,
+  recorded_at TEXT NOT NULL,
+  UNIQUE (stream_name, revision)
+);
+CREATE TABLE IF NOT EXISTS checkpoints (
+  subscription_id TEXT PRIMARY KEY,
+  position INTEGER NOT NULL
+);`;
+
+
+const columns = 'global_position, stream_name, revision, event_id, type, data, metadata, recorded_at';
+
+export function createSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
+  const durability = options.durability ?? 'full';
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  const threaded = options.file !== ':memory:' && options.writerThread !== false;
+  const db = new DatabaseSync(options.file, { timeout: busyTimeoutMs });
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec(`PRAGMA synchronous = ${durability === 'normal' ? 'NORMAL' : 'FULL'}`);
+  db.exec(schema);
+  // Every write goes through the writer thread; this connection only reads.
+  if (threaded) db.exec('PRAGMA query_only = ON');
+
+  const readStreamStmt = db.prepare(
+    `SELECT ${columns} FROM events WHERE stream_name = ? AND revision >= ? ORDER BY revision`,
+  );
+  const readAllStmt = db.prepare(`SELECT ${columns} FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?`);
+  const headStmt = db.prepare('SELECT COALESCE(MAX(global_position), 0) AS head FROM events');
+  const loadCheckpointStmt = db.prepare('SELECT position FROM checkpoints WHERE subscription_id = ?');
+
+  const subscriptions = subscriptionRegistry();
+  const transport = threaded
+    ? writerThreadTransport({ file: options.file, durability, busyTimeoutMs })
+    : inThreadTransport(db, durability);
+  /**
+   * Every commit wakes all subscriptions, and those that had caught up read the same page of the
+   * log within the same turn of the event loop: its rows are read once and kept until that turn
+   * ends or the next commit, whichever comes first. Each reader still gets objects of its own.
+   */
+  let page: { after: number; limit: number; rows: EventRow[] } | undefined;
+  const forgetPage = (): void => {
+    page = undefined;
+  };
+  const subscriptionPage = (after: number, limit: number): RecordedEvent[] => {
+    usable();
+    if (page?.after !== after || page.limit !== limit) {
+      if (!page) setImmediate(forgetPage);
+      page = { after, limit, rows: readAllStmt.all(after, Math.max(0, limit)) as unknown as EventRow[] };
+    }
+    return page.rows.map(toRecorded);
+  };
+  const writer = createGroupCommitWriter(transport, {
+    now: options.now ?? (() => new Date()),
+    onCommit: () => {
+      forgetPage();
+      subscriptions.wakeAll();
+    },
+    ...(options.onCommit ? { onGroup: options.onCommit } : {}),
+  });
+  let closing: Promise<void> | undefined;
+  let closed = false;
+
+  /** Public calls are refused from the start of close; subscriptions may still save checkpoints while stopping. */
+  const open = (): void => {
+    if (closing) throw new Error('event store is closed');
+  };
+  const usable = (): void => {
+    if (closed) throw new Error('event store is closed');
+  };
+  const readAll = (afterPosition: number, limit: number): RecordedEvent[] => {
+    usable();
+    // SQLite reads a negative LIMIT as "no limit".
+    return (readAllStmt.all(afterPosition, Math.max(0, limit)) as unknown as EventRow[]).map(toRecorded);
+  };
+
+  return {
+    async append(request) {
+      open();
+      const [result] = await writer.submit([request]);
+      return result!;
+    },
+    async appendMany(requests) {
+      open();
+      return requests.length === 0 ? [] : writer.submit(requests);
+    },
+    async readStream(streamName, readOptions) {
+      open();
+      const rows = readStreamStmt.all(streamName, readOptions?.fromRevision ?? 0) as unknown as EventRow[];
+      return rows.map(toRecorded);
+    },
+    async readAll({ afterPosition = 0, limit }) {
+      open();
+      return readAll(afterPosition, limit);
+    },
+    subscribeToAll(subscribeOptions) {
+      open();
+      const subscription = startCatchUpSubscription(
+        {
+          readAll: async (after, limit) => subscriptionPage(after, limit),
+          headPosition: async () => {
+            usable();
+            return (headStmt.get() as { head: number }).head;
+          },
+          loadCheckpoint: async (id) => {
+            usable();
+            return (loadCheckpointStmt.get(id) as { position: number } | undefined)?.position ?? 0;
+          },
+          // Group-committed with the appends, off this thread. Saved alone, a checkpoint commits
+          // with synchronous=NORMAL (no fsync): durable against a process crash; a machine crash
+          // may move it back, which only re-delivers events to the (idempotent) handlers.
+          saveCheckpoint: async (id, position) => {
+            usable();
+            await writer.saveCheckpoint(id, position);
+          },
+        },
+        { onHandlerError: options.onHandlerError, ...subscribeOptions },
+      );
+      return subscriptions.track(subscription);
+    },
+    async progress(subscriptionIds) {
+      open();
+      const head = (headStmt.get() as { head: number }).head;
+      const checkpoints = new Map<string, number>();
+      for (const id of subscriptionIds) {
+        const row = loadCheckpointStmt.get(id) as { position: number } | undefined;
+        if (row) checkpoints.set(id, row.position);
+      }
+      return { head, checkpoints };
+    },
+    async ping() {
+      open();
+      headStmt.get();
+    },
+    close() {
+      closing ??= (async () => {
+        // Checkpoints are saved while subscriptions stop, so the writer drains after them.
+        await subscriptions.stopAll();
+        await writer.drain();
+        closed = true;
+        // The reader first: the writer's connection, closing last, checkpoints the WAL on its thread.
+        db.close();
+        await writer.close();
+      })();
+      return closing;
+    },
+  };
+}

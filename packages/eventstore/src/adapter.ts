@@ -1,0 +1,5 @@
+/** What the event store adapters build on: the append rules, stored rows, commit groups, the catch-up subscription. */
+export * from './appendRules.ts';
+export * from './catchUpSubscription.ts';
+export * from './eventRow.ts';
+export * from './groupObserver.ts';

@@ -1,0 +1,1 @@
+export { createMongoProjectionStore, type MongoProjectionStoreOptions } from './mongo.ts';

@@ -1,0 +1,1 @@
+export { createSqliteProjectionStore, type SqliteProjectionStoreOptions } from './sqlite.ts';

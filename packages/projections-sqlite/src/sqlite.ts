@@ -1,0 +1,217 @@
+/** Projection store on one SQLite file through Node's built-in `node:sqlite` (the embedded default). */
+import { DatabaseSync } from 'node:sqlite';
+import type { ParcelView } from '@parcel/contracts';
+import type { ProjectionStore, TokenRecord } from '@parcel/projections';
+import { createSqliteIdempotencyStore, idempotencySchema } from './sqliteIdempotency.ts';
+
+export interface SqliteProjectionStoreOptions {
+  file: string | ':memory:';
+  /** How long a write waits for another connection's write lock before failing. */
+  busyTimeoutMs?: number;
+}
+
+const schema = `
+CREATE TABLE IF NOT EXISTS parcels (
+  tracking_number TEXT PRIMARY KEY,
+  client_id TEXT NOT NULL,
+  custom_ref TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  carrier TEXT NOT NULL DEFAULT '',
+  partner_tracking_no TEXT NOT NULL DEFAULT '',
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS parcels_by_reference ON parcels (client_id, custom_ref);
+
+CREATE TABLE IF NOT EXISTS tokens (
+  client_id TEXT PRIMARY KEY,
+  token_hash TEXT NOT NULL UNIQUE,
+  issued_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+);`;
+
+const partnerIndex = `CREATE INDEX IF NOT EXISTS parcels_by_partner ON parcels (partner_tracking_no, carrier) WHERE partner_tracking_no <> ''`;
+
+interface TokenRow {
+  client_id: string;
+  token_hash: string;
+  issued_at: number;
+  expires_at: number;
+}
+
+/**
+ * The lookups by tracking number, each answered from the primary key. `+client_id` keeps the
+ * account's index out of the batch lookup: without statistics SQLite would otherwise walk every
+ * parcel of the account and test it against the numbers (15 ms for 1 000 numbers among 30 000
+ * parcels, growing with the account, instead of 2.6 ms).
+ */
+export const byNumberSql = {
+  get: 'SELECT doc FROM parcels WHERE tracking_number = ?',
+  getForClient: 'SELECT doc FROM parcels WHERE tracking_number = ? AND client_id = ?',
+  getMany: `SELECT tracking_number, doc FROM parcels
+     WHERE tracking_number IN (SELECT value FROM json_each(?)) AND +client_id = ?`,
+  revisions: 'SELECT tracking_number, revision FROM parcels WHERE tracking_number IN (SELECT value FROM json_each(?))',
+} as const;
+
+const parseDoc = (row: unknown): ParcelView | null =>
+  row === undefined ? null : (JSON.parse((row as { doc: string }).doc) as ParcelView);
+
+export function createSqliteProjectionStore(options: SqliteProjectionStoreOptions): ProjectionStore {
+  const db = new DatabaseSync(options.file, { timeout: options.busyTimeoutMs ?? 5000 });
+  db.exec('PRAGMA journal_mode = WAL');
+  // The views are rebuilt from the event store; a crash of the machine may lose their last writes, not a parcel.
+  // It may lose the latest Idempotency-Key records too: a retry of such a request then runs anew.
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec(schema);
+  db.exec(idempotencySchema);
+  // Files made before the partner lookup existed get its columns (views are re-saved as events arrive).
+  const columns = new Set((db.prepare('PRAGMA table_info(parcels)').all() as { name: string }[]).map((c) => c.name));
+  for (const column of ['carrier', 'partner_tracking_no']) {
+    if (!columns.has(column)) db.exec(`ALTER TABLE parcels ADD COLUMN ${column} TEXT NOT NULL DEFAULT ''`);
+  }
+  db.exec(partnerIndex);
+
+  const get = db.prepare(byNumberSql.get);
+  const getForClient = db.prepare(byNumberSql.getForClient);
+  const getMany = db.prepare(byNumberSql.getMany);
+  const revisions = db.prepare(byNumberSql.revisions);
+  const getByReference = db.prepare(
+    'SELECT doc FROM parcels WHERE client_id = ? AND custom_ref = ? ORDER BY tracking_number LIMIT 1',
+  );
+  const getByPartner = db.prepare(
+    `SELECT doc FROM parcels WHERE partner_tracking_no = ? AND carrier = ? AND partner_tracking_no <> '' ORDER BY tracking_number LIMIT 1`,
+  );
+  const insertParcel = db.prepare(
+    `INSERT INTO parcels (tracking_number, client_id, custom_ref, revision, carrier, partner_tracking_no, doc) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (tracking_number) DO NOTHING`,
+  );
+  const updateParcel = db.prepare(
+    `UPDATE parcels SET client_id = ?, custom_ref = ?, revision = ?, carrier = ?, partner_tracking_no = ?, doc = ?
+     WHERE tracking_number = ? AND revision = ?`,
+  );
+  const saveOne = (view: ParcelView, expectedRevision: number): boolean => {
+    const doc = JSON.stringify(view);
+    const { trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo } = view;
+    const { changes } =
+      expectedRevision === -1
+        ? insertParcel.run(trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo, doc)
+        : updateParcel.run(clientId, customTrackingNum, revision, carrier, partnerTrackingNo, doc, trackingNumber, expectedRevision);
+    return changes === 1;
+  };
+  const putToken = db.prepare(
+    `INSERT INTO tokens (client_id, token_hash, issued_at, expires_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (client_id) DO UPDATE SET
+       token_hash = excluded.token_hash, issued_at = excluded.issued_at, expires_at = excluded.expires_at`,
+  );
+  const findToken = db.prepare('SELECT client_id, token_hash, issued_at, expires_at FROM tokens WHERE token_hash = ?');
+
+  let closed = false;
+  const open = (): void => {
+    if (closed) throw new Error('projection store is closed');
+  };
+
+  /**
+   * The view saves asked for in one turn of the event loop, committed together in the order asked
+   * (each still its own compare-and-set). Under load the inline projection of every create-order
+   * was a commit of its own: the largest cost on the embedded process's main thread after HTTP.
+   */
+  let queued: { view: ParcelView; expectedRevision: number; resolve: (written: boolean) => void; reject: (error: unknown) => void }[] = [];
+  const saveQueued = (view: ParcelView, expectedRevision: number) =>
+    new Promise<boolean>((resolve, reject) => {
+      if (queued.length === 0) setImmediate(commitQueued);
+      queued.push({ view, expectedRevision, resolve, reject });
+    });
+  function commitQueued(): void {
+    const group = queued;
+    queued = [];
+    if (group.length === 0) return;
+    const outcomes: ({ written: boolean } | { error: unknown })[] = [];
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      for (const { view, expectedRevision } of group) {
+        try {
+          outcomes.push({ written: saveOne(view, expectedRevision) });
+        } catch (error) {
+          outcomes.push({ error });
+        }
+      }
+      db.exec('COMMIT');
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      for (const { reject } of group) reject(error);
+      return;
+    }
+    for (const [i, { resolve, reject }] of group.entries()) {
+      const outcome = outcomes[i]!;
+      if ('written' in outcome) resolve(outcome.written);
+      else reject(outcome.error);
+    }
+  }
+
+  return {
+    parcels: {
+      async get(trackingNumber) {
+        open();
+        return parseDoc(get.get(trackingNumber));
+      },
+      async getForClient(clientId, trackingNumber) {
+        open();
+        return parseDoc(getForClient.get(trackingNumber, clientId));
+      },
+      async getManyForClient(clientId, trackingNumbers) {
+        open();
+        const rows = getMany.all(JSON.stringify(trackingNumbers), clientId) as { tracking_number: string; doc: string }[];
+        return new Map(rows.map((row) => [row.tracking_number, JSON.parse(row.doc) as ParcelView]));
+      },
+      async revisions(trackingNumbers) {
+        open();
+        const rows = revisions.all(JSON.stringify(trackingNumbers)) as { tracking_number: string; revision: number }[];
+        return new Map(rows.map((row) => [row.tracking_number, row.revision]));
+      },
+      async getByReference(clientId, customTrackingNum) {
+        open();
+        return parseDoc(getByReference.get(clientId, customTrackingNum));
+      },
+      async getByPartnerTrackingNo(carrier, partnerTrackingNo) {
+        open();
+        return parseDoc(getByPartner.get(partnerTrackingNo, carrier));
+      },
+      async save(view, expectedRevision) {
+        open();
+        return saveQueued(view, expectedRevision);
+      },
+      async saveMany(entries) {
+        open();
+        return Promise.all(entries.map(({ view, expectedRevision }) => saveQueued(view, expectedRevision)));
+      },
+    },
+    tokens: {
+      async put(record) {
+        open();
+        putToken.run(record.clientId, record.tokenHash, record.issuedAt, record.expiresAt);
+      },
+      async findByHash(tokenHash) {
+        open();
+        const row = findToken.get(tokenHash) as TokenRow | undefined;
+        if (!row) return null;
+        const record: TokenRecord = {
+          clientId: row.client_id,
+          tokenHash: row.token_hash,
+          issuedAt: row.issued_at,
+          expiresAt: row.expires_at,
+        };
+        return record;
+      },
+    },
+    idempotency: createSqliteIdempotencyStore(db, open),
+    async ping() {
+      open();
+      get.get('');
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      commitQueued();
+      db.close();
+    },
+  };
+}
