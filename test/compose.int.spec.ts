@@ -1,7 +1,7 @@
 /**
  * docker-compose.yml, Dockerfile and .dockerignore, checked without a Docker engine (there is
  * none on the project's machines): the compose file's structure against what the composition
- * roots need (packages/wiring, packages/config, services/<name>/src/main.ts), the topics against
+ * roots need (packages/config, services/<name>/src/main.ts), the topics against
  * infra/topics.sh, and the image's entry paths against the repository. `docker compose config`
  * runs only when the docker client has the compose plugin; otherwise that test is reported as
  * skipped. Deterministic, no network. What this does not prove: see docs/compose.md.
@@ -11,7 +11,6 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { loadSettings } from '@parcel/config';
-import { loadDistributedSettings } from '../packages/wiring/src/distributed.ts';
 
 // Jest runs this file as CommonJS, where __dirname is defined.
 const ROOT = path.resolve(__dirname, '..');
@@ -144,8 +143,8 @@ function published(name: string): Published[] {
 
 // ------------------------------------------------------------------ the composition roots
 
-const distributedSource = read('packages/wiring/src/distributed.ts');
-/** Every variable loadDistributedSettings requires (`required(env, 'NAME')`). */
+const distributedSource = read('packages/config/src/distributed.ts');
+/** Every variable the distributed settings require (`required(env, 'NAME')`). */
 const requiredByWiring = [...distributedSource.matchAll(/required\(env, '([A-Z_]+)'\)/g)].map((m) => m[1] as string);
 const STORES = ['postgres', 'kurrentdb'] as const;
 
@@ -196,13 +195,13 @@ describe('docker-compose.yml: structure', () => {
     expect(service('order').deploy?.replicas).toBe(2);
   });
 
-  test.each(STORES)('every service of ours has the environment packages/wiring and packages/config need (PARCEL_EVENT_STORE=%s)', (store) => {
+  test.each(STORES)('every service of ours has the environment packages/config needs (PARCEL_EVENT_STORE=%s)', (store) => {
     expect(requiredByWiring.sort()).toEqual(['KURRENTDB_URL', 'PARCEL_KAFKA_BROKERS', 'PARCEL_MONGO_URL', 'PARCEL_PG_URL']);
     const hostEnv = store === 'postgres' ? {} : { PARCEL_EVENT_STORE: store };
     for (const name of OURS) {
       const source = mainSource(name);
       const env = envOf(name, hostEnv);
-      if (!source.includes('loadDistributedSettings(')) {
+      if (!source.includes("loadSettings(process.env, '")) {
         // The sandbox reads PORT, HOST and its callback URL itself.
         expect(name).toBe('carrier-sandbox');
         continue;
@@ -211,9 +210,9 @@ describe('docker-compose.yml: structure', () => {
       for (const variable of requiredByWiring) expect({ name, variable, set: Boolean(env[variable]) }).toEqual({ name, variable, set: true });
       expect(service(name).environment).toMatchObject({ PARCEL_EVENT_STORE: '${PARCEL_EVENT_STORE:-postgres}' });
       expect(env.PARCEL_EVENT_STORE).toBe(store);
-      // The real loaders accept it (they throw SettingsError otherwise).
-      const distributed = loadDistributedSettings(mainOf(name).dir, env);
-      const settings = loadSettings(env);
+      // The real loader accepts it (it throws SettingsError otherwise).
+      const settings = loadSettings(env, mainOf(name).dir);
+      const { distributed } = settings;
       expect(distributed.eventStore).toBe(store);
       expect(settings.host).toBe('0.0.0.0');
       if (source.includes('startHealthServer(distributed.healthPort')) expect(distributed.healthPort).toBeGreaterThan(0);

@@ -1,7 +1,15 @@
-/** Settings from the environment, read once by each composition root. */
+/**
+ * Settings from the environment, read once by each composition root: the one loader of both
+ * wirings. The README's Configuration table lists every variable read here.
+ */
 import path from 'node:path';
 import { A } from '@parcel/contracts';
 import { DEFAULT_REFERENCE_DIR, DEMO_ACCOUNTS_FILE } from '@parcel/reference-data';
+import { loadDistributed, type DistributedSettings } from './distributed.ts';
+import { integer, oneOf } from './read.ts';
+
+export { SettingsError } from './read.ts';
+export type { DistributedSettings } from './distributed.ts';
 
 export interface Settings {
   port: number;
@@ -29,30 +37,11 @@ export interface Settings {
   };
 }
 
-export class SettingsError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SettingsError';
-  }
-}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new SettingsError(`${name} must be an integer >= ${min}, got "${raw}"`);
-  return value;
-}
-
-function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!(values as readonly string[]).includes(raw)) throw new SettingsError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
-  return raw as T;
-}
-
-export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
-  return {
+/** The embedded wiring's settings; with `service` (the distributed wiring), its `distributed` ones too. */
+export function loadSettings(env?: NodeJS.ProcessEnv): Settings;
+export function loadSettings(env: NodeJS.ProcessEnv, service: string): Settings & { distributed: DistributedSettings };
+export function loadSettings(env: NodeJS.ProcessEnv = process.env, service?: string): Settings & { distributed?: DistributedSettings } {
+  const settings: Settings = {
     port: integer(env, 'PORT', 8080, 0),
     host: env.HOST || '0.0.0.0',
     dataDir: path.resolve(env.PARCEL_DATA_DIR || './data'),
@@ -73,4 +62,5 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       retryDelayMs: integer(env, 'PARCEL_CARRIER_RETRY_MS', 1000, 1),
     },
   };
+  return service === undefined ? settings : { ...settings, distributed: loadDistributed(env, service) };
 }

@@ -5,15 +5,15 @@ import { OPERATIONS } from '@parcel/contracts/api';
 import { systemClock } from '@parcel/domain';
 import { loadAccounts, loadReferenceData } from '@parcel/reference-data';
 import { createMetrics, loggerOptions, meteredBus, meteredHttp, startTelemetry, tracedBus, tracedHttp } from '@parcel/telemetry';
-import { connectBus, connectProjections, listeningPort, loadDistributedSettings, stopOnSignals } from '@parcel/wiring';
+import { connectBus, connectProjections, listeningPort, stopOnSignals } from '@parcel/wiring';
 import { createGatewayApp } from './app.ts';
 import { gatewayConfig } from './config.ts';
 import { clientIdOf } from './context.ts';
 
 const telemetry = startTelemetry({ serviceName: 'parcel-gateway' });
 
-const settings = loadSettings();
-const distributed = loadDistributedSettings('gateway');
+const settings = loadSettings(process.env, 'gateway');
+const { distributed } = settings;
 const log = pino(loggerOptions({ level: settings.logLevel, base: { service: 'gateway', instance: distributed.instanceId } }));
 const metrics = createMetrics();
 const bus = tracedBus(meteredBus(await connectBus(distributed, log), metrics), 'kafka');

@@ -3,14 +3,14 @@ import pino from 'pino';
 import { loadSettings } from '@parcel/config';
 import { loadReferenceData } from '@parcel/reference-data';
 import { createMetrics, loggerOptions, meteredBus, startTelemetry, tracedBus } from '@parcel/telemetry';
-import { connectBus, connectProjections, loadDistributedSettings, runService } from '@parcel/wiring';
+import { connectBus, connectProjections, runService } from '@parcel/wiring';
 import { createLabelRenderer } from './index.ts';
 import { createLabelService } from './service.ts';
 
 const telemetry = startTelemetry({ serviceName: 'parcel-label' });
 
-const settings = loadSettings();
-const distributed = loadDistributedSettings('label');
+const settings = loadSettings(process.env, 'label');
+const { distributed } = settings;
 const log = pino(loggerOptions({ level: settings.logLevel, base: { service: 'label', instance: distributed.instanceId } }));
 const renderer = await createLabelRenderer({ ref: loadReferenceData(settings.referenceDir) });
 const [kafka, projections] = await Promise.all([connectBus(distributed, log), connectProjections(distributed)]);

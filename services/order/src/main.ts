@@ -16,13 +16,13 @@ import {
   tracedProjector,
   watchRegistrationBacklog,
 } from '@parcel/telemetry';
-import { connectBus, connectEventStore, connectProjections, loadDistributedSettings, runService } from '@parcel/wiring';
+import { connectBus, connectEventStore, connectProjections, runService } from '@parcel/wiring';
 import { createOrderService, REGISTRATION_SUBSCRIPTION } from './index.ts';
 
 const telemetry = startTelemetry({ serviceName: 'parcel-order' });
 
-const settings = loadSettings();
-const distributed = loadDistributedSettings('order');
+const settings = loadSettings(process.env, 'order');
+const { distributed } = settings;
 if (!settings.carriers.lmxUrl) throw new SettingsError('PARCEL_LMX_URL is required by the order service');
 const log = pino(loggerOptions({ level: settings.logLevel, base: { service: 'order', instance: distributed.instanceId } }));
 const metrics = createMetrics();

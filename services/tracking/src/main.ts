@@ -5,13 +5,13 @@ import { loadSettings } from '@parcel/config';
 import { systemClock } from '@parcel/domain';
 import { loadReferenceData } from '@parcel/reference-data';
 import { createMetrics, loggerOptions, meteredBus, meteredEventStore, startTelemetry, tracedBus, tracedEventStore, tracedProjector } from '@parcel/telemetry';
-import { connectBus, connectEventStore, connectProjections, loadDistributedSettings, runService } from '@parcel/wiring';
+import { connectBus, connectEventStore, connectProjections, runService } from '@parcel/wiring';
 import { createTrackingService } from './index.ts';
 
 const telemetry = startTelemetry({ serviceName: 'parcel-tracking' });
 
-const settings = loadSettings();
-const distributed = loadDistributedSettings('tracking');
+const settings = loadSettings(process.env, 'tracking');
+const { distributed } = settings;
 const log = pino(loggerOptions({ level: settings.logLevel, base: { service: 'tracking', instance: distributed.instanceId } }));
 const metrics = createMetrics();
 const [kafka, store, projections] = await Promise.all([

@@ -1,0 +1,39 @@
+/** The distributed wiring's settings (one process per service): Kafka, the shared stores, health. */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { integer, oneOf, required } from './read.ts';
+
+export interface DistributedSettings {
+  kafkaBrokers: string[];
+  eventStore: 'postgres' | 'kurrentdb';
+  pgUrl: string;
+  pgSchema: string;
+  kurrentDbUrl: string;
+  mongoUrl: string;
+  mongoDb: string;
+  /** Unique per process: names its reply group on the bus. */
+  instanceId: string;
+  /** Port of /healthz and /readyz for services without an HTTP API of their own (0: any free port). */
+  healthPort: number;
+  /**
+   * The Kafka client library behind the bus: @platformatic/kafka unless told otherwise, for its
+   * CPU per order and its idle cost (packages/bus-kafka/README.md, "the choice of client").
+   */
+  kafkaClient: 'kafkajs' | 'platformatic';
+}
+
+export function loadDistributed(env: NodeJS.ProcessEnv, service: string): DistributedSettings {
+  const eventStore = oneOf(env, 'PARCEL_EVENT_STORE', ['postgres', 'kurrentdb'], 'postgres');
+  return {
+    kafkaBrokers: required(env, 'PARCEL_KAFKA_BROKERS').split(',').map((b) => b.trim()),
+    eventStore,
+    pgUrl: eventStore === 'postgres' ? required(env, 'PARCEL_PG_URL') : '',
+    pgSchema: env.PARCEL_PG_SCHEMA || 'parcel',
+    kurrentDbUrl: eventStore === 'kurrentdb' ? required(env, 'KURRENTDB_URL') : '',
+    mongoUrl: required(env, 'PARCEL_MONGO_URL'),
+    mongoDb: env.PARCEL_MONGO_DB || 'parcel',
+    instanceId: env.PARCEL_INSTANCE_ID || `${service}-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+    healthPort: integer(env, 'HEALTH_PORT', 0, 0),
+    kafkaClient: oneOf(env, 'PARCEL_KAFKA_CLIENT', ['platformatic', 'kafkajs'], 'platformatic'),
+  };
+}

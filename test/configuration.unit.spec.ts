@@ -1,0 +1,55 @@
+/**
+ * One configuration loader for both wirings (packages/config), and every variable it reads in the
+ * README's Configuration table, with the few that are read elsewhere: the LMX sandbox's own
+ * main.ts, the label render threads, `npm start`'s heap.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadSettings, SettingsError } from '@parcel/config';
+
+const ROOT = path.join(__dirname, '..');
+const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
+
+function variablesIn(source: string): string[] {
+  const names = [...source.matchAll(/(?:\benv\.|\(env, ')([A-Z][A-Z0-9_]+)/g)].map((m) => m[1] as string);
+  return [...new Set(names)].sort();
+}
+
+const readme = read('README.md');
+const table = readme.slice(readme.indexOf('\n## Configuration\n'), readme.indexOf('\n## ', readme.indexOf('\n## Configuration\n') + 1));
+const documented = new Set([...table.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1] as string));
+
+describe('configuration', () => {
+  const configFiles = readdirSync(path.join(ROOT, 'packages/config/src')).filter((f) => f.endsWith('.ts') && !f.includes('.spec.'));
+  const loaded = variablesIn(configFiles.map((f) => read(`packages/config/src/${f}`)).join('\n'));
+
+  test('every variable the loader reads is in the README table', () => {
+    expect(loaded.length).toBeGreaterThan(20);
+    expect(loaded.filter((name) => !documented.has(name))).toEqual([]);
+  });
+
+  test('so are the LMX sandbox, label thread and heap variables, read outside the loader', () => {
+    const elsewhere = [...variablesIn(read('services/carrier-sandbox/src/main.ts')), 'PARCEL_LABEL_THREADS', 'PARCEL_HEAP_MB'];
+    expect(elsewhere.filter((name) => !documented.has(name))).toEqual([]);
+  });
+
+  test('no composition root reads its settings from another loader', () => {
+    const roots = ['gateway', 'order', 'tracking', 'label', 'embedded'].map((s) => read(`services/${s}/src/main.ts`));
+    for (const source of roots) {
+      expect(source).toMatch(/loadSettings\(/);
+      expect(source).not.toMatch(/process\.env\.[A-Z]/);
+    }
+  });
+
+  test('one call gives the distributed settings on top of the common ones; a missing broker list is refused', () => {
+    const env = { PARCEL_KAFKA_BROKERS: 'a:1, b:2', PARCEL_PG_URL: 'postgres://x', PARCEL_MONGO_URL: 'mongodb://m', HEALTH_PORT: '9000' };
+    const settings = loadSettings(env, 'order');
+    expect(settings.port).toBe(8080);
+    expect(settings.distributed).toMatchObject({ kafkaBrokers: ['a:1', 'b:2'], eventStore: 'postgres', pgSchema: 'parcel', mongoDb: 'parcel', healthPort: 9000, kafkaClient: 'platformatic' });
+    expect(settings.distributed.instanceId).toMatch(/^order-/);
+    expect('distributed' in loadSettings(env)).toBe(false);
+    expect(() => loadSettings({ ...env, PARCEL_KAFKA_BROKERS: '' }, 'order')).toThrow(SettingsError);
+    expect(() => loadSettings({ ...env, PARCEL_EVENT_STORE: 'sqlite' }, 'order')).toThrow('PARCEL_EVENT_STORE must be one of postgres, kurrentdb');
+    expect(() => loadSettings({ ...env, HEALTH_PORT: 'x' }, 'order')).toThrow('HEALTH_PORT must be an integer');
+  });
+});
