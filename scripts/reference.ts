@@ -25,7 +25,7 @@ const TYPES_BANNER = `/**
 `;
 
 /** The generated files and their contents, from the demo reference data. */
-export async function referenceFiles(): Promise<Record<string, string>> {
+async function referenceFiles(): Promise<Record<string, string>> {
   const ref = loadReferenceData();
   const json = `${JSON.stringify(openApiDocument(ref), null, 2)}\n`;
   // From the JSON text, as any other generator reads the committed document.

@@ -76,7 +76,7 @@ export async function npmStart(env: { PORT: string; PARCEL_SANDBOX_PORT: string;
   return { child, pid: child.pid!, url, output, exited };
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Stat {
   pid: number;

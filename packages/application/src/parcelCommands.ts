@@ -11,7 +11,7 @@ import { toAppend } from './toAppend.ts';
 
 const MAX_ATTEMPTS = 10;
 
-export async function readParcel(eventStore: EventStore, trackingNumber: string): Promise<{ state: ParcelState; revision: number }> {
+async function readParcel(eventStore: EventStore, trackingNumber: string): Promise<{ state: ParcelState; revision: number }> {
   const recorded = await eventStore.readStream(parcelStreamName(trackingNumber));
   let state = initialState();
   for (const r of recorded) {

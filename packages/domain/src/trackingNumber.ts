@@ -7,7 +7,7 @@
 import { randomFillSync } from 'node:crypto';
 
 export const TRACKING_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-export const TRACKING_PREFIX = 'PX';
+const TRACKING_PREFIX = 'PX';
 const RANDOM_LENGTH = 15;
 const N = TRACKING_ALPHABET.length;
 const FORMAT = new RegExp(`^${TRACKING_PREFIX}[${TRACKING_ALPHABET}]{${RANDOM_LENGTH + 1}}$`);

@@ -167,7 +167,7 @@ export type WireError =
 /** Fields of `node:sqlite` errors (and system errors) worth keeping. */
 const errorFields = ['code', 'errcode', 'errstr', 'errno', 'syscall'];
 
-export function toWire(error: unknown): WireError {
+function toWire(error: unknown): WireError {
   if (error instanceof WrongExpectedRevisionError) {
     return { kind: 'wrongExpectedRevision', streamName: error.streamName, expected: error.expected, actual: error.actual };
   }
@@ -183,7 +183,7 @@ export function toWire(error: unknown): WireError {
   return { kind: 'error', name: error.name, message: error.message, stack: error.stack, fields };
 }
 
-export function fromWire(wire: WireError): Error {
+function fromWire(wire: WireError): Error {
   if (wire.kind === 'wrongExpectedRevision') return new WrongExpectedRevisionError(wire.streamName, wire.expected, wire.actual);
   if (wire.kind === 'duplicateEventId') return new DuplicateEventIdError(wire.streamName, wire.eventId);
   const error = Object.assign(new Error(wire.message), wire.fields);

@@ -61,7 +61,7 @@ export interface CatchUpSubscription extends Subscription {
 const firstBackoffMs = 50;
 const maxBackoffMs = 2000;
 
-export const warnHandlerError: HandlerErrorListener = (error, event, attempt, subscriptionId) => {
+const warnHandlerError: HandlerErrorListener = (error, event, attempt, subscriptionId) => {
   console.warn(
     `subscription ${subscriptionId}: handler failed on position ${event.globalPosition} (attempt ${attempt}), retrying`,
     error,

@@ -25,5 +25,5 @@ export function eventStoreConformance(name: string, make: () => Promise<EventSto
     describe('progress', () => progressCases(context));
   });
 }
-export { delay, event, events, record, rejection, waitFor } from './conformance/context.ts';
+export { event, events, record, rejection, waitFor } from './conformance/context.ts';
 export { appendInGroups, observed } from './conformance/commitGroups.ts';

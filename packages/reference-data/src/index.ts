@@ -1,3 +1,2 @@
 export * from './types.ts';
 export * from './load.ts';
-export { haversineMetres } from './geo.ts';

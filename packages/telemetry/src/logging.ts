@@ -2,7 +2,7 @@
 import { isSpanContextValid, trace } from '@opentelemetry/api';
 import type { LoggerOptions } from 'pino';
 
-export function traceMixin(): { trace_id?: string; span_id?: string; trace_flags?: string } {
+function traceMixin(): { trace_id?: string; span_id?: string; trace_flags?: string } {
   const span = trace.getActiveSpan()?.spanContext();
   if (!span || !isSpanContextValid(span)) return {};
   return { trace_id: span.traceId, span_id: span.spanId, trace_flags: `0${span.traceFlags.toString(16)}`.slice(-2) };

@@ -50,9 +50,9 @@ export interface MetricsOptions {
 const CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 
 /** Seconds, from 0.5 ms to 10 s: an append, a bus round trip, an HTTP request. */
-export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Append calls per commit: the PostgreSQL store commits at most 256 at once. */
-export const GROUP_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+const GROUP_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 
 let processRegistry: Registry | undefined;
 

@@ -3,7 +3,7 @@ import { context, INVALID_SPAN_CONTEXT, propagation, ROOT_CONTEXT, SpanStatusCod
 import type { Attributes, Context, Link, Span, SpanKind } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from './attributes.ts';
 
-export const TRACER_NAME = '@parcel/telemetry';
+const TRACER_NAME = '@parcel/telemetry';
 
 /** Looked up per call: a tracer provider registered (or replaced) after a decorator was built still counts. */
 export const tracer = () => trace.getTracer(TRACER_NAME);
@@ -46,7 +46,7 @@ export function inSpan<T>(
   });
 }
 
-export function failed(span: Span, error: unknown): void {
+function failed(span: Span, error: unknown): void {
   const err = error instanceof Error ? error : new Error(String(error));
   span.recordException(err);
   span.setAttribute(ATTR_ERROR_TYPE, err.name);

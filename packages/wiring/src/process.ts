@@ -13,7 +13,7 @@ export interface MetricsEndpoint {
 export type HealthAnswer = { status: number; body: unknown } | { status: number; text: string; contentType: string };
 
 /** GET /healthz (alive), GET /readyz (its bus and stores answer; 503 otherwise) and, given metrics, GET /metrics. */
-export function healthHandler(ready: () => Promise<unknown>, metrics?: MetricsEndpoint) {
+function healthHandler(ready: () => Promise<unknown>, metrics?: MetricsEndpoint) {
   return async (path: string): Promise<HealthAnswer> => {
     if (path === '/healthz') return { status: 200, body: { status: 'ok' } };
     if (path === '/metrics' && metrics) {

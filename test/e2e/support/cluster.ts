@@ -139,7 +139,7 @@ export class Cluster {
   }
 }
 
-export async function waitReady(proc: ServiceProcess, timeoutMs = 60_000): Promise<void> {
+async function waitReady(proc: ServiceProcess, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -28,7 +28,7 @@ export interface StreamTuning {
  * encodings are Kafka's standard ones): members of both adapters can then share a group, as
  * during a switch from one to the other.
  */
-export const groupProtocols = [{ name: 'RoundRobinAssigner', version: 0 }];
+const groupProtocols = [{ name: 'RoundRobinAssigner', version: 0 }];
 
 export interface StreamConsumerSpec {
   topic: string;

@@ -4,15 +4,6 @@ import type { Activity, ParcelEvent, ParcelView } from '@parcel/contracts';
 import { statusDescription } from '../statusCatalogue.ts';
 import { formatSgt } from '../time.ts';
 
-export const PARCEL_VIEW_EVENTS: readonly ParcelEvent['type'][] = [
-  'ParcelRegistered',
-  'LabelGenerated',
-  'ParcelCancelled',
-  'CarrierRegistered',
-  'CarrierRegistrationFailed',
-  'CarrierEventRecorded',
-];
-
 export interface EventPosition {
   eventId: string;
   revision: number;
