@@ -23,17 +23,16 @@
 import { execFileSync, fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Kafka } from 'kafkajs';
 import type { Latencies, PhaseCommand, RoleAnswer, StartCommand } from './cpuRole.ts';
+import { repoRoot, variant, type Variant } from './cpuVariants.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const packageRoot = resolve(here, '..');
-const repoRoot = resolve(packageRoot, '../..');
+
 const brokers = process.env.PARCEL_KAFKA_BROKERS?.split(',');
 if (!brokers) throw new Error('PARCEL_KAFKA_BROKERS is not set: run eval "$(bash infra/up.sh kafka)" first');
 
@@ -52,47 +51,6 @@ const { values: args } = parseArgs({
   },
 });
 const num = (name: keyof typeof args) => Number(args[name]);
-
-interface Variant {
-  label: string;
-  module: string;
-  factory: string;
-  options: Record<string, unknown>;
-}
-
-/**
- * The Kafka adapter's src of a commit (packages/bus/src before the adapter had a package), unpacked in the temporary directory (out of reach of lint and
- * tsc), with a node_modules link to this package's, so its imports resolve as here.
- */
-function snapshot(rev: string, withoutIdleFix: boolean): string {
-  const commit = execFileSync('git', ['-C', repoRoot, 'rev-parse', '--short', rev], { encoding: 'utf8' }).trim();
-  const dir = join(tmpdir(), 'parcel-bus-bench', `${commit}${withoutIdleFix ? '-nofix' : ''}`);
-  if (!existsSync(join(dir, 'src', 'kafka.ts'))) {
-    mkdirSync(dir, { recursive: true });
-    if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(packageRoot, 'node_modules'), join(dir, 'node_modules'));
-    const own = execFileSync('git', ['-C', repoRoot, 'ls-tree', '--name-only', commit, 'packages/bus-kafka/src'], { encoding: 'utf8' }).trim();
-    const tar = execFileSync('git', ['-C', repoRoot, 'archive', '--format=tar', commit, own || 'packages/bus/src'], { maxBuffer: 64 * 1024 * 1024 });
-    execFileSync('tar', ['-x', '-C', dir, '--strip-components=2'], { input: tar });
-    if (withoutIdleFix) {
-      const file = join(dir, 'src', 'kafka.ts');
-      writeFileSync(file, readFileSync(file, 'utf8').replace(/^import '\.\/kafka\/idlePollFix\.ts';\n/m, ''));
-    }
-  }
-  return join(dir, 'src', 'kafka.ts');
-}
-
-function variant(definition: string): Variant {
-  const [label, rest] = [definition.slice(0, definition.indexOf('=')), definition.slice(definition.indexOf('=') + 1)];
-  const at = rest.indexOf('@');
-  const spec = at < 0 ? rest : rest.slice(0, at);
-  const options = at < 0 ? {} : (JSON.parse(rest.slice(at + 1)) as Record<string, unknown>);
-  if (!label) throw new Error(`--variant ${definition}: expected label=spec`);
-  if (spec === 'kafkajs') return { label, module: join(packageRoot, 'src', 'kafka.ts'), factory: 'createKafkaBus', options };
-  if (spec === 'platformatic') return { label, module: join(packageRoot, 'src', 'platformatic.ts'), factory: 'createPlatformaticKafkaBus', options };
-  const git = /^git:([^:]+)(:nofix)?$/.exec(spec);
-  if (git?.[1]) return { label, module: snapshot(git[1], Boolean(git[2])), factory: 'createKafkaBus', options };
-  throw new Error(`--variant ${definition}: unknown spec ${spec}`);
-}
 
 const variants = (args.variant ?? []).map(variant);
 const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());

@@ -1,0 +1,68 @@
+/** The parcels and tokens collections of the MongoDB projection store: documents, indexes, and the upgrade of former ones. */
+import { MongoServerError, type Collection, type IndexDescription } from 'mongodb';
+import type { ParcelView } from '@parcel/contracts';
+import { duplicateIndex, pairKey } from './mongoKeys.ts';
+
+export interface ParcelDocument {
+  _id: string;
+  clientId: string;
+  customTrackingNum: string;
+  revision: number;
+  carrier: string;
+  partnerTrackingNo: string;
+  /** `carrier` and `partnerTrackingNo` as one key, absent while the parcel has no partner number. */
+  partnerKey?: string;
+  view: ParcelView;
+  /** Set by `saveMany`: which of its writes last wrote this document. */
+  writeMark?: string;
+}
+
+export interface TokenDocument {
+  _id: string;
+  tokenHash: string;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/** Named where a duplicate-key error on it is told apart from one on `_id`. */
+export const partnerKeyIndex = 'parcels_by_partner_key';
+
+export const parcelIndexes: IndexDescription[] = [
+  // One parcel per (account, reference): the event store's reference claim already guarantees it.
+  { key: { clientId: 1, customTrackingNum: 1 }, name: 'parcels_by_account_reference', unique: true },
+  // Partner numbers come from carriers: a number a carrier gives twice stays with the first parcel
+  // that carried it (see save), so a carrier's mistake can never stop a view from being saved.
+  { key: { partnerKey: 1 }, name: partnerKeyIndex, unique: true, sparse: true },
+  // Unique because _id is: the revision compare-and-set and the account-checked read.
+  { key: { _id: 1, revision: 1 }, name: 'parcels_by_id_revision', unique: true },
+  { key: { _id: 1, clientId: 1 }, name: 'parcels_by_id_client', unique: true },
+];
+
+/** Indexes of earlier versions, which mongo-java-server never used (not unique). */
+const formerIndexes = { reference: 'parcels_by_reference', partner: 'parcels_by_partner' };
+
+/**
+ * A collection of an earlier version: its parcels get their partner key, then the former indexes
+ * go. Several processes may start at once; each step is idempotent, and the former partner index
+ * is dropped last, so while it exists a later start finishes the work.
+ */
+export async function upgradeFromFormerIndexes(parcels: Collection<ParcelDocument>): Promise<void> {
+  const names = new Set((await parcels.listIndexes().toArray()).map((index) => String(index.name)));
+  if (names.has(formerIndexes.partner)) {
+    const registered = parcels.find({ partnerTrackingNo: { $ne: '' }, partnerKey: { $exists: false } }, { projection: { carrier: 1, partnerTrackingNo: 1 } });
+    for await (const doc of registered) {
+      await parcels
+        .updateOne({ _id: doc._id, partnerTrackingNo: doc.partnerTrackingNo, carrier: doc.carrier }, { $set: { partnerKey: pairKey(doc.carrier, doc.partnerTrackingNo) } })
+        .catch((error: unknown) => {
+          // Another parcel carries that number already: this one keeps no key, as save does.
+          if (duplicateIndex(error) !== partnerKeyIndex) throw error;
+        });
+    }
+  }
+  for (const name of [formerIndexes.reference, formerIndexes.partner]) {
+    if (names.has(name)) await parcels.dropIndex(name).catch((error: unknown) => {
+      // Dropped by a process that started at the same time.
+      if (!(error instanceof MongoServerError && error.codeName === 'IndexNotFound')) throw error;
+    });
+  }
+}
