@@ -17,7 +17,7 @@ export type JsonSchema = Record<string, unknown>;
 /** A checker, and the JSON Schema of the values it accepts as sent (the reference is generated from it). */
 export type Checker<T> = ((raw: unknown) => T | undefined) & { readonly schema: JsonSchema };
 
-export const describedBy = <T>(check: (raw: unknown) => T | undefined, schema: JsonSchema): Checker<T> => Object.assign(check, { schema });
+const describedBy = <T>(check: (raw: unknown) => T | undefined, schema: JsonSchema): Checker<T> => Object.assign(check, { schema });
 
 /** Reads an own property only: never the prototype chain, whatever the object holds. */
 export function own(source: object, key: string): unknown {
@@ -34,7 +34,7 @@ export function isObject(raw: unknown): raw is Record<string, unknown> {
   return typeof raw === 'object' && raw !== null && !Array.isArray(raw);
 }
 
-export function codePointLength(s: string): number {
+function codePointLength(s: string): number {
   let n = 0;
   for (const _ of s) n++;
   return n;
@@ -86,7 +86,7 @@ export const oneOf = <T extends string>(...values: T[]): Checker<T> =>
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
 /** A finite JSON number, or a numeric string accepted as its number; -0 becomes 0. */
-export function toNumber(raw: unknown): number | undefined {
+function toNumber(raw: unknown): number | undefined {
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && NUMERIC.test(raw) ? Number(raw) : NaN;
   if (!Number.isFinite(n)) return undefined;
   return n === 0 ? 0 : n;

@@ -26,7 +26,7 @@ export const DEL = Symbol('delete');
 export const baseItem = (): Body => ({ description: 'T-shirt', unitPrice: 12.75, quantity: 2, weight: 0.5, currency: 'SGD', totalValue: 25.5 });
 
 /** A valid last-mile order to Singapore. */
-export const baseOrder = (): Body => ({
+const baseOrder = (): Body => ({
   custom_tracking_num: 'REF-0001_a',
   recipient_name: 'Tan Ah Kow',
   recipient_country: 'SG',
@@ -41,7 +41,7 @@ export const baseOrder = (): Body => ({
   postal_code: '048618',
 });
 
-export function patched(target: Body, patch: Body): Body {
+function patched(target: Body, patch: Body): Body {
   for (const [k, v] of Object.entries(patch)) {
     if (v === DEL) delete target[k];
     else target[k] = v;

@@ -14,7 +14,7 @@ type OrderRule = Rule<State>;
 
 export const ORDER_SCHEMA_NAME = 'Order';
 
-export const ORDER_DESCRIPTION =
+const ORDER_DESCRIPTION =
   'Checked field by field in the order listed here, then the item rows in order; the first failure is the ' +
   'answer’s message, with `data: []`. An optional field sent as null, an empty string or white space only ' +
   'counts as not sent. A numeric field takes a JSON number or a string holding one (`-?digits[.digits]`). ' +

@@ -61,7 +61,7 @@ export interface Rule<S> {
   messages?: readonly string[];
 }
 
-export const isRequired = <S>(rule: Rule<S>, s: S): boolean =>
+const isRequired = <S>(rule: Rule<S>, s: S): boolean =>
   typeof rule.required === 'object' ? rule.required.holds(s) : rule.required === true;
 
 /** Runs `rules` in order over `source`, storing accepted values in `target`; returns the first failure. */

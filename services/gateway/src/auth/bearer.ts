@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { TokenStore } from '@parcel/projections';
 
-export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
 export async function issueToken(tokens: TokenStore, clientId: string, nowMs: number, ttlS: number) {
   const token = randomBytes(32).toString('base64url');

@@ -3,7 +3,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { B } from '@parcel/contracts';
 import type { Account } from '@parcel/reference-data';
 
-export const SEED_WINDOW_MS = 10 * 60 * 1000;
+const SEED_WINDOW_MS = 10 * 60 * 1000;
 
 export const signature = (apiName: string, apiKey: string, seed: string): string =>
   createHash('md5').update(apiName.toLowerCase() + apiKey + seed).digest('hex');

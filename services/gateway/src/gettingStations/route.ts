@@ -6,8 +6,8 @@ import type { GatewayContext } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
-export const STATION_RADIUS_M = 5000;
-export const STATION_LIMIT = 20;
+const STATION_RADIUS_M = 5000;
+const STATION_LIMIT = 20;
 
 export function gettingStations(router: Router, ctx: GatewayContext): void {
   mount(router, ctx, 'getStations', (req, res) => {

@@ -6,7 +6,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { CODE_FAILURE, Http } from '@parcel/contracts';
 import { sendFor } from './interfaces.ts';
 
-export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
 export function jsonObjectBody(req: Request, res: Response, next: NextFunction): void {
   if (req.method !== 'POST' && req.method !== 'PUT' && req.method !== 'PATCH') return next();

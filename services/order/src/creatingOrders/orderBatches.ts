@@ -12,7 +12,7 @@ import type { RecordedEvent, Subscription } from '@parcel/eventstore';
 import { createOrder } from '../creatingOrder/createOrder.ts';
 import type { CreateOrderDeps } from '../creatingOrder/createOrder.ts';
 
-export const BATCH_SUBSCRIPTION = 'order-batches';
+const BATCH_SUBSCRIPTION = 'order-batches';
 
 export async function acceptOrderBatch(
   deps: CreateOrderDeps,

@@ -10,7 +10,7 @@ import type { Bus, Message } from '@parcel/bus';
 import type { EventStore, RecordedEvent, Subscription } from '@parcel/eventstore';
 import { parcelEventMessage, toParcelEvent } from './parcelEventMessage.ts';
 
-export const PUBLISHER_SUBSCRIPTION = 'parcel-events-publisher';
+const PUBLISHER_SUBSCRIPTION = 'parcel-events-publisher';
 const OWNER_CACHE_SIZE = 10_000;
 
 export function startEventPublisher(deps: { eventStore: EventStore; bus: Bus; pollIntervalMs?: number }): Subscription {
