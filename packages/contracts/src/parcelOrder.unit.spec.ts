@@ -11,8 +11,8 @@ import { deserializeEvent, serializeEvent } from './events.ts';
 import type { ParcelRegistered } from './events.ts';
 import { ORDER_FIELDS, toParcelOrder, toValidOrder } from './parcelOrder.ts';
 import { parcelRegisteredV1 } from './upcasters.ts';
-import { bodyArb } from './validation/createOrder.arbitraries.ts';
-import { demo, lockerStation, order, other, run } from './validation/createOrder.fixtures.ts';
+import { bodyArb } from '../test/createOrder.arbitraries.ts';
+import { demo, lockerStation, order, other, run } from '../test/createOrder.fixtures.ts';
 import { orderRules } from './validation/createOrder.ts';
 
 const accepted = (body: Record<string, unknown>, account = demo) => {

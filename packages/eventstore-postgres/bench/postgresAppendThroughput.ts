@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppendRequest } from '@parcel/eventstore';
 import { createPostgresEventStore } from '../src/postgres.ts';
-import { pgTestUrl, tempSchema } from '../src/postgresTesting.ts';
+import { pgTestUrl, tempSchema } from '../test/postgresTesting.ts';
 
 const concurrency = 200;
 const url = pgTestUrl();

@@ -1,6 +1,6 @@
 import { eventStoreConformance } from '@parcel/eventstore/conformance';
 import { createPostgresEventStore } from './postgres.ts';
-import { pgTestUrl, tempSchema } from './postgresTesting.ts';
+import { pgTestUrl, tempSchema } from '../test/postgresTesting.ts';
 
 const url = pgTestUrl();
 

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { event, events, record, waitFor } from '@parcel/eventstore/conformance';
 import type { AppendRequest, EventStore } from '@parcel/eventstore';
 import { createPostgresEventStore, type PostgresEventStoreOptions } from './postgres.ts';
-import { pgTestUrl, tempSchema } from './postgresTesting.ts';
+import { pgTestUrl, tempSchema } from '../test/postgresTesting.ts';
 
 const url = pgTestUrl();
 

@@ -2,7 +2,7 @@
 import type { Bus } from '@parcel/bus';
 import type { ProjectionStore } from '@parcel/projections';
 import { signature } from './auth/signature.ts';
-import { FIXED_NOW, listeningGateway } from './gateway.fixtures.ts';
+import { FIXED_NOW, listeningGateway } from '../test/gateway.fixtures.ts';
 
 const broken = () => Promise.reject(new Error('disk on fire at /secret/path.ts:12'));
 const bus = { request: broken, handleRequests: broken, publish: broken, subscribe: broken, ping: broken, close: broken } as unknown as Bus;

@@ -7,7 +7,7 @@ import { mapCarrierCode } from './mapCarrierCode.ts';
 import { parseCarrierEvent } from './parseCarrierEvent.ts';
 
 // Jest runs this file as CommonJS, where __dirname is defined.
-const fixture = (name: string): unknown => JSON.parse(readFileSync(join(__dirname, '../fixtures', name), 'utf8'));
+const fixture = (name: string): unknown => JSON.parse(readFileSync(join(__dirname, '../../test/fixtures', name), 'utf8'));
 const carriers = loadReferenceData().carriers;
 const lmx = carriers.get('LMX')!;
 

@@ -4,8 +4,8 @@
  * format / range. Item rows and locker_station: createOrder.nested.unit.spec.ts.
  */
 import type { Account } from '@parcel/reference-data';
-import type { Body } from './createOrder.fixtures.ts';
-import { DEL, demo, order, other, pickupOrder, run, str, to } from './createOrder.fixtures.ts';
+import type { Body } from '../../test/createOrder.fixtures.ts';
+import { DEL, demo, order, other, pickupOrder, run, str, to } from '../../test/createOrder.fixtures.ts';
 
 interface Row {
   name: string;

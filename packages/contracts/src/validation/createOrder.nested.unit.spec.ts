@@ -1,6 +1,6 @@
 /** The specification's Item table, the item array itself, locker_type A/B and the locker_station table. */
-import type { Body } from './createOrder.fixtures.ts';
-import { DEL, baseItem, itemPatch, lockerStation, order, ref, run, str, to } from './createOrder.fixtures.ts';
+import type { Body } from '../../test/createOrder.fixtures.ts';
+import { DEL, baseItem, itemPatch, lockerStation, order, ref, run, str, to } from '../../test/createOrder.fixtures.ts';
 
 interface Row {
   name: string;

@@ -4,9 +4,9 @@
  * (checked by an independent checker written from the spec tables, not from the validator).
  */
 import fc from 'fast-check';
-import type { Body } from './createOrder.fixtures.ts';
-import { demo, other, run } from './createOrder.fixtures.ts';
-import { bodyArb, checkAccepted, FIELDS, junk, MESSAGE } from './createOrder.arbitraries.ts';
+import type { Body } from '../../test/createOrder.fixtures.ts';
+import { demo, other, run } from '../../test/createOrder.fixtures.ts';
+import { bodyArb, checkAccepted, FIELDS, junk, MESSAGE } from '../../test/createOrder.arbitraries.ts';
 
 describe('validateCreateOrder: properties', () => {
   test('validation contract: never throws; failures are contract messages; accepted orders satisfy every rule (independent checker)', () => {

@@ -3,10 +3,10 @@
  * type). Field-by-field rows: createOrder.fields.unit.spec.ts and createOrder.nested.unit.spec.ts;
  * properties: createOrder.property.unit.spec.ts.
  */
-import type { Body } from './createOrder.fixtures.ts';
-import { DEL, baseItem, demo, itemPatch, lockerStation, order, pickupOrder, run, str, to } from './createOrder.fixtures.ts';
+import type { Body } from '../../test/createOrder.fixtures.ts';
+import { DEL, baseItem, demo, itemPatch, lockerStation, order, pickupOrder, run, str, to } from '../../test/createOrder.fixtures.ts';
 import { validateCreateOrder } from './createOrder.ts';
-import { ref, rules } from './createOrder.fixtures.ts';
+import { ref, rules } from '../../test/createOrder.fixtures.ts';
 
 const ORDER = 'decisions "Fields are checked in the order of the specification\'s Order table, then item rows in order; the first failure is the message"';
 

@@ -1,7 +1,7 @@
 import type { ParcelEvent } from '@parcel/contracts';
 import { decide, foldParcel, ParcelError } from './decider.ts';
 import type { ParcelCommand } from './decider.ts';
-import { sampleParcelOrder } from './fixtures.ts';
+import { sampleParcelOrder } from '../../test/fixtures.ts';
 
 const now = new Date('2026-11-22T06:00:00Z');
 const later = new Date('2026-11-22T07:00:00Z');

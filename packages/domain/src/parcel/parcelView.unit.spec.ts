@@ -1,5 +1,5 @@
 import type { ParcelEvent, ParcelView } from '@parcel/contracts';
-import { sampleParcelOrder } from './fixtures.ts';
+import { sampleParcelOrder } from '../../test/fixtures.ts';
 import { evolveParcelView } from './parcelView.ts';
 
 const TN = 'PX000000000000001Y';

@@ -1,5 +1,5 @@
 /** The locker a registration records; routing and locker B's choice are tested through validation (packages/contracts). */
-import { sampleParcelOrder } from './fixtures.ts';
+import { sampleParcelOrder } from '../../test/fixtures.ts';
 import { lockerStationFor } from './routing.ts';
 
 const chosen = { zipcode: '238858', station_name: 'Orchard Gateway Locker', station_address: '277 Orchard Road', address_detail: 'Level 1 lobby', distance: 120.5, station_code: 'SGL0003' };

@@ -9,7 +9,7 @@ import { Topics } from '@parcel/contracts';
 import type { CreateOrderReply } from '@parcel/contracts';
 import { createSqliteProjectionStore } from '@parcel/projections-sqlite';
 import { signature } from '../auth/signature.ts';
-import { FIXED_NOW, listeningGateway } from '../gateway.fixtures.ts';
+import { FIXED_NOW, listeningGateway } from '../../test/gateway.fixtures.ts';
 
 const projections = createSqliteProjectionStore({ file: ':memory:' });
 let failures = 0;

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import type { Account } from '@parcel/reference-data';
-import type { CreateOrderValidation } from './createOrder.ts';
+import type { CreateOrderValidation } from '../src/validation/createOrder.ts';
 import type { Body } from './createOrder.fixtures.ts';
 
 // ---------- independent checker ----------

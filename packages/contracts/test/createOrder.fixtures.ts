@@ -2,9 +2,9 @@
 import { loadAccounts, loadReferenceData } from '@parcel/reference-data';
 import type { Account } from '@parcel/reference-data';
 // The domain's rules, which the gateway passes too; a relative path, as contracts may not depend on the domain.
-import { parcelRules as rules } from '../../../domain/src/parcel/routing.ts';
-import { validateCreateOrder } from './createOrder.ts';
-import type { CreateOrderValidation } from './createOrder.ts';
+import { parcelRules as rules } from '../../domain/src/parcel/routing.ts';
+import { validateCreateOrder } from '../src/validation/createOrder.ts';
+import type { CreateOrderValidation } from '../src/validation/createOrder.ts';
 
 export const ref = loadReferenceData();
 export { rules };

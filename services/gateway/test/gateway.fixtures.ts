@@ -3,8 +3,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { loadAccounts, loadReferenceData } from '@parcel/reference-data';
-import { createGatewayApp } from './app.ts';
-import type { GatewayDeps } from './context.ts';
+import { createGatewayApp } from '../src/app.ts';
+import type { GatewayDeps } from '../src/context.ts';
 
 export const FIXED_NOW = new Date('2026-11-22T06:05:09Z');
 
