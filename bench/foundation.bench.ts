@@ -26,8 +26,9 @@ import type autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
 import { signature } from '@parcel/gateway';
 import { exportCommit } from './baseline.ts';
-import { processCpuMs, threadCpuMs } from './processCpu.ts';
 import { load, printTable, rssMb, startProcess, stopProcess, waitForHttp } from './support.ts';
+import { aloneTurn, crudTurn, embeddedTurn, turns } from './turns.ts';
+import type { Turn } from './turns.ts';
 import type { Row } from './support.ts';
 
 const duration = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -64,97 +65,6 @@ const keyedCreateOrderRequest: autocannon.Request = {
   setupRequest: (req) => ({ ...req, headers: { ...signed(), 'idempotency-key': randomUUID() }, body: orderJson() }),
 };
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-interface Turn {
-  name: string;
-  /** The server's command and arguments; the process started must be the server, whose CPU is read. */
-  command: string;
-  args: string[];
-  /** The turn's own environment, beside the one every turn gets. */
-  env?: Record<string, string>;
-  request: autocannon.Request;
-}
-
-/** `npm start` of a checkout (scripts/start.sh execs node: the child's pid is the server's). */
-const embeddedTurn = (name: string, dir: string, request: autocannon.Request): Turn => ({ name, command: 'bash', args: [path.join(dir, 'scripts/start.sh')], request });
-
-/** The CRUD baseline (bench/crudBaseline.ts) with `PRAGMA synchronous` FULL or NORMAL, run as a user would: plain `node`. */
-const crudTurn = (durability: 'full' | 'normal'): Turn => ({
-  name: `create-order, CRUD baseline (synchronous ${durability.toUpperCase()})`,
-  command: process.execPath,
-  args: [path.join(root, 'bench/crudBaseline.ts')],
-  env: { PARCEL_DURABILITY: durability },
-  request: createOrderRequest,
-});
-
-/**
- * The gateway alone (bench/gatewayAlone.ts) in the turns: what the HTTP tier costs per request before
- * anything is stored, set against the CRUD baseline in the same run. It bounds the embedded stack's
- * share from above: whatever the stack stores, it cannot beat its own HTTP tier.
- */
-const aloneTurn: Turn = {
-  name: 'create-order, gateway alone (nothing stored)',
-  command: process.execPath,
-  args: [path.join(root, 'bench/gatewayAlone.ts')],
-  request: createOrderRequest,
-};
-
-interface TurnFigures {
-  rps: number;
-  /** The server process's CPU time per request answered, in ms: steadier than its throughput on a shared machine. */
-  cpuMsPerRequest: number;
-  /** The same by thread name (threadCpuMs): the main thread, V8's garbage-collection helpers, the SQLite writer. */
-  threadMsPerRequest: Record<string, number>;
-}
-
-/**
- * Every turn BENCH_ROUNDS times, in turn, each on a fresh server and data directory with the LMX
- * sandbox of the run, so no turn inherits another's data or carrier backlog. Resolves with the rows
- * and the medians of each turn.
- */
-async function turns(list: Turn[], sandboxUrl: string): Promise<{ rows: Row[]; medians: Map<string, TurnFigures> }> {
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-  const rows: Row[] = [];
-  const figures = new Map<string, TurnFigures[]>(list.map((t) => [t.name, []]));
-  for (let round = 1; round <= rounds; round++) {
-    for (const turn of list) {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-bench-turn-'));
-      const port = '18083';
-      const server = startProcess(turn.args, {
-        PORT: port, HOST: '127.0.0.1', PARCEL_DATA_DIR: dataDir, LOG_LEVEL: 'warn', PARCEL_LMX_URL: sandboxUrl,
-        // On, so the rate-limit headers are sent, but never limiting.
-        PARCEL_RATE_LIMIT_RPS: '1000000000', PARCEL_RATE_LIMIT_BURST: '1000000000',
-        ...turn.env,
-      }, turn.command);
-      try {
-        await waitForHttp(`http://127.0.0.1:${port}/healthz`, 120_000);
-        const cpuBefore = processCpuMs(server.pid!);
-        const threadsBefore = threadCpuMs(server.pid!);
-        const row = await load(`${turn.name} (round ${round})`, { url: `http://127.0.0.1:${port}`, connections, duration, requests: [turn.request] });
-        const cpuMsPerRequest = Math.round(((processCpuMs(server.pid!) - cpuBefore) / Math.max(1, row.requests)) * 1000) / 1000;
-        const perThread = [...threadCpuMs(server.pid!)]
-          .map(([name, ms]) => [name, Math.round(((ms - (threadsBefore.get(name) ?? 0)) / Math.max(1, row.requests)) * 1000) / 1000] as const)
-          .filter(([, ms]) => ms > 0);
-        rows.push({ ...row, serverCpuMsPerRequest: cpuMsPerRequest });
-        figures.get(turn.name)!.push({ rps: row.rps, cpuMsPerRequest, threadMsPerRequest: Object.fromEntries(perThread) });
-        console.log(`${row.name}: ${cpuMsPerRequest} ms of the server's CPU per request (${perThread.map(([name, ms]) => `${name} ${ms}`).join(', ')})`);
-      } finally {
-        await stopProcess(server);
-        rmSync(dataDir, { recursive: true, force: true });
-      }
-    }
-  }
-  const medianOf = (list: TurnFigures[]): TurnFigures => {
-    const names = new Set(list.flatMap((f) => Object.keys(f.threadMsPerRequest)));
-    return {
-      rps: median(list.map((f) => f.rps)),
-      cpuMsPerRequest: median(list.map((f) => f.cpuMsPerRequest)),
-      threadMsPerRequest: Object.fromEntries([...names].map((name) => [name, median(list.map((f) => f.threadMsPerRequest[name] ?? 0))])),
-    };
-  };
-  return { rows, medians: new Map([...figures].map(([name, list]) => [name, medianOf(list)])) };
-}
 
 const changePct = (before: number, after: number) => Math.round(((after - before) / before) * 1000) / 10;
 const sharePct = (part: number, whole: number) => Math.round((part / whole) * 1000) / 10;
@@ -235,7 +145,8 @@ async function main() {
     const plain = 'create-order, this tree';
     const keyed = 'create-order with an Idempotency-Key, this tree';
     const before = baseline ? `create-order, ${baseline.commit}` : '';
-    const [crudFull, crudNormal] = [crudTurn('full'), crudTurn('normal')];
+    const [crudFull, crudNormal] = [crudTurn('full', createOrderRequest), crudTurn('normal', createOrderRequest)];
+    const alone = aloneTurn(createOrderRequest);
     let measured: Awaited<ReturnType<typeof turns>>;
     try {
       measured = await turns(
@@ -245,9 +156,10 @@ async function main() {
           embeddedTurn(keyed, root, keyedCreateOrderRequest),
           crudNormal,
           crudFull,
-          aloneTurn,
+          alone,
         ],
         'http://127.0.0.1:18089',
+        { connections, duration },
       );
     } finally {
       baseline?.remove();
@@ -268,8 +180,8 @@ async function main() {
       idempotencyKey: { rpsChangePct: changePct(rpsOf(plain), rpsOf(keyed)), cpuPerRequestChangePct: changePct(cpuOf(plain), cpuOf(keyed)) },
       embeddedShareOfCrud: { normal: againstCrud(crudNormal), full: againstCrud(crudFull) },
       gatewayAloneShareOfCrud: {
-        rpsPct: sharePct(rpsOf(aloneTurn.name), rpsOf(crudNormal.name)),
-        cpuPerRequestPct: sharePct(cpuOf(aloneTurn.name), cpuOf(crudNormal.name)),
+        rpsPct: sharePct(rpsOf(alone.name), rpsOf(crudNormal.name)),
+        cpuPerRequestPct: sharePct(cpuOf(alone.name), cpuOf(crudNormal.name)),
       },
       ...(baseline
         ? { againstBaseline: { ref: baselineRef, commit: baseline.commit, rpsChangePct: changePct(rpsOf(before), rpsOf(plain)), cpuPerRequestChangePct: changePct(cpuOf(before), cpuOf(plain)) } }
@@ -288,7 +200,7 @@ async function main() {
         `the CRUD baseline, synchronous NORMAL / FULL: ${rpsOf(crudNormal.name)} / ${rpsOf(crudFull.name)} req/s and ${cpuOf(crudNormal.name)} / ${cpuOf(crudFull.name)} ms, ` +
         `so this tree's create-order has ${summary.embeddedShareOfCrud.normal.rpsPct}% / ${summary.embeddedShareOfCrud.full.rpsPct}% of its throughput ` +
         `for ${summary.embeddedShareOfCrud.normal.cpuPerRequestPct}% / ${summary.embeddedShareOfCrud.full.cpuPerRequestPct}% of its CPU per request; ` +
-        `the gateway alone, storing nothing, ${rpsOf(aloneTurn.name)} req/s and ${cpuOf(aloneTurn.name)} ms: ${summary.gatewayAloneShareOfCrud.rpsPct}% of the NORMAL baseline's throughput ` +
+        `the gateway alone, storing nothing, ${rpsOf(alone.name)} req/s and ${cpuOf(alone.name)} ms: ${summary.gatewayAloneShareOfCrud.rpsPct}% of the NORMAL baseline's throughput ` +
         `for ${summary.gatewayAloneShareOfCrud.cpuPerRequestPct}% of its CPU per request; ` +
         `CPU per order by thread, this tree: ${threadsOf(plain)}; the CRUD baseline (NORMAL): ${threadsOf(crudNormal.name)}` +
         (baseline
