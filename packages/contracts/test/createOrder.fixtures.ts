@@ -87,3 +87,33 @@ export const pickupOrder: Body = {
 };
 
 export const str = (n: number, ch = 'a'): string => ch.repeat(n);
+
+/** One validation case: the body, the account, and a failure message or the expected subset of the stored order. */
+export interface Row {
+  name: string;
+  body: Body;
+  account: Account;
+  /** A failure message, or the expected subset of the stored order (`DEL` = not stored). */
+  expected: string | Body;
+}
+
+export const row = (rule: string, desc: string, patch: Body, expected: string | Body, account: Account = demo): Row => ({
+  name: `${rule}: ${desc} -> ${typeof expected === 'string' ? expected : `ok ${JSON.stringify(expected)}`.slice(0, 120)}`,
+  body: order(patch),
+  account,
+  expected,
+});
+
+export function check({ body, account, expected }: Row): void {
+  const result = run(body, account);
+  if (typeof expected === 'string') {
+    expect(result).toEqual({ ok: false, message: expected });
+    return;
+  }
+  if (!result.ok) throw new Error(`expected ok, got "${result.message}"`);
+  const stored = result.order as unknown as Body;
+  for (const [k, v] of Object.entries(expected)) {
+    if (v === DEL) expect(Object.hasOwn(stored, k)).toBe(false);
+    else expect(stored[k]).toEqual(v);
+  }
+}
