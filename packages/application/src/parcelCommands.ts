@@ -11,14 +11,26 @@ import { toAppend } from './toAppend.ts';
 
 const MAX_ATTEMPTS = 10;
 
-async function readParcel(eventStore: EventStore, trackingNumber: string): Promise<{ state: ParcelState; revision: number }> {
+async function readParcel(eventStore: EventStore, trackingNumber: string): Promise<{ state: ParcelState; revision: number; history: PositionedEvent[] }> {
   const recorded = await eventStore.readStream(parcelStreamName(trackingNumber));
   let state = initialState();
+  const history: PositionedEvent[] = [];
   for (const r of recorded) {
     const event = deserializeEvent(r);
-    if (isParcelEvent(event)) state = evolve(state, event);
+    if (!isParcelEvent(event)) continue;
+    state = evolve(state, event);
+    history.push({ event, eventId: r.id, revision: r.revision });
   }
-  return { state, revision: recorded.length - 1 };
+  return { state, revision: recorded.length - 1, history };
+}
+
+export interface ParcelCommandOptions {
+  /**
+   * Runs once the command is decided and before its events are appended, with the parcel's history
+   * as read for the decision: work the events stand for (a label rendered) happens first, and
+   * nothing is appended if it throws. On a concurrent write it runs again with the new history.
+   */
+  beforeAppend?: (decided: { state: ParcelState; history: readonly PositionedEvent[] }) => Promise<void>;
 }
 
 /**
@@ -30,12 +42,14 @@ export async function handleParcelCommand(
   trackingNumber: string,
   command: (state: ParcelState) => ParcelCommand,
   metadata: Record<string, unknown>,
+  options: ParcelCommandOptions = {},
 ): Promise<{ state: ParcelState; events: ParcelEvent[] }> {
   const { eventStore, projector, ids } = deps;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const { state, revision } = await readParcel(eventStore, trackingNumber);
+    const { state, revision, history } = await readParcel(eventStore, trackingNumber);
     const events = decide(command(state), state);
     if (events.length === 0) return { state, events };
+    await options.beforeAppend?.({ state, history });
     const withIds = events.map((event) => ({ event, eventId: ids.eventId() }));
     try {
       await eventStore.append({

@@ -60,11 +60,7 @@ export function createParcelProjector(deps: { eventStore: EventStore; views: Par
    */
   async function projectHistories(parcels: readonly ParcelHistory[]): Promise<void> {
     const whole = parcels.filter((p) => p.history[0]?.revision === 0);
-    const toSave = whole.map(({ history, storedRevision }) => {
-      let view: ParcelView | null = null;
-      for (const e of history) view = evolveParcelView(view, e.event, e);
-      return { view: view!, expectedRevision: storedRevision };
-    });
+    const toSave = whole.map(({ history, storedRevision }) => ({ view: parcelViewOf(history)!, expectedRevision: storedRevision }));
     const written = toSave.length > 0 ? await views.saveMany(toSave) : [];
     const saved = new Set(whole.filter((_, i) => written[i]));
     for (const p of parcels) if (!saved.has(p)) await project(p.trackingNumber, p.history);
@@ -97,6 +93,13 @@ export function createParcelProjector(deps: { eventStore: EventStore; views: Par
 }
 
 export type ParcelProjector = ReturnType<typeof createParcelProjector>;
+
+/** The view of a parcel from its whole history (from revision 0); null when the history holds no registration. */
+export function parcelViewOf(history: readonly PositionedEvent[]): ParcelView | null {
+  let view: ParcelView | null = null;
+  for (const e of history) view = evolveParcelView(view, e.event, e);
+  return view;
+}
 
 function positioned(recorded: RecordedEvent): PositionedEvent | null {
   if (!recorded.streamName.startsWith(PARCEL_STREAM_PREFIX)) return null;

@@ -1,5 +1,6 @@
 /** Commands sent over the bus from the gateway to the services, and their replies. */
 import type { ParcelRegistration } from './events.ts';
+import type { ParcelView } from './views.ts';
 
 export const Topics = {
   orderCommands: 'parcel.commands.order',
@@ -57,14 +58,22 @@ export interface CancelOrdersReply {
   errors: { tracking_number: string; remarks: string }[];
 }
 
-/** A2: records LB_GN once the label has been rendered. */
-export interface RecordLabel {
-  type: 'RecordLabel';
+/**
+ * A2 create-label, decided and recorded by the tracking service: it reads the parcel's stream once,
+ * decides (tenant, Origin and Destination, self-label), has the label service render the CN23 from
+ * the parcel as read, and only then appends LB_GN. A refusal or a failed render appends nothing.
+ */
+export interface CreateLabel {
+  type: 'CreateLabel';
   /** Origin and Destination as the client sent them: the parcel's countries must match exactly. */
   payload: { clientId: string; trackingNumber: string; origin: string; destination: string; labelType: string; direction: 'horizontal' | 'vertical' };
 }
 
-export type RecordLabelReply = { ok: true } | { ok: false; error: 'ParcelNotFound' | 'SelfLabelNotAllowed' };
+/** `content`: the CN23 as Base64. */
+export type CreateLabelReply =
+  | { ok: true; content: string }
+  | { ok: false; error: 'ParcelNotFound' | 'SelfLabelNotAllowed' }
+  | { ok: false; error: 'RenderFailed'; message: string };
 
 /** A carrier's signed tracking callback, checked and parsed at the gateway. */
 export interface RecordCarrierEvent {
@@ -85,12 +94,15 @@ export interface RecordCarrierEvent {
 export type RecordCarrierEventReply = { ok: true; recorded: boolean } | { ok: false; error: 'UnknownParcel' };
 
 export type OrderCommand = CreateOrder | SettleCreateOrder | AcceptOrderBatch | CancelOrders;
-export type TrackingCommand = RecordLabel | RecordCarrierEvent;
+export type TrackingCommand = CreateLabel | RecordCarrierEvent;
 
-/** Rendered on demand by the label service from the parcel view. */
+/**
+ * Rendered on demand by the label service, from the parcel the command carries (create-label, whose
+ * tracking service has just read it) or else from the parcel view.
+ */
 export interface RenderLabel {
   type: 'RenderLabel';
-  payload: { clientId: string; trackingNumber: string; format: 'cn23' | 'pdf' | 'html' | 'zpl'; direction?: 'horizontal' | 'vertical' };
+  payload: { clientId: string; trackingNumber: string; format: 'cn23' | 'pdf' | 'html' | 'zpl'; direction?: 'horizontal' | 'vertical'; parcel?: ParcelView };
 }
 
 /** `content` is Base64 for the PDF formats, the document itself for HTML and ZPL. */

@@ -82,7 +82,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const projector = tracedProjector(createParcelProjector({ eventStore, views: projections.parcels }));
 
   const common = { eventStore, projector, bus, clock, ids, ref, views: projections.parcels, onProjectionError };
-  const tracking = createTrackingService(common);
+  const tracking = createTrackingService({ ...common, renderTimeoutMs: settings.commandTimeoutMs });
   await tracking.start();
   // Fonts and PDF libraries are loaded by the first label request: a process that renders none keeps about 100 MB less.
   const label = createLabelService({ bus, views: projections.parcels, renderer: loadOnFirstRender(() => createLabelRenderer({ ref })) });

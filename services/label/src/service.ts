@@ -1,5 +1,6 @@
 /**
- * The label service: renders on demand from the parcel view (RenderLabel on the bus), on the
+ * The label service: renders on demand (RenderLabel on the bus) from the parcel the command carries
+ * or else from the parcel view, on the
  * renderer's render threads. Another account's parcel reads as missing. A rendering failure is
  * answered as a value, its message passed on. Stopping the service stops the render threads.
  */
@@ -13,8 +14,9 @@ import type { LabelJob, LabelRenderer } from './types.ts';
 export type LabelRendering = Pick<LabelRenderer, 'render' | 'stopThreads'>;
 
 export async function renderLabel(deps: { views: ParcelViewStore; renderer: LabelRendering }, command: RenderLabel['payload']): Promise<RenderLabelReply> {
-  const view = await deps.views.getForClient(command.clientId, command.trackingNumber);
-  if (!view) return { ok: false, error: 'ParcelNotFound' };
+  // Create-label's tracking service sends the parcel it has just read and decided on: no second read.
+  const view = command.parcel ?? (await deps.views.getForClient(command.clientId, command.trackingNumber));
+  if (!view || view.clientId !== command.clientId) return { ok: false, error: 'ParcelNotFound' };
   try {
     const job: LabelJob = command.format === 'cn23' ? { format: 'cn23', view, direction: command.direction ?? 'horizontal' } : { format: command.format, view };
     // On the render threads (the renderer's pool), not on this event loop.

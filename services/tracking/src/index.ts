@@ -1,14 +1,15 @@
 import { Topics } from '@parcel/contracts';
-import type { RecordCarrierEvent, RecordLabel } from '@parcel/contracts';
+import type { CreateLabel, RecordCarrierEvent } from '@parcel/contracts';
 import type { ParcelProjector } from '@parcel/application';
 import type { Bus, Message, Unsubscribe } from '@parcel/bus';
 import type { Subscription } from '@parcel/eventstore';
 import { recordCarrierEvent } from './recordingCarrierEvent/recordCarrierEvent.ts';
 import type { RecordCarrierEventDeps } from './recordingCarrierEvent/recordCarrierEvent.ts';
-import { recordLabel } from './recordingLabel/recordLabel.ts';
+import { createLabel } from './creatingLabel/createLabel.ts';
+import type { CreateLabelDeps } from './creatingLabel/createLabel.ts';
 import { startEventPublisher } from './publishingEvents/eventPublisher.ts';
 
-export type TrackingServiceDeps = RecordCarrierEventDeps & {
+export type TrackingServiceDeps = RecordCarrierEventDeps & Pick<CreateLabelDeps, 'renderTimeoutMs'> & {
   projector: ParcelProjector;
   bus: Bus;
   /** Subscription poll interval for commits made by other processes. */
@@ -18,7 +19,7 @@ export type TrackingServiceDeps = RecordCarrierEventDeps & {
 export const PARCEL_VIEW_SUBSCRIPTION = 'parcel-view';
 
 /**
- * The tracking service: records label and carrier events on parcel streams, keeps the status
+ * The tracking service: creates labels (A2) and records carrier events on parcel streams, keeps the status
  * projection up to date from the store's global log and publishes every parcel event to the
  * downstream topic (both with stored checkpoints, so nothing committed is ever left out).
  */
@@ -29,8 +30,8 @@ export function createTrackingService(deps: TrackingServiceDeps) {
 
   async function handle(message: Message): Promise<unknown> {
     switch (message.type) {
-      case 'RecordLabel':
-        return recordLabel(deps, (message as Message<RecordLabel['payload']>).payload, message.id);
+      case 'CreateLabel':
+        return createLabel(deps, (message as Message<CreateLabel['payload']>).payload, message.id);
       case 'RecordCarrierEvent':
         return recordCarrierEvent(deps, (message as Message<RecordCarrierEvent['payload']>).payload, message.id);
       default:

@@ -29,6 +29,7 @@ const service = createTrackingService({
   ref: loadReferenceData(settings.referenceDir),
   clock: systemClock,
   ids: randomIds,
+  renderTimeoutMs: settings.commandTimeoutMs,
   onProjectionError: (err) => log.error({ err }, 'inline projection failed; the subscription will repair it'),
 });
 await runService({

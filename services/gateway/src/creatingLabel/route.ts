@@ -6,13 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
 import { A, check, CODE_FAILURE, CODE_SUCCESS, CreateLabelRequest, Topics } from '@parcel/contracts';
-import type { RecordLabel, RecordLabelReply } from '@parcel/contracts';
-import { labelRefusal, selfLabelServiceTypes } from '@parcel/domain';
+import type { CreateLabel, CreateLabelReply } from '@parcel/contracts';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendA } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
-import { renderLabel } from '../labels.ts';
 
 const DIRECTIONS = ['horizontal', 'vertical'] as const;
 type Direction = (typeof DIRECTIONS)[number];
@@ -25,23 +23,17 @@ export function creatingLabel(router: Router, ctx: GatewayContext): void {
     // Specified: any other Direction fails with the generic server-error message (a business error).
     if (!DIRECTIONS.includes(direction as Direction)) return sendA(res, CODE_FAILURE, ctx.config.genericErrorA, []);
 
+    // The tracking service reads the parcel, decides, has it rendered and records LB_GN: one read.
     const { clientId } = accountOf(res);
     const trackingNumber = Barcode.toUpperCase();
-    const view = await ctx.projections.parcels.getForClient(clientId, trackingNumber);
-    const parcel = view && { clientId: view.clientId, serviceType: view.serviceType, origin: view.order.sender_country, destination: view.order.recipient_country };
-    const refusal = labelRefusal(parcel ?? undefined, { clientId, origin: Origin, destination: Destination, selfLabelServiceTypes: selfLabelServiceTypes(ctx.ref) });
-    if (refusal) return sendA(res, CODE_FAILURE, refusal === 'ParcelNotFound' ? A.parcelNotFound : A.cannotUndergoOperation, []);
-
-    const rendered = await renderLabel(ctx, { clientId, trackingNumber, format: 'cn23', direction: direction as Direction });
-    if (!rendered.ok) return sendA(res, CODE_FAILURE, rendered.error === 'ParcelNotFound' ? A.parcelNotFound : rendered.message, []);
-
-    const payload: RecordLabel['payload'] = { clientId, trackingNumber, origin: Origin, destination: Destination, labelType: LabelType, direction: direction as Direction };
-    const recorded = await ctx.bus.request<RecordLabelReply>(
+    const payload: CreateLabel['payload'] = { clientId, trackingNumber, origin: Origin, destination: Destination, labelType: LabelType, direction: direction as Direction };
+    const reply = await ctx.bus.request<CreateLabelReply>(
       Topics.trackingCommands,
-      { id: randomUUID(), key: trackingNumber, type: 'RecordLabel', payload },
+      { id: randomUUID(), key: trackingNumber, type: 'CreateLabel', payload },
       { timeoutMs: ctx.config.commandTimeoutMs },
     );
-    if (!recorded.ok) return sendA(res, CODE_FAILURE, recorded.error === 'ParcelNotFound' ? A.parcelNotFound : A.cannotUndergoOperation, []);
-    sendA(res, CODE_SUCCESS, A.success, { Base64: rendered.content });
+    if (reply.ok) return sendA(res, CODE_SUCCESS, A.success, { Base64: reply.content });
+    if (reply.error === 'RenderFailed') return sendA(res, CODE_FAILURE, reply.message, []);
+    sendA(res, CODE_FAILURE, reply.error === 'ParcelNotFound' ? A.parcelNotFound : A.cannotUndergoOperation, []);
   });
 }

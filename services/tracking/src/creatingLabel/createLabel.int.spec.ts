@@ -1,0 +1,82 @@
+/**
+ * Issue 15 "One flow for create-label: the parcel is read once". A2 create-label on the tracking
+ * service: one read of the stream, the label service handed the parcel as read (so it reads nothing),
+ * LB_GN appended only once the label is rendered.
+ */
+import { createParcelProjector, randomIds } from '@parcel/application';
+import { createInProcessBus } from '@parcel/bus';
+import type { Message } from '@parcel/bus';
+import { parcelStreamName, Topics } from '@parcel/contracts';
+import type { RenderLabel, RenderLabelReply } from '@parcel/contracts';
+import { sampleParcelOrder } from '@parcel/domain/testing';
+import type { EventStore } from '@parcel/eventstore';
+import { createSqliteEventStore } from '@parcel/eventstore-sqlite';
+import { createOrder } from '@parcel/order';
+import { createSqliteProjectionStore } from '@parcel/projections-sqlite';
+import { loadReferenceData } from '@parcel/reference-data';
+import { createLabel } from './createLabel.ts';
+
+const clock = { now: () => new Date('2026-11-22T06:05:09Z') };
+
+async function setUp(answer: (payload: RenderLabel['payload']) => RenderLabelReply) {
+  const store = createSqliteEventStore({ file: ':memory:' });
+  const projections = createSqliteProjectionStore({ file: ':memory:' });
+  const bus = createInProcessBus();
+  let streamReads = 0;
+  const eventStore: EventStore = { ...store, readStream: (...args) => ((streamReads += 1), store.readStream(...args)) };
+  const deps = { eventStore, projector: createParcelProjector({ eventStore: store, views: projections.parcels }), bus, clock, ids: randomIds, ref: loadReferenceData() };
+  const renders: RenderLabel['payload'][] = [];
+  await bus.handleRequests(Topics.labelCommands, async (m: Message) => {
+    const payload = (m as Message<RenderLabel['payload']>).payload;
+    renders.push(payload);
+    return answer(payload);
+  });
+  const created = await createOrder(deps, { clientId: 'demo', order: sampleParcelOrder(), serviceType: 'LMD', carrier: 'GLX' }, { commandId: 'c1' });
+  if (!created.ok) throw new Error('not created');
+  streamReads = 0;
+  const events = async () => (await store.readStream(parcelStreamName(created.trackingNumber))).map((e) => e.type);
+  const close = async () => {
+    await bus.close();
+    await store.close();
+    await projections.close();
+  };
+  return { deps, tn: created.trackingNumber, renders, streamReads: () => streamReads, events, close };
+}
+
+const request = (tn: string) => ({ clientId: 'demo', trackingNumber: tn, origin: 'SG', destination: 'SG', labelType: 'CN23', direction: 'vertical' as const });
+
+test('create-label reads the stream once, hands the parcel as read to the label service, then records LB_GN', async () => {
+  const t = await setUp(() => ({ ok: true, content: 'JVBERi0=' }));
+  try {
+    const reply = await createLabel(t.deps, request(t.tn), 'label-1');
+    expect(reply).toEqual({ ok: true, content: 'JVBERi0=' });
+    expect(t.streamReads()).toBe(1);
+    expect(t.renders).toHaveLength(1);
+    expect(t.renders[0]).toMatchObject({ clientId: 'demo', trackingNumber: t.tn, format: 'cn23', direction: 'vertical' });
+    expect(t.renders[0]!.parcel).toMatchObject({ trackingNumber: t.tn, clientId: 'demo', revision: 0, order: { sender_country: 'SG' } });
+    expect(await t.events()).toEqual(['ParcelRegistered.v2', 'LabelGenerated.v1']);
+  } finally {
+    await t.close();
+  }
+});
+
+test('a failed render is answered as it is and records nothing', async () => {
+  const t = await setUp(() => ({ ok: false, error: 'RenderFailed', message: 'Label rendering failed: out of paper' }));
+  try {
+    expect(await createLabel(t.deps, request(t.tn), 'label-1')).toEqual({ ok: false, error: 'RenderFailed', message: 'Label rendering failed: out of paper' });
+    expect(await t.events()).toEqual(['ParcelRegistered.v2']);
+  } finally {
+    await t.close();
+  }
+});
+
+test('spec A2: another account\'s parcel reads as missing, without a render', async () => {
+  const t = await setUp(() => ({ ok: true, content: 'JVBERi0=' }));
+  try {
+    expect(await createLabel(t.deps, { ...request(t.tn), clientId: 'other' }, 'label-1')).toEqual({ ok: false, error: 'ParcelNotFound' });
+    expect(t.renders).toHaveLength(0);
+    expect(await t.events()).toEqual(['ParcelRegistered.v2']);
+  } finally {
+    await t.close();
+  }
+});

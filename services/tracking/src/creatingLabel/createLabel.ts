@@ -1,0 +1,61 @@
+/**
+ * A2 create-label: the parcel's stream is read once and decided on; the label service renders the
+ * CN23 from the parcel as read; LB_GN is appended only once the label exists. A refusal or a failed
+ * render appends nothing.
+ */
+import { Topics } from '@parcel/contracts';
+import type { CreateLabel, CreateLabelReply, RenderLabel, RenderLabelReply } from '@parcel/contracts';
+import { handleParcelCommand, parcelViewOf } from '@parcel/application';
+import type { Ids, ParcelProjector } from '@parcel/application';
+import type { Bus } from '@parcel/bus';
+import { ParcelError, selfLabelServiceTypes } from '@parcel/domain';
+import type { Clock } from '@parcel/domain';
+import type { EventStore } from '@parcel/eventstore';
+import type { ReferenceData } from '@parcel/reference-data';
+
+export interface CreateLabelDeps {
+  eventStore: EventStore;
+  projector: ParcelProjector;
+  bus: Bus;
+  ref: ReferenceData;
+  clock: Clock;
+  ids: Ids;
+  onProjectionError?: (error: unknown) => void;
+  /** How long the label service may take to render (the gateway's command timeout by default). */
+  renderTimeoutMs?: number;
+}
+
+/** The render failed: nothing may be appended, and its answer goes back as it is. */
+class NotRendered extends Error {
+  readonly reply: Exclude<RenderLabelReply, { ok: true }>;
+  constructor(reply: Exclude<RenderLabelReply, { ok: true }>) {
+    super('label not rendered');
+    this.reply = reply;
+  }
+}
+
+export async function createLabel(deps: CreateLabelDeps, command: CreateLabel['payload'], commandId: string): Promise<CreateLabelReply> {
+  const { trackingNumber, ...request } = command;
+  const { clientId, direction } = command;
+  const data = { ...request, selfLabelServiceTypes: selfLabelServiceTypes(deps.ref), now: deps.clock.now() };
+  let content = '';
+  const render = async ({ history }: { history: Parameters<typeof parcelViewOf>[0] }) => {
+    const parcel = parcelViewOf(history)!;
+    const payload: RenderLabel['payload'] = { clientId, trackingNumber, format: 'cn23', direction, parcel };
+    const reply = await deps.bus.request<RenderLabelReply>(
+      Topics.labelCommands,
+      { id: `${commandId}/render`, key: trackingNumber, type: 'RenderLabel', payload },
+      { timeoutMs: deps.renderTimeoutMs ?? 10_000 },
+    );
+    if (!reply.ok) throw new NotRendered(reply);
+    content = reply.content;
+  };
+  try {
+    await handleParcelCommand(deps, trackingNumber, () => ({ type: 'GenerateLabel', data }), { commandId, clientId }, { beforeAppend: render });
+    return { ok: true, content };
+  } catch (error) {
+    if (error instanceof NotRendered) return error.reply.error === 'ParcelNotFound' ? { ok: false, error: 'ParcelNotFound' } : error.reply;
+    if (error instanceof ParcelError && (error.code === 'ParcelNotFound' || error.code === 'SelfLabelNotAllowed')) return { ok: false, error: error.code };
+    throw error;
+  }
+}
