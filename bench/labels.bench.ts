@@ -33,7 +33,7 @@ import { signature } from '@parcel/gateway';
 import { loadSettings } from '../packages/config/src/index.ts';
 import { loadReferenceData } from '../packages/reference-data/src/index.ts';
 import { startEmbedded } from '../services/embedded/src/index.ts';
-import { jpNonLatin, view } from '../services/label/src/fixtures.ts';
+import { jpNonLatin, view } from '../services/label/test/fixtures.ts';
 import { createLabelRenderer, renderThreadCount } from '../services/label/src/index.ts';
 import type { LabelJob, LabelRenderer } from '../services/label/src/index.ts';
 import { load } from './support.ts';

@@ -1,7 +1,7 @@
 /** The barcode encoders read back by zbarimg, a reader that shares nothing with them. */
 import fc from 'fast-check';
 import { code128Modules, modulesPng, qrModules } from './barcodes.ts';
-import { workDir, writeFile, zbar } from './spec-tools.ts';
+import { workDir, writeFile, zbar } from '../test/spec-tools.ts';
 
 const work = workDir('label-barcodes-');
 afterAll(() => work.remove());

@@ -6,9 +6,9 @@
 import fs from 'node:fs';
 import type { ParcelView } from '@parcel/contracts';
 import { loadReferenceData } from '@parcel/reference-data';
-import { ALL, myPickup, selfLabel, sgLockerCod, usExpress, view } from './fixtures.ts';
+import { ALL, myPickup, selfLabel, sgLockerCod, usExpress, view } from '../test/fixtures.ts';
 import { createLabelRenderer } from './index.ts';
-import { htmlTexts, pdfText, workDir, writeFile, zplTexts } from './spec-tools.ts';
+import { htmlTexts, pdfText, workDir, writeFile, zplTexts } from '../test/spec-tools.ts';
 import type { LabelRenderer } from './types.ts';
 
 let renderer: LabelRenderer;

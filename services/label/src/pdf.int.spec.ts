@@ -5,9 +5,9 @@
  */
 import type { ParcelView } from '@parcel/contracts';
 import { loadReferenceData } from '@parcel/reference-data';
-import { hostile, jpNonLatin, myPickup, noServiceType, selfLabel, sgLockerCod, usExpress } from './fixtures.ts';
+import { hostile, jpNonLatin, myPickup, noServiceType, selfLabel, sgLockerCod, usExpress } from '../test/fixtures.ts';
 import { createLabelRenderer } from './index.ts';
-import { pdfFonts, pdfInfo, pdfText, pdfToPng, qpdfCheck, workDir, writeFile, zbar } from './spec-tools.ts';
+import { pdfFonts, pdfInfo, pdfText, pdfToPng, qpdfCheck, workDir, writeFile, zbar } from '../test/spec-tools.ts';
 import type { Cn23Direction, LabelRenderer } from './types.ts';
 
 const ref = loadReferenceData();

@@ -1,6 +1,6 @@
 /** The render pool: threads render what this thread renders, fail the same way, and are replaced when they die. */
 import { loadReferenceData } from '@parcel/reference-data';
-import { view } from './fixtures.ts';
+import { view } from '../test/fixtures.ts';
 import { createLabelRenderer, createThreadRenderer, renderJob, renderThreadCount } from './index.ts';
 import type { ThreadRenderer } from './index.ts';
 import { createRenderPool } from './pool.ts';

@@ -7,9 +7,9 @@
 import type { ParcelView } from '@parcel/contracts';
 import { loadReferenceData } from '@parcel/reference-data';
 import { ready } from 'zpl-renderer-js';
-import { ALL, hostile, jpNonLatin, myPickup, noServiceType, selfLabel, sgLockerCod, usExpress } from './fixtures.ts';
+import { ALL, hostile, jpNonLatin, myPickup, noServiceType, selfLabel, sgLockerCod, usExpress } from '../test/fixtures.ts';
 import { createLabelRenderer } from './index.ts';
-import { workDir, writeFile, zbar, zplCommands, zplTexts } from './spec-tools.ts';
+import { workDir, writeFile, zbar, zplCommands, zplTexts } from '../test/spec-tools.ts';
 import type { LabelRenderer } from './types.ts';
 
 let renderer: LabelRenderer;
