@@ -1,26 +1,20 @@
 /**
- * Label rendering benchmark: renders per second and p50/p99 latency per format (CN 23 PDF,
- * 100 x 150 mm PDF, HTML, ZPL), in-process through createLabelRenderer and over HTTP (A2, B7,
- * B8, B9) against the embedded stack, with the targets of the label issue.
+ * Label rendering benchmark: renders per second, CPU per render and p50/p99 latency per format
+ * (CN 23 PDF, 100 x 150 mm PDF, HTML, ZPL), in-process through createLabelRenderer and over HTTP
+ * (A2, B7, B8, B9) against the embedded stack, with the targets of the label issue.
  *
- * In-process, three kinds of rows, each saying how many threads rendered:
- * - `1 thread (caller)`: one render at a time on this thread (the renderer's own methods), for a
- *   fresh parcel each render (new tracking number, name, address: no cache helps) and for the
- *   same parcel again (barcode and shaping caches warm, as when a label is fetched in several
- *   formats or reprinted). The "on one core" figures.
- * - `1 render thread` / `N render threads`: `renderer.render()` on the render pool (worker
- *   threads, as the label service renders with PARCEL_LABEL_THREADS set), fresh parcel each
- *   render, 2 renders in flight per thread. The target column is checked against the best
- *   fresh-parcel row of each format.
+ * In-process, one render at a time on this thread (the renderer's own methods), for a fresh
+ * parcel each render (new tracking number, name, address: no cache helps) and for the same parcel
+ * again (barcode and shaping caches warm, as when a label is fetched in several formats or
+ * reprinted). CPU per render is this process's CPU time over the row divided by its renders,
+ * steadier than wall time on a shared machine.
  * Over HTTP, the embedded stack (startEmbedded on a temporary directory, PARCEL_RATE_LIMIT_RPS=0,
- * PARCEL_SANDBOX_PORT=0, render threads as PARCEL_LABEL_THREADS says, default none) runs in a
- * child process of its own, so that autocannon does not share its thread; one order is created
- * and its labels are fetched again and again (the same parcel: barcode caches are warm), signed
- * as bench/foundation.bench.ts does.
+ * PARCEL_SANDBOX_PORT=0) runs in a child process of its own, so that autocannon does not share its
+ * thread; one order is created and its labels are fetched again and again (the same parcel:
+ * barcode caches are warm), signed as bench/foundation.bench.ts does; CPU is the server's.
  *
  * Run: `node bench/labels.bench.ts` (BENCH_DURATION_S seconds per row, default 5;
- * BENCH_CONNECTIONS, default 8; BENCH_THREADS, the pool rows' thread count, default 2;
- * PARCEL_LABEL_THREADS, the HTTP server's). Writes bench/results/labels.json.
+ * BENCH_CONNECTIONS, default 8). Writes bench/results/labels.json.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -34,17 +28,12 @@ import { loadSettings } from '../packages/config/src/index.ts';
 import { loadReferenceData } from '../packages/reference-data/src/index.ts';
 import { startEmbedded } from '../services/embedded/src/index.ts';
 import { jpNonLatin, view } from '../services/label/test/fixtures.ts';
-import { createLabelRenderer, renderThreadCount } from '../services/label/src/index.ts';
-import type { LabelJob, LabelRenderer } from '../services/label/src/index.ts';
+import { createLabelRenderer } from '../services/label/src/index.ts';
+import type { LabelRenderer } from '../services/label/src/index.ts';
 import { load } from './support.ts';
 
 const duration = Number(process.env.BENCH_DURATION_S ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
-const poolThreads = renderThreadCount(Number(process.env.BENCH_THREADS ?? 2));
-/** The HTTP server's render threads: the renderer's default, or PARCEL_LABEL_THREADS (passed on). */
-const serverThreads = renderThreadCount(undefined);
-/** Renders in flight per render thread in the pool rows. */
-const IN_FLIGHT_PER_THREAD = 2;
 const root = path.resolve(import.meta.dirname, '..');
 
 type Format = 'CN23 PDF' | '100x150 PDF' | 'HTML' | 'ZPL';
@@ -54,13 +43,13 @@ const TARGETS: Record<Format, number> = { 'CN23 PDF': 80, '100x150 PDF': 150, HT
 interface Result {
   where: 'in-process' | 'HTTP';
   format: string;
-  /** Who rendered: `1 thread (caller)`, `N render thread(s)`, or the server's pool over HTTP. */
-  threads: string;
   parcel: string;
   renders: number;
   perSecond: number;
   /** Renders per CPU-second of the rendering process (in-process: this one; HTTP: the server). */
   perCpuSecond: number;
+  /** CPU milliseconds of the rendering process per render. */
+  cpuMsPerRender: number;
   p50Ms: number;
   p99Ms: number;
   target?: number;
@@ -97,11 +86,8 @@ function freshParcel(): ParcelView {
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const round = (n: number, digits = 2): number => Number(n.toFixed(digits));
 
-/**
- * `concurrency` loops each rendering one label after another for `duration` seconds, after a
- * second of warm-up (which also starts a pool's threads). CPU: this process's, every thread.
- */
-async function measure(format: string, threads: string, parcel: string, next: () => ParcelView, render: (v: ParcelView) => unknown, concurrency = 1, target?: number): Promise<Result> {
+/** Renders one label after another for `duration` seconds, after a second of warm-up. */
+async function measure(format: string, parcel: string, next: () => ParcelView, render: (v: ParcelView) => unknown, target?: number): Promise<Result> {
   const loop = async (until: number, times?: number[]): Promise<void> => {
     while (performance.now() < until) {
       const v = next();
@@ -110,23 +96,23 @@ async function measure(format: string, threads: string, parcel: string, next: ()
       times?.push(performance.now() - t);
     }
   };
-  const warmUntil = performance.now() + 1000;
-  await Promise.all(Array.from({ length: concurrency }, () => loop(warmUntil)));
+  await loop(performance.now() + 1000);
   const times: number[] = [];
   const cpu0 = process.cpuUsage();
   const start = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, () => loop(start + duration * 1000, times)));
+  await loop(start + duration * 1000, times);
   const elapsed = (performance.now() - start) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  const cpuS = (cpu.user + cpu.system) / 1e6;
   times.sort((a, b) => a - b);
   return {
     where: 'in-process',
     format,
-    threads,
     parcel,
     renders: times.length,
     perSecond: Math.round(times.length / elapsed),
-    perCpuSecond: Math.round(times.length / ((cpu.user + cpu.system) / 1e6)),
+    perCpuSecond: Math.round(times.length / cpuS),
+    cpuMsPerRender: round((cpuS * 1000) / times.length, 3),
     p50Ms: round(percentile(times, 50), 3),
     p99Ms: round(percentile(times, 99), 3),
     ...(target !== undefined ? { target } : {}),
@@ -134,14 +120,6 @@ async function measure(format: string, threads: string, parcel: string, next: ()
 }
 
 const FRESH = 'fresh each render';
-const CALLER = '1 thread (caller)';
-const threadsLabel = (n: number): string => `${n} render thread${n === 1 ? '' : 's'}`;
-
-const JOBS: [Format, (v: ParcelView) => LabelJob][] = [
-  ['CN23 PDF', (v) => ({ format: 'cn23', view: v, direction: 'horizontal' })],
-  ['100x150 PDF', (v) => ({ format: 'pdf', view: v })],
-  ['HTML', (v) => ({ format: 'html', view: v })],
-];
 
 /** On this thread, one render at a time: the renderer's own methods. */
 async function onThisThread(renderer: LabelRenderer): Promise<Result[]> {
@@ -153,24 +131,13 @@ async function onThisThread(renderer: LabelRenderer): Promise<Result[]> {
   ];
   const rows: Result[] = [];
   for (const [format, render] of formats) {
-    rows.push(await measure(format, CALLER, FRESH, freshParcel, render, 1, TARGETS[format]));
+    rows.push(await measure(format, FRESH, freshParcel, render, TARGETS[format]));
     const same = freshParcel();
-    rows.push(await measure(format, CALLER, 'same parcel', () => same, render));
+    rows.push(await measure(format, 'same parcel', () => same, render));
   }
   // For information: Chinese, Thai and Korean names (Noto Sans CJK is a CFF font; no target).
-  rows.push(await measure('100x150 PDF', CALLER, 'CJK + Thai names', () => jpNonLatin, (v) => renderer.shippingLabelPdf(v)));
-  rows.push(await measure('CN23 PDF', CALLER, 'CJK + Thai names', () => jpNonLatin, (v) => renderer.cn23Pdf(v, 'horizontal')));
-  return rows;
-}
-
-/** On the render pool (`renderer.render`, as the label service renders), fresh parcels. */
-async function onThePool(renderer: LabelRenderer, formats: Format[]): Promise<Result[]> {
-  await renderer.startThreads(); // measured once ready: no thread start-up inside the rows
-  const rows: Result[] = [];
-  for (const [format, job] of JOBS.filter(([f]) => formats.includes(f))) {
-    rows.push(await measure(format, threadsLabel(renderer.threads), FRESH, freshParcel, (v) => renderer.render(job(v)), renderer.threads * IN_FLIGHT_PER_THREAD, TARGETS[format]));
-  }
-  await renderer.stopThreads();
+  rows.push(await measure('100x150 PDF', 'CJK + Thai names', () => jpNonLatin, (v) => renderer.shippingLabelPdf(v)));
+  rows.push(await measure('CN23 PDF', 'CJK + Thai names', () => jpNonLatin, (v) => renderer.cn23Pdf(v, 'horizontal')));
   return rows;
 }
 
@@ -198,7 +165,7 @@ function cpuSeconds(pid: number): number {
 }
 
 async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [import.meta.filename, '--serve', dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PARCEL_LABEL_THREADS: String(serverThreads) } });
+  const child = spawn(process.execPath, [import.meta.filename, '--serve', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     const rl = createInterface({ input: child.stdout! });
     rl.once('line', resolve);
@@ -246,11 +213,11 @@ async function overHttp(): Promise<Result[]> {
       rows.push({
         where: 'HTTP',
         format: `${format} (${name})`,
-        threads: `server: ${threadsLabel(serverThreads)}`,
         parcel: 'one order, again',
         renders: r.requests,
         perSecond: r.rps,
         perCpuSecond: cpu > 0 ? Math.round(r.requests / cpu) : 0,
+        cpuMsPerRender: r.requests > 0 ? round((cpu * 1000) / r.requests, 3) : 0,
         p50Ms: r.p50,
         p99Ms: r.p99,
         errors: r.errors + r.non2xx,
@@ -269,22 +236,22 @@ async function overHttp(): Promise<Result[]> {
 // --- report -------------------------------------------------------------------------------
 
 function printTable(rows: Result[]): void {
-  const header = ['where', 'format', 'threads', 'parcel', 'renders', 'per s', 'per CPU s', 'p50 ms', 'p99 ms', 'target/s', 'met'];
+  const header = ['where', 'format', 'parcel', 'renders', 'per s', 'per CPU s', 'CPU ms', 'p50 ms', 'p99 ms', 'target/s', 'met'];
   const lines = rows.map((r) => [
     r.where,
     r.format,
-    r.threads,
     r.parcel,
     String(r.renders),
     String(r.perSecond),
     String(r.perCpuSecond),
+    String(r.cpuMsPerRender),
     String(r.p50Ms),
     String(r.p99Ms),
     r.target !== undefined ? String(r.target) : '',
     r.target !== undefined ? (r.perSecond >= r.target ? 'yes' : 'NO') : '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const fmt = (cells: string[]): string => cells.map((c, i) => (i < 4 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const fmt = (cells: string[]): string => cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(fmt(header));
   for (const l of lines) console.log(fmt(l));
 }
@@ -292,31 +259,23 @@ function printTable(rows: Result[]): void {
 async function main(): Promise<void> {
   const t0 = performance.now();
   const ref = loadReferenceData();
-  const renderer = await createLabelRenderer({ ref, threads: poolThreads });
+  const renderer = await createLabelRenderer({ ref });
   const startMs = Math.round(performance.now() - t0);
-  console.log(
-    `renderer ready in ${startMs} ms (fonts parsed, template compiled, every format rendered once); ${duration} s per row; ` +
-      `${availableParallelism()} cores; pool rows: ${threadsLabel(poolThreads)}, ${IN_FLIGHT_PER_THREAD} renders in flight per thread`,
-  );
+  console.log(`renderer ready in ${startMs} ms (fonts parsed, template compiled, every format rendered once); ${duration} s per row; ${availableParallelism()} cores`);
   const rows = await onThisThread(renderer);
-  // The PDF on one render thread: the "on one core" target, as the service renders it.
-  if (poolThreads !== 1) rows.push(...(await onThePool(await createLabelRenderer({ ref, threads: 1 }), ['100x150 PDF', 'HTML'])));
-  if (poolThreads > 0) rows.push(...(await onThePool(renderer, ['CN23 PDF', '100x150 PDF', 'HTML'])));
   rows.push(...(await overHttp()));
   printTable(rows);
-  // A target is met when a fresh-parcel row of its format reaches it (which rows: the threads column).
-  const best = new Map<Format, Result>();
+  // A target is met when the fresh-parcel row of its format reaches it.
   for (const r of rows) {
     if (r.target === undefined) continue;
     const format = r.format as Format;
-    if (!best.has(format) || r.perSecond > best.get(format)!.perSecond) best.set(format, r);
+    console.log(`${format}: fresh parcels ${r.perSecond}/s, ${r.cpuMsPerRender} ms CPU each (target ${TARGETS[format]}/s: ${r.perSecond >= TARGETS[format] ? 'met' : 'MISSED'})`);
   }
-  for (const [format, r] of best) console.log(`${format}: best fresh-parcel ${r.perSecond}/s on ${r.threads} (target ${TARGETS[format]}/s: ${r.perSecond >= TARGETS[format] ? 'met' : 'MISSED'})`);
   mkdirSync(path.join(root, 'bench/results'), { recursive: true });
   const out = path.join(root, 'bench/results/labels.json');
   writeFileSync(
     out,
-    JSON.stringify({ at: new Date().toISOString(), node: process.version, cores: availableParallelism(), durationS: duration, connections, poolThreads, inFlightPerThread: IN_FLIGHT_PER_THREAD, rendererStartMs: startMs, targets: TARGETS, rows }, null, 2),
+    JSON.stringify({ at: new Date().toISOString(), node: process.version, cores: availableParallelism(), durationS: duration, connections, rendererStartMs: startMs, targets: TARGETS, rows }, null, 2),
   );
   console.log(`wrote ${out}`);
 }

@@ -1,7 +1,7 @@
 /**
  * One configuration loader for both wirings (packages/config), and every variable it reads in the
  * README's Configuration table, with the few that are read elsewhere: the LMX sandbox's own
- * main.ts, the label render threads, `npm start`'s heap.
+ * main.ts, `npm start`'s heap.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,8 +28,8 @@ describe('configuration', () => {
     expect(loaded.filter((name) => !documented.has(name))).toEqual([]);
   });
 
-  test('so are the LMX sandbox, label thread and heap variables, read outside the loader', () => {
-    const elsewhere = [...variablesIn(read('services/carrier-sandbox/src/main.ts')), 'PARCEL_LABEL_THREADS', 'PARCEL_HEAP_MB'];
+  test('so are the LMX sandbox and heap variables, read outside the loader', () => {
+    const elsewhere = [...variablesIn(read('services/carrier-sandbox/src/main.ts')), 'PARCEL_HEAP_MB'];
     expect(elsewhere.filter((name) => !documented.has(name))).toEqual([]);
   });
 

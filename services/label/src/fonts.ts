@@ -8,7 +8,7 @@
  * what pdfkit would otherwise redo for every document: the shaping of each word and the decoded
  * glyph outlines; and their TrueType subsets are written by subset.ts.
  */
-import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as fontkitModule from 'fontkit';
@@ -46,12 +46,6 @@ export interface FontSet {
   measure: TextMeasure;
   /** Files loaded, by role. */
   files: Record<string, string>;
-  /**
-   * The bytes of every font file parsed, by path, in shared memory: the render threads
-   * (pool.ts) parse the same files from these bytes instead of holding copies of their own
-   * (the two Noto Sans CJK collections alone are 40 MB).
-   */
-  bytes: ReadonlyMap<string, Uint8Array>;
 }
 
 const CANDIDATES = {
@@ -134,31 +128,13 @@ function registerMarkerFormat(): void {
   if (cjs !== esm) cjs.registerFormat(ParsedFaceFormat);
 }
 
-/** A whole file read into a SharedArrayBuffer (one copy, which threads can share). */
-function readShared(file: string): Uint8Array {
-  const fd = openSync(file, 'r');
-  try {
-    const out = new Uint8Array(new SharedArrayBuffer(fstatSync(fd).size));
-    let at = 0;
-    while (at < out.length) {
-      const n = readSync(fd, out, at, out.length - at, at);
-      if (n === 0) throw new Error(`${file}: shorter than its size`);
-      at += n;
-    }
-    return out;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function parse(fileBytes: Map<string, Uint8Array>, shared: ReadonlyMap<string, Uint8Array> | undefined, file: string, postscriptName?: string): Font {
+function parse(fileBytes: Map<string, Buffer>, file: string, postscriptName?: string): Font {
   let bytes = fileBytes.get(file);
   if (!bytes) {
-    bytes = shared?.get(file) ?? readShared(file);
+    bytes = readFileSync(file);
     fileBytes.set(file, bytes);
   }
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const font = (fontkitModule as unknown as FontkitApi).create(buf, postscriptName) as Font;
+  const font = (fontkitModule as unknown as FontkitApi).create(bytes, postscriptName) as Font;
   if (!font || typeof (font as { glyphForCodePoint?: unknown }).glyphForCodePoint !== 'function') {
     throw new Error(`${file}: not a single font face${postscriptName ? ` (looked for ${postscriptName})` : ''}`);
   }
@@ -267,23 +243,20 @@ const winAnsiOk = (cp: number): boolean => (cp >= 0x20 && cp <= 0x7e) || (cp >= 
 /** Rough Helvetica widths (em), only for the no-font fallback. */
 const helveticaEm = (cp: number, bold: boolean): number => (cp === 0x20 ? 0.28 : (cp >= 0x41 && cp <= 0x5a) || cp === 0x4d ? 0.72 : 0.6) * (bold ? 1.06 : 1);
 
-/**
- * Finds and parses the label fonts. `shared`: bytes of font files already read by another
- * thread (`FontSet.bytes`), used instead of reading those files again.
- */
-export function loadFonts(fontsDir: string = DEFAULT_FONTS_DIR, shared?: ReadonlyMap<string, Uint8Array>): FontSet {
+/** Finds and parses the label fonts; a collection (.ttc) is read once for all its faces. */
+export function loadFonts(fontsDir: string = DEFAULT_FONTS_DIR): FontSet {
   registerMarkerFormat();
   const index = indexFontFiles(fontsDir);
   const pick = (names: readonly string[]): string | undefined => names.map((n) => index.get(n)).find((p) => p !== undefined);
   const files: Record<string, string> = {};
   const store = new Map<string, Uint8Array>();
   const descriptors: Record<string, Descriptor> = {};
-  const bytes = new Map<string, Uint8Array>();
+  const bytes = new Map<string, Buffer>();
 
   const addFamily = (family: Family, regular: string | undefined, bold: string | undefined, postscript?: [string, string]): Face | undefined => {
     if (!regular) return undefined;
-    const normal = parse(bytes, shared, regular, postscript?.[0]);
-    const boldFace = bold ? parse(bytes, shared, bold, postscript?.[1]) : normal;
+    const normal = parse(bytes, regular, postscript?.[0]);
+    const boldFace = bold ? parse(bytes, bold, postscript?.[1]) : normal;
     store.set(`${family}-normal`, markerFor(normal));
     store.set(`${family}-bold`, markerFor(boldFace));
     descriptors[family] = { normal: `${family}-normal`, bold: `${family}-bold` };
@@ -388,7 +361,6 @@ export function loadFonts(fontsDir: string = DEFAULT_FONTS_DIR, shared?: Readonl
     runs,
     measure,
     files,
-    bytes,
   };
 }
 

@@ -6,7 +6,6 @@ import { loadHtmlRenderer } from './html.ts';
 import { layoutLabel } from './layout.ts';
 import { buildLabelModel, labelFormatFor } from './model.ts';
 import { createPdfEngine, shippingLabelDoc } from './pdf.ts';
-import { createRenderPool } from './pool.ts';
 import type { LabelRendering } from './service.ts';
 import type { Cn23Direction, LabelJob, LabelLayout, LabelRenderer, LabelRendererOptions } from './types.ts';
 import { renderZpl } from './zpl.ts';
@@ -21,99 +20,13 @@ export { zplEscape } from './zpl.ts';
 
 const DIRECTIONS: ReadonlySet<string> = new Set<Cn23Direction>(['horizontal', 'vertical']);
 
-/** Old-generation heap of each render thread, MB: a thread holds its parsed fonts and caches, about 40 MB. */
-const THREAD_HEAP_MB = 128;
-
 /**
  * Loads fonts and the HTML template once and returns the render functions; rendering itself
- * reads no file. `render` renders on a pool of threads started by the first call (pool.ts).
+ * reads no file. Every method renders on the calling thread.
  */
 export async function createLabelRenderer(options: LabelRendererOptions): Promise<LabelRenderer> {
-  const threads = renderThreadCount(options.threads);
-  const local = await createThreadRenderer(options);
-  const { fontBytes, ...here } = local;
-  const pool = createRenderPool({
-    size: threads,
-    heapMb: THREAD_HEAP_MB,
-    data: {
-      ref: options.ref,
-      fontsDir: options.fontsDir,
-      barcodeCacheSize: options.barcodeCacheSize,
-      fontBytes,
-    },
-    fallback: (job) => renderJob(local, job),
-  });
-  return {
-    ...here,
-    // ZPL is a few microseconds: posting it to a thread would cost more than rendering it here.
-    render: (job) => (job.format === 'zpl' ? renderJob(local, job) : pool.render(job)),
-    threads,
-    startThreads: () => pool.start(),
-    stopThreads: () => pool.stop(),
-  };
-}
-
-/**
- * A renderer made by `load` on the first render instead of at start, for a process that may
- * render no label at all: it then never holds the fonts and the PDF libraries (in the embedded
- * stack about 100 MB of its resident size). Concurrent first renders share one load, and a failed
- * load is tried again by the next render.
- */
-export function loadOnFirstRender(load: () => Promise<LabelRenderer>): LabelRendering {
-  let loading: Promise<LabelRenderer> | undefined;
-  const loaded = () =>
-    (loading ??= load().catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    }));
-  return {
-    render: async (job) => (await loaded()).render(job),
-    async stopThreads() {
-      const renderer = await loading?.catch(() => undefined);
-      await renderer?.stopThreads();
-    },
-  };
-}
-
-/**
- * `threads`, else PARCEL_LABEL_THREADS, else 0 (render on the calling thread). Not more by
- * default: on this project's 2-core machine the threads cost more than they gave (over HTTP B7
- * 331/s on the caller vs 244/s on 2 threads and 220/s on 1; services/label/README.md).
- */
-export function renderThreadCount(threads: number | undefined, env: NodeJS.ProcessEnv = process.env): number {
-  const raw = threads ?? (env.PARCEL_LABEL_THREADS?.trim() ? Number(env.PARCEL_LABEL_THREADS) : 0);
-  if (!Number.isInteger(raw) || raw < 0 || raw > 64) throw new Error(`label render threads must be a whole number from 0 to 64 (PARCEL_LABEL_THREADS), got ${String(threads ?? env.PARCEL_LABEL_THREADS)}`);
-  return raw;
-}
-
-/** The label as the RenderLabel reply carries it: Base64 for the PDFs, the document for HTML and ZPL. */
-export async function renderJob(renderer: ThreadRenderer, job: LabelJob): Promise<string> {
-  switch (job.format) {
-    case 'cn23':
-      return (await renderer.cn23Pdf(job.view, job.direction)).toString('base64');
-    case 'pdf':
-      return (await renderer.shippingLabelPdf(job.view)).toString('base64');
-    case 'html':
-      return renderer.shippingLabelHtml(job.view);
-    case 'zpl':
-      return renderer.shippingLabelZpl(job.view);
-    default: {
-      const unhandled: never = job;
-      throw new Error(`unknown label format ${String((unhandled as { format: unknown }).format)}`);
-    }
-  }
-}
-
-/** A renderer that renders on the thread that calls it (the main thread's, and each render thread's). */
-export type ThreadRenderer = Omit<LabelRenderer, 'render' | 'threads' | 'startThreads' | 'stopThreads'> & {
-  /** The font files' bytes, in shared memory, for the render threads. */
-  fontBytes: ReadonlyMap<string, Uint8Array>;
-};
-
-/** `fontBytes`: font files another thread has read (FontSet.bytes), parsed instead of reading them again. */
-export async function createThreadRenderer(options: Omit<LabelRendererOptions, 'threads'>, fontBytes?: ReadonlyMap<string, Uint8Array>): Promise<ThreadRenderer> {
   const { ref } = options;
-  const fonts = loadFonts(options.fontsDir, fontBytes);
+  const fonts = loadFonts(options.fontsDir);
   const engine = createPdfEngine(fonts);
   const html = loadHtmlRenderer();
   const barcodes = barcodeCache(options.barcodeCacheSize ?? 1024);
@@ -124,9 +37,8 @@ export async function createThreadRenderer(options: Omit<LabelRendererOptions, '
     return layout;
   };
 
-  const renderer: ThreadRenderer = {
+  const renderer: LabelRenderer = {
     fonts: fonts.files,
-    fontBytes: fonts.bytes,
     labelFormatFor: (view) => labelFormatFor(view, ref),
     async cn23Pdf(view, direction) {
       if (!DIRECTIONS.has(direction)) throw new Error(`unknown CN 23 direction: ${String(direction)}`);
@@ -145,6 +57,7 @@ export async function createThreadRenderer(options: Omit<LabelRendererOptions, '
     shippingLabelZpl(view) {
       return renderZpl(layoutOf(view));
     },
+    render: (job) => renderJob(renderer, job),
   };
 
   // Warm up once at start, every format: fails fast on a broken font or template, and no request
@@ -155,6 +68,40 @@ export async function createThreadRenderer(options: Omit<LabelRendererOptions, '
   renderer.shippingLabelHtml(probe);
   renderer.shippingLabelZpl(probe);
   return renderer;
+}
+
+/**
+ * A renderer made by `load` on the first render instead of at start, for a process that may
+ * render no label at all: it then never holds the fonts and the PDF libraries (in the embedded
+ * stack about 100 MB of its resident size). Concurrent first renders share one load, and a failed
+ * load is tried again by the next render.
+ */
+export function loadOnFirstRender(load: () => Promise<LabelRenderer>): LabelRendering {
+  let loading: Promise<LabelRenderer> | undefined;
+  const loaded = () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
+  return { render: async (job) => (await loaded()).render(job) };
+}
+
+/** The label as the RenderLabel reply carries it: Base64 for the PDFs, the document for HTML and ZPL. */
+async function renderJob(renderer: LabelRenderer, job: LabelJob): Promise<string> {
+  switch (job.format) {
+    case 'cn23':
+      return (await renderer.cn23Pdf(job.view, job.direction)).toString('base64');
+    case 'pdf':
+      return (await renderer.shippingLabelPdf(job.view)).toString('base64');
+    case 'html':
+      return renderer.shippingLabelHtml(job.view);
+    case 'zpl':
+      return renderer.shippingLabelZpl(job.view);
+    default: {
+      const unhandled: never = job;
+      throw new Error(`unknown label format ${String((unhandled as { format: unknown }).format)}`);
+    }
+  }
 }
 
 function probeView(): ParcelView {

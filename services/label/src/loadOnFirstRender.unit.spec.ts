@@ -3,9 +3,9 @@ import type { LabelJob, LabelRenderer } from './types.ts';
 
 const job = { format: 'zpl', view: {} } as LabelJob;
 
-/** Counts loads; each loaded renderer answers with its load number and counts its stops. */
+/** Counts loads; each loaded renderer answers with its load number. */
 function loader(failFirst = 0) {
-  const calls = { loads: 0, stops: 0 };
+  const calls = { loads: 0 };
   const load = async (): Promise<LabelRenderer> => {
     calls.loads += 1;
     const n = calls.loads;
@@ -13,9 +13,6 @@ function loader(failFirst = 0) {
     if (n <= failFirst) throw new Error(`font folder unreadable (${n})`);
     return {
       render: async () => `rendered by load ${n}`,
-      stopThreads: async () => {
-        calls.stops += 1;
-      },
     } as Partial<LabelRenderer> as LabelRenderer;
   };
   return { calls, load };
@@ -38,15 +35,5 @@ describe('loadOnFirstRender: the embedded stack loads fonts with its first label
     await expect(rendering.render(job)).rejects.toThrow('font folder unreadable (1)');
     expect(await rendering.render(job)).toBe('rendered by load 2');
     expect(calls.loads).toBe(2);
-  });
-
-  it('stopping before any render loads nothing; after a render it stops the loaded renderer', async () => {
-    const { calls, load } = loader();
-    const rendering = loadOnFirstRender(load);
-    await rendering.stopThreads();
-    expect(calls).toEqual({ loads: 0, stops: 0 });
-    await rendering.render(job);
-    await rendering.stopThreads();
-    expect(calls).toEqual({ loads: 1, stops: 1 });
   });
 });

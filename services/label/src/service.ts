@@ -1,8 +1,7 @@
 /**
  * The label service: renders on demand (RenderLabel on the bus) from the parcel the command carries
- * or else from the parcel view, on the
- * renderer's render threads. Another account's parcel reads as missing. A rendering failure is
- * answered as a value, its message passed on. Stopping the service stops the render threads.
+ * (create-label) or else from the parcel view. Another account's parcel reads as missing. A
+ * rendering failure is answered as a value, its message passed on.
  */
 import { Topics } from '@parcel/contracts';
 import type { RenderLabel, RenderLabelReply } from '@parcel/contracts';
@@ -11,7 +10,7 @@ import type { ParcelViewStore } from '@parcel/projections';
 import type { LabelJob, LabelRenderer } from './types.ts';
 
 /** What the service needs of a renderer. */
-export type LabelRendering = Pick<LabelRenderer, 'render' | 'stopThreads'>;
+export type LabelRendering = Pick<LabelRenderer, 'render'>;
 
 export async function renderLabel(deps: { views: ParcelViewStore; renderer: LabelRendering }, command: RenderLabel['payload']): Promise<RenderLabelReply> {
   // Create-label's tracking service sends the parcel it has just read and decided on: no second read.
@@ -19,7 +18,6 @@ export async function renderLabel(deps: { views: ParcelViewStore; renderer: Labe
   if (!view || view.clientId !== command.clientId) return { ok: false, error: 'ParcelNotFound' };
   try {
     const job: LabelJob = command.format === 'cn23' ? { format: 'cn23', view, direction: command.direction ?? 'horizontal' } : { format: command.format, view };
-    // On the render threads (the renderer's pool), not on this event loop.
     return { ok: true, content: await deps.renderer.render(job) };
   } catch (error) {
     return { ok: false, error: 'RenderFailed', message: `Label rendering failed: ${error instanceof Error ? error.message : String(error)}` };
@@ -38,7 +36,6 @@ export function createLabelService(deps: { bus: Bus; views: ParcelViewStore; ren
     },
     async stop() {
       await unsubscribe?.();
-      await deps.renderer.stopThreads();
     },
   };
 }

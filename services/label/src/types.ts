@@ -150,25 +150,16 @@ export type LabelReference = Pick<ReferenceData, 'defaultServiceType' | 'service
 export type LabelJob = { format: 'cn23'; view: ParcelView; direction: Cn23Direction } | { format: 'pdf' | 'html' | 'zpl'; view: ParcelView };
 
 export interface LabelRenderer {
-  /** The methods below render on the calling thread. */
   cn23Pdf(view: ParcelView, direction: Cn23Direction): Promise<Buffer>;
   shippingLabelPdf(view: ParcelView): Promise<Buffer>;
   shippingLabelHtml(view: ParcelView): string;
   shippingLabelZpl(view: ParcelView): string;
   labelFormatFor(view: ParcelView): LabelFormat;
   /**
-   * Renders on the render threads (pool.ts; started by the first call), as RenderLabel's reply
-   * carries it: Base64 for the PDFs, the document itself for HTML and ZPL. ZPL, a few
-   * microseconds, and every render while no thread is ready yet, run on the calling thread.
-   * A failed render rejects with the same error as the methods above.
+   * Renders as RenderLabel's reply carries it: Base64 for the PDFs, the document itself for HTML
+   * and ZPL. A failed render rejects with the same error as the methods above.
    */
   render(job: LabelJob): Promise<string>;
-  /** Render threads of the pool (0: `render` runs on the calling thread). */
-  readonly threads: number;
-  /** Starts the render threads now rather than on the first `render`; resolves once they are ready. */
-  startThreads(): Promise<void>;
-  /** Waits for the renders under way and stops the render threads; the next `render` starts them again. */
-  stopThreads(): Promise<void>;
   /** Font files loaded at start, by family. */
   readonly fonts: Readonly<Record<string, string>>;
 }
@@ -182,9 +173,4 @@ export interface LabelRendererOptions {
    * label is typically fetched in more than one format, and reprinted). 0 disables. Default 1024.
    */
   barcodeCacheSize?: number;
-  /**
-   * Render threads for `render` (worker_threads, started on the first render). Default:
-   * `PARCEL_LABEL_THREADS`, else 0: `render` renders on the calling thread.
-   */
-  threads?: number;
 }
