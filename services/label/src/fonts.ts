@@ -1,19 +1,11 @@
 /**
- * Label fonts: found and read once at start, shared by every PDF afterwards.
- *
- * pdfmake hands font bytes to pdfkit, which parses them with fontkit for every new document;
- * parsing DejaVu Sans alone costs tens of milliseconds. So each face is parsed once here and
- * pdfkit is given an 8-byte marker instead of the bytes: a fontkit format registered below
- * recognises the marker and returns the already parsed face. Being shared, the faces also keep
- * what pdfkit would otherwise redo for every document: the shaping of each word and the decoded
- * glyph outlines; and their TrueType subsets are written by subset.ts.
+ * Label fonts: found and read once at start, parsed once, and shared by every PDF afterwards
+ * (sharedFaces.ts: how pdfkit gets the parsed faces).
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import * as fontkitModule from 'fontkit';
 import type { Font } from 'fontkit';
-import { useFastSubsets } from './subset.ts';
+import { fontkit, markerFor } from './sharedFaces.ts';
 import type { TextMeasure } from './types.ts';
 
 export const DEFAULT_FONTS_DIR = '/usr/share/fonts';
@@ -84,157 +76,17 @@ function indexFontFiles(dir: string): Map<string, string> {
   return found;
 }
 
-// --- the marker format -------------------------------------------------------------------
-
-const MAGIC = [0x50, 0x4c, 0x42, 0x4c]; // "PLBL"
-const parsedFaces = new Map<number, Font>();
-let nextFaceId = 1;
-
-function isMarker(buf: Uint8Array): boolean {
-  return buf.length === 8 && MAGIC.every((b, i) => buf[i] === b);
-}
-
-function markerFor(font: Font): Uint8Array {
-  const id = nextFaceId++;
-  parsedFaces.set(id, font);
-  const m = new Uint8Array(8);
-  m.set(MAGIC);
-  new DataView(m.buffer).setUint32(4, id);
-  return m;
-}
-
-// fontkit builds a font with `new format(stream)`; a constructor that returns an object yields
-// that object, here the face parsed at start.
-function ParsedFaceFormat(stream: { buffer: Uint8Array }): Font | undefined {
-  const b = stream.buffer;
-  return parsedFaces.get(new DataView(b.buffer, b.byteOffset, 8).getUint32(4));
-}
-ParsedFaceFormat.probe = (buf: Uint8Array): boolean => isMarker(buf);
-
-interface FontkitApi {
-  create(buffer: Uint8Array, postscriptName?: string): unknown;
-  registerFormat(format: unknown): void;
-}
-
-let registered = false;
-function registerMarkerFormat(): void {
-  if (registered) return;
-  registered = true;
-  // pdfkit requires fontkit as CommonJS; under Node's ESM loader `import` gives a second copy
-  // of the module (and under Jest the import is the copy pdfkit sees), so register in both.
-  const esm = fontkitModule as unknown as FontkitApi;
-  const cjs = createRequire(import.meta.url)('fontkit') as FontkitApi;
-  esm.registerFormat(ParsedFaceFormat);
-  if (cjs !== esm) cjs.registerFormat(ParsedFaceFormat);
-}
-
-function parse(fileBytes: Map<string, Buffer>, file: string, postscriptName?: string): Font {
+function parse(fileBytes: Map<string, Buffer>, file: string, postscriptName?: string): { font: Font; bytes: Buffer } {
   let bytes = fileBytes.get(file);
   if (!bytes) {
     bytes = readFileSync(file);
     fileBytes.set(file, bytes);
   }
-  const font = (fontkitModule as unknown as FontkitApi).create(bytes, postscriptName) as Font;
+  const font = fontkit.create(bytes, postscriptName) as Font;
   if (!font || typeof (font as { glyphForCodePoint?: unknown }).glyphForCodePoint !== 'function') {
     throw new Error(`${file}: not a single font face${postscriptName ? ` (looked for ${postscriptName})` : ''}`);
   }
-  memoizeShaping(font, SHAPING_CACHE_SIZE);
-  memoizeGlyphDecoding(font);
-  useFastSubsets(font);
-  return font;
-}
-
-// --- work kept across documents ------------------------------------------------------------
-//
-// pdfkit makes a fresh font object per document, so by itself it shapes every word and decodes
-// every glyph it embeds again for each label. The faces parsed here are shared by every
-// document, so what depends only on the face is kept on the face: a label mostly repeats the
-// same words (headings, carrier, service, country) and always the same glyphs.
-
-/** Words (pdfkit shapes word by word) remembered per face, least recently used dropped first. */
-const SHAPING_CACHE_SIZE = 20_000;
-
-interface Position {
-  xAdvance: number;
-  yAdvance: number;
-  xOffset: number;
-  yOffset: number;
-}
-interface Shaped {
-  glyphs: unknown[];
-  positions: Position[];
-}
-type LayoutFn = (text: string, features?: unknown, ...more: unknown[]) => Shaped;
-
-/** What pdfkit reads of a fontkit GlyphRun; `advanceWidth` sums the (by then scaled) positions. */
-class ShapedRun {
-  glyphs: unknown[];
-  positions: Position[];
-  constructor(glyphs: unknown[], positions: Position[]) {
-    this.glyphs = glyphs;
-    this.positions = positions;
-  }
-  get advanceWidth(): number {
-    let w = 0;
-    for (const p of this.positions) w += p.xAdvance;
-    return w;
-  }
-}
-
-/**
- * Remembers fontkit's shaping (GSUB/GPOS) of each text. Every call gets fresh position objects,
- * because pdfkit scales them in place; the glyph objects are fontkit's own cached ones.
- */
-function memoizeShaping(font: Font, capacity: number): void {
-  const target = font as unknown as { layout: LayoutFn };
-  const layout = target.layout.bind(font);
-  const cache = new Map<string, Shaped>();
-  target.layout = (text, features, ...more) => {
-    if (more.some((m) => m !== undefined) || typeof text !== 'string') return layout(text, features, ...more);
-    const key = features === undefined ? text : `${text}\u0000${JSON.stringify(features)}`;
-    let hit = cache.get(key);
-    if (hit) {
-      cache.delete(key);
-      cache.set(key, hit);
-    } else {
-      const run = layout(text, features);
-      hit = { glyphs: [...run.glyphs], positions: run.positions.map((p) => ({ xAdvance: p.xAdvance, yAdvance: p.yAdvance, xOffset: p.xOffset, yOffset: p.yOffset })) };
-      cache.set(key, hit);
-      if (cache.size > capacity) cache.delete(cache.keys().next().value as string);
-    }
-    return new ShapedRun(hit.glyphs.slice(), hit.positions.map((p) => ({ ...p })));
-  };
-}
-
-interface GlyphInternals {
-  _decode?: () => unknown;
-}
-
-/**
- * A TrueType subset decodes each glyph's outline to find composite glyphs, for every document;
- * the decoded outline of a face's glyph never changes, so it is decoded once.
- */
-function memoizeGlyphDecoding(font: Font): void {
-  const target = font as unknown as { getGlyph(id: number, codePoints?: number[]): GlyphInternals | null };
-  const getGlyph = target.getGlyph.bind(font);
-  const wrapped = new WeakSet<object>();
-  target.getGlyph = (id, codePoints) => {
-    const glyph = getGlyph(id, codePoints);
-    if (glyph && typeof glyph._decode === 'function' && !wrapped.has(glyph)) {
-      wrapped.add(glyph);
-      const decode = glyph._decode.bind(glyph);
-      let decoded: unknown;
-      let done = false;
-      glyph._decode = () => {
-        if (!done) {
-          decoded = decode();
-          done = true;
-        }
-        return decoded;
-      };
-    }
-    return glyph;
-  };
+  return { font, bytes };
 }
 
 // --- Latin-1 coverage of the standard-font fallback ----------------------------------------
@@ -245,7 +97,6 @@ const helveticaEm = (cp: number, bold: boolean): number => (cp === 0x20 ? 0.28 :
 
 /** Finds and parses the label fonts; a collection (.ttc) is read once for all its faces. */
 export function loadFonts(fontsDir: string = DEFAULT_FONTS_DIR): FontSet {
-  registerMarkerFormat();
   const index = indexFontFiles(fontsDir);
   const pick = (names: readonly string[]): string | undefined => names.map((n) => index.get(n)).find((p) => p !== undefined);
   const files: Record<string, string> = {};
@@ -257,11 +108,11 @@ export function loadFonts(fontsDir: string = DEFAULT_FONTS_DIR): FontSet {
     if (!regular) return undefined;
     const normal = parse(bytes, regular, postscript?.[0]);
     const boldFace = bold ? parse(bytes, bold, postscript?.[1]) : normal;
-    store.set(`${family}-normal`, markerFor(normal));
-    store.set(`${family}-bold`, markerFor(boldFace));
+    store.set(`${family}-normal`, markerFor(normal.font, normal.bytes));
+    store.set(`${family}-bold`, markerFor(boldFace.font, boldFace.bytes));
     descriptors[family] = { normal: `${family}-normal`, bold: `${family}-bold` };
     files[family] = bold ? `${regular}, ${bold}` : regular;
-    return { normal, bold: boldFace };
+    return { normal: normal.font, bold: boldFace.font };
   };
 
   const sans = addFamily('Sans', pick(CANDIDATES.sans), pick(CANDIDATES.sansBold));
