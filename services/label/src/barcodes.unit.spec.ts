@@ -1,11 +1,24 @@
 /** The PNG writer behind the barcode images. Decoding the barcodes with a real reader: barcodes.int.spec.ts (zbarimg). */
 import { inflateSync } from 'node:zlib';
-import { code128Modules, modulesPng, qrModules, storedZlib } from './barcodes.ts';
+import { code128Modules, modulesPng, qrModules } from './barcodes.ts';
 
-test('stored zlib streams inflate back to the input', () => {
-  for (const n of [0, 1, 100, 65535, 65536, 200_000]) {
-    const data = Uint8Array.from({ length: n }, (_, i) => (i * 31) & 0xff);
-    expect(Buffer.from(inflateSync(storedZlib(data))).equals(Buffer.from(data))).toBe(true);
+/** The image data of a PNG, inflated: rows of (filter byte, pixels). */
+function pixelRows(png: Buffer): Buffer {
+  const idat = png.indexOf('IDAT');
+  return inflateSync(png.subarray(idat + 4, idat + 4 + png.readUInt32BE(idat - 4)));
+}
+
+test('image data of any size (2 to 200 000 bytes, one stored block or several) inflates back to every pixel', () => {
+  for (const [cols, rows] of [[1, 1], [8, 1], [800, 1], [8 * 65_534, 1], [8 * 65_535, 1], [8 * 99, 2_000]] as const) {
+    const modules = Uint8Array.from({ length: cols * rows }, (_, i) => ((i * 31) >> 3) & 1);
+    const stride = Math.ceil(cols / 8) + 1;
+    const data = pixelRows(modulesPng(modules, cols, rows, 1, 1));
+    expect(data.length).toBe(stride * rows);
+    for (let i = 0; i < modules.length; i += 97) {
+      const [r, x] = [Math.floor(i / cols), i % cols];
+      const white = (data[r * stride + 1 + (x >> 3)]! >> (7 - (x & 7))) & 1;
+      expect(white).toBe(modules[i] ? 0 : 1);
+    }
   }
 });
 
@@ -14,8 +27,7 @@ test('a module grid becomes a 1-bit PNG of the scaled size, dark modules black',
   expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
   expect(png.readUInt32BE(16)).toBe(6); // width: 2 modules x 3
   expect(png.readUInt32BE(20)).toBe(4); // height: 2 modules x 2
-  const idat = png.indexOf('IDAT');
-  const pixels = inflateSync(png.subarray(idat + 4, idat + 4 + png.readUInt32BE(idat - 4)));
+  const pixels = pixelRows(png);
   // rows of (filter byte, 1 byte of pixels); a set bit is white
   expect([...pixels]).toEqual([0, 0b00011100, 0, 0b00011100, 0, 0b11100000, 0, 0b11100000]);
 });
