@@ -1,0 +1,41 @@
+/** Issue 15 "One flow for create-label": a RenderLabel that carries the parcel is rendered from it, with no read of the views. */
+import type { ParcelView } from '@parcel/contracts';
+import type { ParcelViewStore } from '@parcel/projections';
+import { sgLockerCod } from '../test/fixtures.ts';
+import { renderLabel } from './service.ts';
+import type { LabelJob } from './types.ts';
+
+/** A view store that must not be read, and one that holds the fixture. */
+const unread = new Proxy({} as ParcelViewStore, {
+  get: (_target, name) => () => {
+    throw new Error(`the view store was read (${String(name)})`);
+  },
+});
+const holding = (view: ParcelView): ParcelViewStore =>
+  ({ getForClient: async (clientId: string, tn: string) => (clientId === view.clientId && tn === view.trackingNumber ? view : null) }) as unknown as ParcelViewStore;
+
+const recorder = () => {
+  const jobs: LabelJob[] = [];
+  return { jobs, renderer: { render: async (job: LabelJob) => (jobs.push(job), 'rendered') } };
+};
+
+const command = { clientId: sgLockerCod.clientId, trackingNumber: sgLockerCod.trackingNumber, format: 'cn23' as const, direction: 'vertical' as const };
+
+test('the parcel the command carries is rendered, and the views are not read', async () => {
+  const { jobs, renderer } = recorder();
+  expect(await renderLabel({ views: unread, renderer }, { ...command, parcel: sgLockerCod })).toEqual({ ok: true, content: 'rendered' });
+  expect(jobs).toEqual([{ format: 'cn23', view: sgLockerCod, direction: 'vertical' }]);
+});
+
+test('a carried parcel of another account reads as missing', async () => {
+  const { jobs, renderer } = recorder();
+  expect(await renderLabel({ views: unread, renderer }, { ...command, clientId: 'other', parcel: sgLockerCod })).toEqual({ ok: false, error: 'ParcelNotFound' });
+  expect(jobs).toHaveLength(0);
+});
+
+test('without a carried parcel the view is read, for the account only', async () => {
+  const { jobs, renderer } = recorder();
+  expect(await renderLabel({ views: holding(sgLockerCod), renderer }, command)).toEqual({ ok: true, content: 'rendered' });
+  expect(await renderLabel({ views: holding(sgLockerCod), renderer }, { ...command, clientId: 'other' })).toEqual({ ok: false, error: 'ParcelNotFound' });
+  expect(jobs).toHaveLength(1);
+});
