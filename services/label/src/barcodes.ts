@@ -137,7 +137,7 @@ export function modulesPng(modules: Uint8Array, cols: number, rows: number, scal
 
 const dataUri = (buf: Buffer): string => `data:image/png;base64,${buf.toString('base64')}`;
 
-export function encodeBarcodes(data: string): Barcodes {
+function encodeBarcodes(data: string): Barcodes {
   const linear = code128Modules(data);
   const { size, modules } = qrModules(data);
   const c128 = modulesPng(linear, linear.length, 1, CODE128_SCALE, CODE128_ROWS);

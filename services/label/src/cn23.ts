@@ -14,7 +14,7 @@ import { CN23_CATEGORIES, type Cn23Category, type Cn23Direction, type Cn23Model,
 const KG_PER: Record<string, number> = { kg: 1, g: 0.001, lb: 0.45359237 };
 
 /** Weight in kilograms (CN 23 asks for kg), from the account's unit. */
-export function toKg(weight: number, unit: string): number {
+function toKg(weight: number, unit: string): number {
   return weight * (KG_PER[unit] ?? 1);
 }
 

@@ -8,7 +8,7 @@ import type { Font } from 'fontkit';
 import { fontkit, markerFor } from './sharedFaces.ts';
 import type { TextMeasure } from './types.ts';
 
-export const DEFAULT_FONTS_DIR = '/usr/share/fonts';
+const DEFAULT_FONTS_DIR = '/usr/share/fonts';
 
 /** Font families known to the PDF documents. */
 export type Family = 'Sans' | 'Thai' | 'CJK_SC' | 'CJK_TC' | 'CJK_HK' | 'CJK_JP' | 'CJK_KR';

@@ -9,7 +9,7 @@ import Handlebars from 'handlebars';
 import type { Barcodes } from './barcodes.ts';
 import type { LabelLayout } from './types.ts';
 
-export const TEMPLATE_FILE = path.join(import.meta.dirname, 'label.hbs');
+const TEMPLATE_FILE = path.join(import.meta.dirname, 'label.hbs');
 
 const CJK_CSS: Record<string, string> = { JP: 'Noto Sans CJK JP', KR: 'Noto Sans CJK KR', TW: 'Noto Sans CJK TC', HK: 'Noto Sans CJK HK' };
 

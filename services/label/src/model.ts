@@ -11,7 +11,7 @@ export const LABEL_FORMATS: Record<LabelFormat['name'], LabelFormat> = {
 };
 
 /** Service type the parcel ships under; an order without one is handled as the default type. */
-export function effectiveServiceType(view: ParcelView, ref?: LabelReference): string {
+function effectiveServiceType(view: ParcelView, ref?: LabelReference): string {
   return view.serviceType || view.order.service_type || ref?.defaultServiceType || '';
 }
 

@@ -1,6 +1,6 @@
 import type { TextMeasure } from './types.ts';
 
-export const ELLIPSIS = '\u2026';
+const ELLIPSIS = '\u2026';
 
 /** Longest input looked at: anything past it cannot fit on a label anyway. */
 const MAX_INPUT = 2000;
@@ -16,12 +16,6 @@ export function clean(value: unknown): string {
   if (s.length > MAX_INPUT) s = s.slice(0, MAX_INPUT);
   // Line breaks and tabs become spaces before the remaining controls are dropped.
   return s.replace(SPACES, ' ').replace(UNSAFE, '').normalize('NFC').trim();
-}
-
-/** Text cut to `maxChars` code points, with an ellipsis when something was cut. */
-export function cutChars(text: string, maxChars: number): string {
-  const cps = Array.from(text);
-  return cps.length <= maxChars ? text : cps.slice(0, Math.max(0, maxChars - 1)).join('') + ELLIPSIS;
 }
 
 const WIDE = /[\u1100-\u115F\u2E80-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{20000}-\u{3FFFD}]/u;

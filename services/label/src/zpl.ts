@@ -10,7 +10,7 @@
  */
 import type { LabelLayout } from './types.ts';
 
-export const ZPL_DPMM = 8;
+const ZPL_DPMM = 8;
 const DOTS_PER_PT = (ZPL_DPMM * 25.4) / 72;
 const d = (pt: number): number => Math.max(0, Math.round(pt * DOTS_PER_PT));
 
@@ -20,7 +20,7 @@ export function zplEscape(text: string): string {
 }
 
 /** Text for a ^FB block: ^FH escapes, and a backslash doubled (`\\` prints one; `\&` would break the line). */
-export const zplTextEscape = (text: string): string => zplEscape(text).replace(/\\/g, '\\\\');
+const zplTextEscape = (text: string): string => zplEscape(text).replace(/\\/g, '\\\\');
 
 /** Code 128 length in modules if every character took code set B (auto mode is never longer). */
 const code128ModulesB = (data: string): number => 11 * (data.length + 2) + 13;
