@@ -4,6 +4,7 @@ export * from './order.ts';
 export * from './parcelOrder.ts';
 export { parcelRegisteredV1 } from './upcasters.ts';
 export * from './views.ts';
+export * from './publicTracking.ts';
 export * from './events.ts';
 export * from './commands.ts';
 export * from './requests.ts';

@@ -16,7 +16,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { MongoBulkWriteError, MongoClient, type AnyBulkWriteOperation, type BulkWriteResult, type Collection } from 'mongodb';
-import type { ParcelView } from '@parcel/contracts';
+import { publicTrackingOf, type ParcelView } from '@parcel/contracts';
 import type { ProjectionStore, TokenRecord } from '@parcel/projections';
 import { createMongoIdempotencyStore, idempotencyIndexes, type IdempotencyDocument } from './mongoIdempotency.ts';
 import { duplicateIndex, duplicateIndexIn, isKey, pairKey } from './mongoKeys.ts';
@@ -187,6 +187,12 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
         open();
         if (!isKey(clientId) || !isKey(trackingNumber)) return null;
         return viewOf(await parcels.findOne({ _id: trackingNumber, clientId }, onlyView));
+      },
+      async getPublicTracking(trackingNumber) {
+        open();
+        if (!isKey(trackingNumber)) return null;
+        const view = viewOf(await parcels.findOne({ _id: trackingNumber }, onlyView));
+        return view ? publicTrackingOf(view) : null;
       },
       async getManyForClient(clientId, trackingNumbers) {
         open();

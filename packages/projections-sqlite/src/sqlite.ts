@@ -1,6 +1,6 @@
 /** Projection store on one SQLite file through Node's built-in `node:sqlite` (the embedded default). */
 import { DatabaseSync } from 'node:sqlite';
-import type { ParcelView } from '@parcel/contracts';
+import { publicTrackingOf, type ParcelView } from '@parcel/contracts';
 import type { ProjectionStore, TokenRecord } from '@parcel/projections';
 import { createSqliteIdempotencyStore, idempotencySchema } from './sqliteIdempotency.ts';
 
@@ -156,6 +156,11 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
       async getForClient(clientId, trackingNumber) {
         open();
         return parseDoc(getForClient.get(trackingNumber, clientId));
+      },
+      async getPublicTracking(trackingNumber) {
+        open();
+        const view = parseDoc(get.get(trackingNumber));
+        return view ? publicTrackingOf(view) : null;
       },
       async getManyForClient(clientId, trackingNumbers) {
         open();

@@ -1,5 +1,5 @@
 /** Projection stores: read models the query endpoints read. Every client-facing read is filtered by account. */
-import type { ParcelView } from '@parcel/contracts';
+import type { ParcelView, PublicTracking } from '@parcel/contracts';
 
 export interface ParcelViewStore {
   /** Internal read, not filtered by account (projectors only). */
@@ -8,6 +8,11 @@ export interface ParcelViewStore {
   getForClient(clientId: string, trackingNumber: string): Promise<ParcelView | null>;
   /** The account's parcels among `trackingNumbers` (duplicates allowed), keyed by tracking number. */
   getManyForClient(clientId: string, trackingNumbers: readonly string[]): Promise<Map<string, ParcelView>>;
+  /**
+   * The one read without an account, for the public tracking page: only what that page may show
+   * (`publicTrackingOf`), null for an unknown parcel and for one with nothing to show alike.
+   */
+  getPublicTracking(trackingNumber: string): Promise<PublicTracking | null>;
   /**
    * Internal read for projectors: the stored revision of each view among `trackingNumbers` that
    * exists (duplicates allowed), in one round trip, so a catch-up projector can skip the events

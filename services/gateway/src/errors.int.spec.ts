@@ -7,7 +7,7 @@ import { FIXED_NOW, listeningGateway } from '../test/gateway.fixtures.ts';
 const broken = () => Promise.reject(new Error('disk on fire at /secret/path.ts:12'));
 const bus = { request: broken, handleRequests: broken, publish: broken, subscribe: broken, ping: broken, close: broken } as unknown as Bus;
 const projections = {
-  parcels: { get: broken, getForClient: broken, getManyForClient: broken, getByReference: broken, save: broken, saveMany: broken },
+  parcels: { get: broken, getForClient: broken, getManyForClient: broken, getPublicTracking: broken, getByReference: broken, save: broken, saveMany: broken },
   tokens: { put: broken, findByHash: () => Promise.resolve({ clientId: 'demo', tokenHash: 'x', issuedAt: 0, expiresAt: Number.MAX_SAFE_INTEGER }) },
   ping: broken,
   close: broken,

@@ -128,6 +128,24 @@ export function parcelCases(ctx: Context): void {
     expect(await parcels().getByPartnerTrackingNo('LMX', partner)).toEqual(registered[0]);
   });
 
+  it('the public read gives only what the tracking page may show, and nothing for a parcel with nothing to show', async () => {
+    const view = parcelView({ trackingNumber: ctx.id('P1'), clientId: ctx.id('owner'), partnerTrackingNo: 'LMX1' });
+    const silent = parcelView({ trackingNumber: ctx.id('P2'), clientId: ctx.id('owner'), activities: [] });
+    await parcels().saveMany([{ view, expectedRevision: -1 }, { view: silent, expectedRevision: -1 }]);
+    const shown = await parcels().getPublicTracking(view.trackingNumber);
+    expect(shown).toEqual({
+      trackingNumber: view.trackingNumber,
+      carrier: 'LMX',
+      partnerTrackingNo: 'LMX1',
+      activities: view.activities.map((a) => ({ dateTime: a.dateTime, statusCode: a.statusCode, statusDesc: a.statusDesc, location: a.location })),
+    });
+    const text = JSON.stringify(shown);
+    for (const secret of [view.clientId, view.customTrackingNum, 'Tan Ah Kow', '+6591234567', '1 Fusionopolis Way', 'declared']) expect(text).not.toContain(secret);
+    expect(await parcels().getPublicTracking(silent.trackingNumber)).toBeNull();
+    expect(await parcels().getPublicTracking(ctx.id('NONE'))).toBeNull();
+    for (const key of hostile) expect(await parcels().getPublicTracking(key)).toBeNull();
+  });
+
   it("reads another account's parcel exactly as a missing one", async () => {
     const view = parcelView({ trackingNumber: ctx.id('A1'), clientId: ctx.id('owner'), customTrackingNum: ctx.id('ref') });
     await parcels().save(view, -1);
