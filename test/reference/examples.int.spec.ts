@@ -57,7 +57,7 @@ async function send(op: Operation, example: Example, bearer: string | undefined)
 /** The order the examples run in: the token and the parcel first, the cancellation last. */
 const ORDER = ['issueToken', 'createOrder', 'queryStatus', 'queryMultiStatus', 'lookUpStatus', 'lookUpTrackingNumber', 'getBarcode', 'getStations',
   'getShippingLabel', 'getShippingLabelHtml', 'getShippingLabelZpl', 'createLabel', 'createOrders', 'receiveCarrierEvent', 'cancelOrders',
-  'alive', 'ready', 'metrics', 'openApiDocument', 'apiReference', 'apiReferenceAsset'];
+  'alive', 'ready', 'metrics', 'openApiDocument', 'apiReference', 'apiReferenceAsset', 'trackingSearch', 'trackingJson', 'trackingPage'];
 
 test('the run order names every operation once', () => {
   expect([...ORDER].sort()).toEqual(OPERATIONS.map((op) => op.id).sort());

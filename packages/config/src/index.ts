@@ -22,6 +22,8 @@ export interface Settings {
   genericErrorA: string;
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /** Public tracking page requests per minute per client address; 0 turns the limit off. */
+  trackRateLimitPerMinute: number;
   batchCreate: { enabled: boolean; max: number };
   /** How long the gateway keeps an Idempotency-Key's answer. */
   idempotencyTtlS: number;
@@ -52,6 +54,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env, service?: str
     genericErrorA: A.genericError(env.PARCEL_SUPPORT_EMAIL || 'support@parcel.example'),
     rateLimitPerSecond: integer(env, 'PARCEL_RATE_LIMIT_RPS', 1000, 0),
     rateLimitBurst: integer(env, 'PARCEL_RATE_LIMIT_BURST', 2000, 1),
+    trackRateLimitPerMinute: integer(env, 'PARCEL_TRACK_RATE_LIMIT_PER_MIN', 60, 0),
     batchCreate: { enabled: oneOf(env, 'PARCEL_BATCH_CREATE', ['on', 'off'], 'off') === 'on', max: integer(env, 'PARCEL_BATCH_MAX', 50, 1) },
     idempotencyTtlS: integer(env, 'PARCEL_IDEMPOTENCY_TTL_S', 24 * 60 * 60, 1),
     durability: oneOf(env, 'PARCEL_DURABILITY', ['full', 'normal'], 'full'),

@@ -24,6 +24,7 @@ import { lookingUpTrackingNumber } from './lookingUpTrackingNumber/route.ts';
 import { queryingStatus } from './queryingStatus/route.ts';
 import { servingMetrics } from './servingMetrics/route.ts';
 import { servingReference } from './servingReference/route.ts';
+import { trackingParcel } from './trackingParcel/route.ts';
 
 export function createGatewayApp(deps: GatewayDeps): express.Express {
   const { config, clock } = deps;
@@ -60,6 +61,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
   checkingHealth(service, ctx);
   servingMetrics(service, ctx);
   servingReference(service, ctx);
+  trackingParcel(service, ctx);
   app.use(service);
 
   if (deps.middleware?.length) app.use(deps.middleware);

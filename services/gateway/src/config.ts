@@ -7,6 +7,7 @@ export const gatewayConfig = (settings: Settings): GatewayConfig => ({
   genericErrorA: settings.genericErrorA,
   rateLimitPerSecond: settings.rateLimitPerSecond,
   rateLimitBurst: settings.rateLimitBurst,
+  trackRateLimitPerMinute: settings.trackRateLimitPerMinute,
   batchCreate: settings.batchCreate,
   idempotencyTtlS: settings.idempotencyTtlS,
 });

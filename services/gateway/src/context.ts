@@ -14,6 +14,8 @@ export interface GatewayConfig {
   /** Requests per second per account (token bucket); 0 turns the limit off. */
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /** Public tracking page requests per minute per client address; 0 turns the limit off. */
+  trackRateLimitPerMinute: number;
   batchCreate: { enabled: boolean; max: number };
   /** How long an Idempotency-Key's answer is kept. */
   idempotencyTtlS: number;

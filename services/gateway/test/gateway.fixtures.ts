@@ -22,6 +22,7 @@ export function listeningGateway(deps: Pick<GatewayDeps, 'bus' | 'projections'>)
       genericErrorA: 'Error encountered, please contact support@parcel.example',
       rateLimitPerSecond: 0,
       rateLimitBurst: 1,
+      trackRateLimitPerMinute: 0,
       batchCreate: { enabled: false, max: 50 },
       idempotencyTtlS: 86400,
     },

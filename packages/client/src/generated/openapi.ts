@@ -816,6 +816,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/track": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public tracking: the search form
+         * @description A page with a form that needs no script: it sends `?tracking_number=`, which is answered with 303 to `/track/{tracking_number}` (spaces and dashes dropped, upper case). No account.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 429 | 1 | `Too many requests` | more than PARCEL_TRACK_RATE_LIMIT_PER_MIN requests a minute from this client address (60 by default); Retry-After says when to try again |
+         */
+        get: operations["trackingSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/track/{tracking_number}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public tracking, as JSON for embedding
+         * @description The facts of the tracking page in interface B’s envelope, with `Access-Control-Allow-Origin: *`. A found parcel is cached for 60 s (`Cache-Control: public, max-age=60`); a miss is not cached.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 404 | 1 | `No Record(s)` | no parcel has this number, the number is malformed, or the parcel has nothing to show yet: the same answer for each |
+         *     | 429 | 1 | `Too many requests` | more than PARCEL_TRACK_RATE_LIMIT_PER_MIN requests a minute from this client address (60 by default); Retry-After says when to try again |
+         */
+        get: operations["trackingJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/track/{tracking_number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public tracking page
+         * @description Server-rendered HTML, no script and no external asset (a strict Content-Security-Policy): the status history most recent first with descriptions, Singapore times and locations, the carrier and its number, the locker station. No account. A miss answers 404 with the same page whatever the reason, not cached; a found parcel is cached for 60 s.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 404 | 1 | `No Record(s)` | no parcel has this number, the number is malformed, or the parcel has nothing to show yet: the same answer for each (an HTML page) |
+         *     | 429 | 1 | `Too many requests` | more than PARCEL_TRACK_RATE_LIMIT_PER_MIN requests a minute from this client address (60 by default); Retry-After says when to try again (an HTML page) |
+         */
+        get: operations["trackingPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2424,6 +2504,151 @@ export interface operations {
             /** @description Api not found: no such file */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    trackingSearch: {
+        parameters: {
+            query?: {
+                /** @description A number typed into the form. */
+                tracking_number?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests: more than PARCEL_TRACK_RATE_LIMIT_PER_MIN requests a minute from this client address (60 by default); Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    trackingJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform’s tracking number. */
+                tracking_number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        /** @description What anyone with the number may see: never a name, phone, email or street address, the client’s reference or the declared value. */
+                        data: {
+                            tracking_number: string;
+                            /** @description The carrier’s name. */
+                            carrier: string;
+                            /** @description The carrier’s own number; empty until it registered the parcel. */
+                            partner_tracking_no: string;
+                            /** @description Present when the parcel goes to a locker station. */
+                            locker_station?: {
+                                station_code: string;
+                                station_name: string;
+                                station_address: string;
+                                zipcode: string;
+                            };
+                            /** @description Most recent first. */
+                            activities: {
+                                /** @description Singapore time, ISO 8601 with offset (+08:00). */
+                                status_date_time: string;
+                                status_code: string;
+                                status_desc: string;
+                                location: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description No Record(s): no parcel has this number, the number is malformed, or the parcel has nothing to show yet: the same answer for each */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: more than PARCEL_TRACK_RATE_LIMIT_PER_MIN requests a minute from this client address (60 by default); Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    trackingPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform’s tracking number. */
+                tracking_number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No Record(s): no parcel has this number, the number is malformed, or the parcel has nothing to show yet: the same answer for each (an HTML page) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: more than PARCEL_TRACK_RATE_LIMIT_PER_MIN requests a minute from this client address (60 by default); Retry-After says when to try again (an HTML page) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

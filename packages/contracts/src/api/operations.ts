@@ -21,6 +21,7 @@ import {
   TrackingNumberRequest,
   TrackingNumQuery,
 } from '../requests.ts';
+import { trackingOperations } from './trackingOperations.ts';
 import { orderRulesMarkdown } from '../validation/orderReference.ts';
 import {
   Alive,
@@ -707,6 +708,7 @@ export const OPERATIONS: readonly Operation[] = [
       { name: 'unknown', summary: 'A file the page does not have', params: { asset: 'index.html' }, response: failB(B.apiNotFound), status: 404 },
     ],
   },
+  ...trackingOperations(SAMPLE),
 ];
 
 export const operation = (id: string): Operation => {
