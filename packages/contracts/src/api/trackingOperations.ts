@@ -75,7 +75,7 @@ export const trackingOperations = (sample: { trackingNumber: string; unknownTrac
           message: 'success',
           data: {
             tracking_number: sample.trackingNumber,
-            carrier: 'LMX',
+            carrier: 'LMX Express',
             partner_tracking_no: sample.partnerTrackingNo,
             activities: [{ status_date_time: sample.time, status_code: 'LB_GN', status_desc: 'Shipping label generated', location: '' }],
           },
