@@ -6,7 +6,7 @@
  */
 import type { ParcelView } from './views.ts';
 
-export interface PublicActivity {
+interface PublicActivity {
   /** Singapore time, ISO 8601 with offset. */
   dateTime: string;
   statusCode: string;

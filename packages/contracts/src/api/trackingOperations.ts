@@ -15,7 +15,7 @@ const PublicActivity = z.strictObject({
   location: z.string(),
 });
 
-export const PublicTrackingB = z
+const PublicTrackingB = z
   .strictObject({
     tracking_number: z.string(),
     carrier: z.string().meta({ description: 'The carrier’s name.' }),

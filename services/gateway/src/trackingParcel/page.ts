@@ -101,7 +101,7 @@ const limited = hbs.compile(LIMITED);
 const SGT = new Intl.DateTimeFormat('en-SG', { timeZone: 'Asia/Singapore', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 
 /** "22 Nov 2026, 14:05 SGT"; a time that does not parse is shown as stored. */
-export function sgtTime(iso: string): string {
+function sgtTime(iso: string): string {
   const ms = Date.parse(iso);
   return Number.isNaN(ms) ? iso : `${SGT.format(ms)} SGT`;
 }

@@ -17,7 +17,7 @@ import { CSP, limitedPage, nothingPage, searchPage, trackingPage } from './page.
 const ECHO_MAX = 64;
 
 /** A number as people type it: spaces and dashes dropped, upper case. */
-export const normalised = (typed: string): string => typed.replace(/[\s-]+/g, '').toUpperCase().slice(0, ECHO_MAX);
+const normalised = (typed: string): string => typed.replace(/[\s-]+/g, '').toUpperCase().slice(0, ECHO_MAX);
 
 const FOUND_CACHE = 'public, max-age=60';
 
@@ -38,7 +38,7 @@ function json(res: Response, status: number, cache: string, send: () => void): v
 }
 
 /** The JSON variant's data: interface B's field names. */
-export const trackingB = (t: PublicTracking) => ({
+const trackingB = (t: PublicTracking) => ({
   tracking_number: t.trackingNumber,
   carrier: t.carrier,
   partner_tracking_no: t.partnerTrackingNo,
