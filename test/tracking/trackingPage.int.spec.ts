@@ -94,3 +94,10 @@ test('rate limited per client address: past the limit, 429 with Retry-After, on 
     await limited.destroy();
   }
 });
+
+test('page loads are metered by route template, never by the number', async () => {
+  await get(`/track/${parcel.tn}`);
+  const metrics = (await get('/metrics')).body as string;
+  expect(metrics).toMatch(/parcel_http_request_duration_seconds_count\{[^}]*route="\/track\/:tracking_number"/);
+  expect(metrics).not.toContain(parcel.tn);
+});

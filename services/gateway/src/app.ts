@@ -61,7 +61,6 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
   checkingHealth(service, ctx);
   servingMetrics(service, ctx);
   servingReference(service, ctx);
-  trackingParcel(service, ctx);
   app.use(service);
 
   if (deps.middleware?.length) app.use(deps.middleware);
@@ -80,6 +79,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
     gettingShippingLabel,
     gettingBarcode,
     receivingCarrierEvents,
+    trackingParcel,
   ];
   for (const slice of slices) slice(routes, ctx);
   app.use(routes);
