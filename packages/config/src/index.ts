@@ -28,6 +28,12 @@ export interface Settings {
   /** `full` syncs every commit to disk; `normal` survives a process crash but not a power cut. */
   durability: 'full' | 'normal';
   logLevel: string;
+  webhooks: {
+    /** The cap on webhook endpoints per account. */
+    maxEndpoints: number;
+    /** Allow private, loopback and link-local destinations (tests, private networks on purpose). */
+    allowPrivate: boolean;
+  };
   carriers: {
     /** The LMX carrier's base URL; unset: the embedded stack starts the LMX sandbox itself. */
     lmxUrl: string | undefined;
@@ -56,6 +62,10 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env, service?: str
     idempotencyTtlS: integer(env, 'PARCEL_IDEMPOTENCY_TTL_S', 24 * 60 * 60, 1),
     durability: oneOf(env, 'PARCEL_DURABILITY', ['full', 'normal'], 'full'),
     logLevel: env.LOG_LEVEL || 'info',
+    webhooks: {
+      maxEndpoints: integer(env, 'PARCEL_WEBHOOK_MAX_ENDPOINTS', 10, 1),
+      allowPrivate: oneOf(env, 'PARCEL_WEBHOOK_ALLOW_PRIVATE', ['on', 'off'], 'off') === 'on',
+    },
     carriers: {
       lmxUrl: env.PARCEL_LMX_URL || undefined,
       sandboxPort: integer(env, 'PARCEL_SANDBOX_PORT', 8090, 0),

@@ -38,6 +38,7 @@ import {
 } from '@parcel/telemetry';
 import type { SpanExporter } from '@parcel/telemetry';
 import { createTrackingService } from '@parcel/tracking';
+import { createSqliteWebhookStore } from '@parcel/webhooks-sqlite';
 
 export interface EmbeddedOptions {
   settings: Settings;
@@ -76,6 +77,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const sqlite = createSqliteEventStore({ file: path.join(settings.dataDir, 'events.db'), durability: settings.durability, onCommit: metrics.onCommit });
   const eventStore = tracedEventStore(meteredEventStore(sqlite, metrics));
   const projections = createSqliteProjectionStore({ file: path.join(settings.dataDir, 'projections.db') });
+  const webhooks = createSqliteWebhookStore({ file: path.join(settings.dataDir, 'webhooks.db') });
   const bus = tracedBus(meteredBus(createInProcessBus(), metrics), 'in-process');
   const ref = loadReferenceData(settings.referenceDir);
   const accounts = loadAccounts(settings.accountsFile);
@@ -91,6 +93,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const app = createGatewayApp({
     bus,
     projections,
+    webhooks,
     accounts,
     ref,
     clock,
@@ -140,6 +143,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
       await tracking.stop();
       await bus.close();
       await projections.close();
+      await webhooks.close();
       await eventStore.close();
       await telemetry.shutdown();
     },

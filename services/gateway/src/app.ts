@@ -21,6 +21,7 @@ import { rateLimit } from './http/rateLimit.ts';
 import { issuingToken } from './issuingToken/route.ts';
 import { lookingUpStatus } from './lookingUpStatus/route.ts';
 import { lookingUpTrackingNumber } from './lookingUpTrackingNumber/route.ts';
+import { managingWebhooks } from './managingWebhooks/route.ts';
 import { queryingStatus } from './queryingStatus/route.ts';
 import { servingMetrics } from './servingMetrics/route.ts';
 import { servingReference } from './servingReference/route.ts';
@@ -78,6 +79,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
     gettingShippingLabel,
     gettingBarcode,
     receivingCarrierEvents,
+    managingWebhooks,
   ];
   for (const slice of slices) slice(routes, ctx);
   app.use(routes);

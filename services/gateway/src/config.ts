@@ -9,4 +9,5 @@ export const gatewayConfig = (settings: Settings): GatewayConfig => ({
   rateLimitBurst: settings.rateLimitBurst,
   batchCreate: settings.batchCreate,
   idempotencyTtlS: settings.idempotencyTtlS,
+  webhooks: settings.webhooks,
 });

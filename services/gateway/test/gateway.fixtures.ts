@@ -24,6 +24,7 @@ export function listeningGateway(deps: Pick<GatewayDeps, 'bus' | 'projections'>)
       rateLimitBurst: 1,
       batchCreate: { enabled: false, max: 50 },
       idempotencyTtlS: 86400,
+      webhooks: { maxEndpoints: 10, allowPrivate: false },
     },
   });
   let server: Server | undefined;

@@ -47,6 +47,7 @@ import {
   TrackingNumberResult,
   ZplLabel,
 } from './schemas.ts';
+import { WEBHOOK_OPERATIONS } from './webhookOperations.ts';
 
 /** `credentials`: the API name and key in the body (token issuance); `carrier`: a carrier's HMAC signature. */
 export type Security = 'bearer' | 'signed' | 'credentials' | 'carrier' | 'none';
@@ -707,6 +708,7 @@ export const OPERATIONS: readonly Operation[] = [
       { name: 'unknown', summary: 'A file the page does not have', params: { asset: 'index.html' }, response: failB(B.apiNotFound), status: 404 },
     ],
   },
+  ...WEBHOOK_OPERATIONS.map(withCommon),
 ];
 
 export const operation = (id: string): Operation => {

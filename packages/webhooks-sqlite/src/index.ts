@@ -1,0 +1,1 @@
+export { createSqliteWebhookStore } from './sqlite.ts';
