@@ -1,8 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { webhookStoreConformance } from '@parcel/webhooks/conformance';
+import { webhookDeliveriesConformance, webhookStoreConformance } from '@parcel/webhooks/conformance';
 import { createSqliteWebhookStore } from './sqlite.ts';
+import { createSqliteWebhookDeliveries } from './sqliteDeliveries.ts';
 
 webhookStoreConformance('sqlite file', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'parcel-webhooks-'));
@@ -21,4 +22,9 @@ webhookStoreConformance('sqlite file', async () => {
 webhookStoreConformance('sqlite :memory:', async () => {
   const store = createSqliteWebhookStore({ file: ':memory:' });
   return { store, cleanup: () => store.close() };
+});
+
+webhookDeliveriesConformance('sqlite :memory:', async () => {
+  const deliveries = createSqliteWebhookDeliveries({ file: ':memory:' });
+  return { deliveries, cleanup: () => deliveries.close() };
 });

@@ -75,6 +75,7 @@ export function createSqliteWebhookStore(options: { file: string; busyTimeoutMs?
     SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT count(*) FROM webhook_endpoints WHERE client_id = ?) < ?`);
   const list = db.prepare(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE client_id = ? ORDER BY created_at, id`);
   const get = db.prepare(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE client_id = ? AND id = ?`);
+  const find = db.prepare(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ?`);
   const update = db.prepare(`UPDATE webhook_endpoints SET url = ?, event_types = ?, description = ?, enabled = ?, disabled_reason = ?,
     secrets = ?, created_at = ?, updated_at = ? WHERE client_id = ? AND id = ?`);
   const remove = db.prepare('DELETE FROM webhook_endpoints WHERE client_id = ? AND id = ?');
@@ -89,6 +90,10 @@ export function createSqliteWebhookStore(options: { file: string; busyTimeoutMs?
     },
     async get(clientId, id) {
       const row = get.get(clientId, id) as unknown as Row | undefined;
+      return row ? endpointOf(row) : undefined;
+    },
+    async find(id) {
+      const row = find.get(id) as unknown as Row | undefined;
       return row ? endpointOf(row) : undefined;
     },
     async update(endpoint) {

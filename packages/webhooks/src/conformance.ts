@@ -46,6 +46,8 @@ export function webhookStoreConformance(name: string, open: () => Promise<Webhoo
       expect(await store.create(first, 10)).toBe('created');
       expect(await store.list('c1')).toEqual([first, later]);
       expect(await store.get('c1', 'we_1')).toEqual(first);
+      expect(await store.find('we_1')).toEqual(first);
+      expect(await store.find('we_9')).toBeUndefined();
     });
 
     it('never shows one account’s endpoint to another', async () => {
@@ -89,3 +91,4 @@ export function webhookStoreConformance(name: string, open: () => Promise<Webhoo
     });
   });
 }
+export { webhookDeliveriesConformance } from './deliveriesConformance.ts';

@@ -36,6 +36,8 @@ export interface WebhookStore {
   list(clientId: string): Promise<WebhookEndpoint[]>;
   /** One endpoint of the account; another account's id reads as missing. */
   get(clientId: string, id: string): Promise<WebhookEndpoint | undefined>;
+  /** An endpoint by id alone, for delivery (never for an account's request). */
+  find(id: string): Promise<WebhookEndpoint | undefined>;
   /** Replaces the stored endpoint of the same account and id; false when there is none. */
   update(endpoint: WebhookEndpoint): Promise<boolean>;
   /** false when the account has no endpoint of this id. */

@@ -1,0 +1,99 @@
+/**
+ * Issue 16, delivery on the embedded wiring: every client-visible parcel event reaches the
+ * subscribed endpoints of the parcel's own account, signed per Standard Webhooks (verified by the
+ * `standardwebhooks` package in a receiver process of its own), in order per parcel, through
+ * failures retried on a compressed schedule; never another account's events, never internal records.
+ */
+import { clientB, DEMO, OTHER } from '../support/client.ts';
+import { eventually } from '../support/carriers.ts';
+import { orderBody } from '../support/orders.ts';
+import { startTestStack } from '../support/stack.ts';
+import type { TestStack } from '../support/stack.ts';
+import { startReceiver } from './support.ts';
+import type { Receiver, Received } from './support.ts';
+
+const SCHEDULE_MS = [100, 200, 400];
+let stack: TestStack;
+let demo: Receiver;
+let other: Receiver;
+let demoSecret = '';
+beforeAll(async () => {
+  stack = await startTestStack({ PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on', PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE_MS.join(','), PARCEL_WEBHOOK_POLL_MS: '20' });
+  [demo, other] = await Promise.all([startReceiver(), startReceiver()]);
+});
+afterAll(async () => {
+  demo?.stop();
+  other?.stop();
+  await stack?.destroy();
+});
+
+const ALL_TYPES = ['ParcelRegistered', 'LabelGenerated', 'ParcelCancelled', 'CarrierEventRecorded'];
+
+async function subscribe(receiver: Receiver, account: typeof DEMO, failFirst: number): Promise<string> {
+  const created = await clientB(stack, account).post('webhook/create-endpoint', { url: `${receiver.url}/${account.apiName}`, event_types: ALL_TYPES });
+  expect(created.body.code).toBe(0);
+  await receiver.configure({ secrets: [created.body.data.secret], failFirst });
+  return created.body.data.secret as string;
+}
+
+async function order(account: typeof DEMO): Promise<string> {
+  const reply = await clientB(stack, account).post('order/create-order', orderBody());
+  expect(reply.body.code).toBe(0);
+  return reply.body.data.wmg_tracking_num as string;
+}
+
+const byParcel = (received: Received[], trackingNumber: string) => received.filter((r) => r.body.trackingNumber === trackingNumber);
+
+test('signed, retried on 503 per the schedule, in order per parcel, to its own account only', async () => {
+  demoSecret = await subscribe(demo, DEMO, 2);
+  await subscribe(other, OTHER, 0);
+  const demoParcels = [await order(DEMO), await order(DEMO), await order(DEMO)];
+  const otherParcel = await order(OTHER);
+  const cancelled = await clientB(stack, DEMO).post('order/cancel-orders', { tracking_nums: [demoParcels[0]] });
+  expect(cancelled.body.code).toBe(0);
+
+  await eventually(async () => {
+    const got = await demo.received();
+    for (const n of demoParcels) expect(byParcel(got, n).map((r) => r.body.type)).toContain('ParcelRegistered');
+    expect(byParcel(got, demoParcels[0]!).map((r) => r.body.type)).toContain('ParcelCancelled');
+    expect(byParcel(await other.received(), otherParcel).map((r) => r.body.type)).toContain('ParcelRegistered');
+  }, 20_000);
+
+  const got = await demo.received();
+  // Every request verified by standardwebhooks with the endpoint's secret; the webhook id is the event id.
+  expect(got.every((r) => r.verified && r.signatures === 1 && r.id === r.body.eventId)).toBe(true);
+  // The receiver failed the first two attempts of each message: each was delivered on its third.
+  expect(got.map((r) => r.attempt)).toEqual(got.map(() => 3));
+  // In order per parcel, each event once.
+  for (const n of demoParcels) {
+    const revisions = byParcel(got, n).map((r) => r.body.streamRevision);
+    expect(revisions).toEqual([...revisions].sort((a, b) => a - b));
+    expect(new Set(revisions).size).toBe(revisions.length);
+  }
+  // Only client-visible events, with the parcel.events.v1 fields, of this account alone.
+  for (const r of got) {
+    expect(ALL_TYPES).toContain(r.body.type);
+    expect(r.body.statusCode).not.toBeNull();
+    expect(r.body.clientId).toBe('demo');
+    expect(r.path).toBe('/demo');
+    expect(Object.keys(r.body).sort()).toEqual(['clientId', 'data', 'eventId', 'schema', 'statusCode', 'streamRevision', 'time', 'trackingNumber', 'type']);
+  }
+  const theirs = await other.received();
+  expect(theirs.length).toBeGreaterThan(0);
+  expect(theirs.every((r) => r.verified && r.attempt === 1 && r.body.clientId === 'other' && r.path === '/other')).toBe(true);
+  expect(theirs.some((r) => demoParcels.includes(r.body.trackingNumber))).toBe(false);
+  expect(got.some((r) => r.body.trackingNumber === otherParcel)).toBe(false);
+}, 30_000);
+
+test('a dead endpoint of one account does not hold up another account’s', async () => {
+  // An address nothing listens on: connection refused, retried on the schedule, for as long as the test runs.
+  await clientB(stack, OTHER).post('webhook/create-endpoint', { url: 'http://127.0.0.1:9/dead', event_types: ALL_TYPES });
+  await demo.configure({ secrets: [demoSecret], failFirst: 0 });
+  const before = (await demo.received()).length;
+  await order(OTHER);
+  const started = Date.now();
+  const mine = await order(DEMO);
+  await eventually(async () => expect(byParcel(await demo.received(), mine).length).toBeGreaterThan(0), 10_000);
+  expect(Date.now() - started).toBeLessThan(3000);
+  expect((await demo.received()).length).toBeGreaterThan(before);
+}, 20_000);
