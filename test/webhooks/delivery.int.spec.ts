@@ -7,7 +7,10 @@
 import { clientB, DEMO, OTHER } from '../support/client.ts';
 import { eventually } from '../support/carriers.ts';
 import { orderBody } from '../support/orders.ts';
-import { startTestStack } from '../support/stack.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startTestStack, TestClock } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
 import { startReceiver } from './support.ts';
 import type { Receiver, Received } from './support.ts';
@@ -18,7 +21,10 @@ let demo: Receiver;
 let other: Receiver;
 let demoSecret = '';
 beforeAll(async () => {
-  stack = await startTestStack({ PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on', PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE_MS.join(','), PARCEL_WEBHOOK_POLL_MS: '20' });
+  // Delivery runs on real time (receivers check webhook-timestamp), so the stack's clock starts at
+  // now: a rotated-out secret's 24 h, set by the gateway, is then still running when delivery reads it.
+  const reuse = { dataDir: mkdtempSync(path.join(tmpdir(), 'parcel-test-')), clock: new TestClock(Date.now()) };
+  stack = await startTestStack({ PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on', PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE_MS.join(','), PARCEL_WEBHOOK_POLL_MS: '20' }, reuse);
   [demo, other] = await Promise.all([startReceiver(), startReceiver()]);
 });
 afterAll(async () => {
@@ -96,4 +102,20 @@ test('a dead endpoint of one account does not hold up another account’s', asyn
   await eventually(async () => expect(byParcel(await demo.received(), mine).length).toBeGreaterThan(0), 10_000);
   expect(Date.now() - started).toBeLessThan(3000);
   expect((await demo.received()).length).toBeGreaterThan(before);
+}, 20_000);
+
+test('after a rotation both secrets sign, each verified by standardwebhooks; the rotate answer is the only place the new secret shows', async () => {
+  const list = await clientB(stack, DEMO).get('webhook/list-endpoints');
+  const endpointId = list.body.data.find((e: { url: string }) => e.url === `${demo.url}/demo`).endpoint_id as string;
+  const rotated = await clientB(stack, DEMO).post('webhook/rotate-secret', { endpoint_id: endpointId });
+  expect(rotated.body).toMatchObject({ code: 0, message: 'success', data: { endpoint_id: endpointId } });
+  const fresh = rotated.body.data.secret as string;
+  expect(fresh).toMatch(/^whsec_/);
+  expect(fresh).not.toBe(demoSecret);
+  expect(JSON.stringify((await clientB(stack, DEMO).get('webhook/list-endpoints')).body)).not.toContain('whsec_');
+  // The receiver now requires a valid signature under each of the two secrets.
+  await demo.configure({ secrets: [fresh, demoSecret], failFirst: 0 });
+  const mine = await order(DEMO);
+  await eventually(async () => expect(byParcel(await demo.received(), mine).length).toBeGreaterThan(0), 10_000);
+  for (const r of byParcel(await demo.received(), mine)) expect({ verified: r.verified, signatures: r.signatures }).toEqual({ verified: true, signatures: 2 });
 }, 20_000);

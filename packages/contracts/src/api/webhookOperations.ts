@@ -133,6 +133,30 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = [
     ],
   },
   {
+    id: 'rotateWebhookSecret',
+    tag: 'Interface B',
+    method: 'post',
+    path: '/v1/openapi/webhook/rotate-secret',
+    summary: 'Rotate a webhook endpoint’s signing secret',
+    description:
+      'Makes a new signing secret, shown only in this answer. The secret it replaces keeps signing alongside it for 24 hours, ' +
+      'so each delivery carries both signatures (space-separated in `webhook-signature`) while receivers switch over.',
+    security: 'signed',
+    body: WebhookEndpointIdRequest,
+    success: successB(CreatedWebhookEndpoint),
+    secretAnswer: true,
+    errors: endpointIdErrors,
+    examples: [
+      {
+        name: 'rotated',
+        summary: 'A new secret; the old one signs too for 24 h',
+        body: { endpoint_id: WEBHOOK_SAMPLE.endpointId },
+        response: okB({ ...sampleEndpoint, secret: WEBHOOK_SAMPLE.secret }),
+      },
+      { name: 'unknown', summary: 'An id the account does not have', body: { endpoint_id: WEBHOOK_SAMPLE.unknownEndpointId }, response: failB(Webhook.notFound) },
+    ],
+  },
+  {
     id: 'deleteWebhookEndpoint',
     tag: 'Interface B',
     method: 'post',

@@ -1,4 +1,4 @@
-/** Webhook endpoints over interface B (issue 16): create (the secret shown once), list, get, update, delete. */
+/** Webhook endpoints over interface B (issue 16): create (the secret shown once), list, get, update, rotate the secret, delete. */
 import { randomBytes } from 'node:crypto';
 import type { Response, Router } from 'express';
 import {
@@ -32,6 +32,9 @@ const viewOf = (e: WebhookEndpoint): WebhookEndpointView => ({
   created_at: formatSgt(e.createdAt),
   updated_at: formatSgt(e.updatedAt),
 });
+
+/** Issue 16: the old secret keeps signing alongside the new one for 24 h. */
+const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 const fail = (res: Response, message: string) => sendB(res, CODE_FAILURE, message, []);
 
@@ -97,6 +100,20 @@ export function managingWebhooks(router: Router, ctx: GatewayContext): void {
     };
     if (!(await store.update(changed))) return fail(res, Webhook.notFound);
     sendB(res, CODE_SUCCESS, B.success, viewOf(changed));
+  });
+
+  mount(router, ctx, 'rotateWebhookSecret', async (req, res) => {
+    const body = check(WebhookEndpointIdRequest, req.body);
+    if (!body.ok) return fail(res, body.message);
+    const found = await store.get(accountOf(res).clientId, body.value.endpoint_id);
+    if (!found) return fail(res, Webhook.notFound);
+    const now = ctx.clock.now();
+    const until = new Date(now.getTime() + ROTATION_OVERLAP_MS);
+    // Secrets already rotated out keep their own expiry; the current one starts its 24 h now.
+    const kept = found.secrets.filter((s) => s.expiresAt === null || s.expiresAt > now).map((s) => ({ secret: s.secret, expiresAt: s.expiresAt ?? until }));
+    const rotated: WebhookEndpoint = { ...found, secrets: [{ secret: newSigningSecret(), expiresAt: null }, ...kept], updatedAt: now };
+    if (!(await store.update(rotated))) return fail(res, Webhook.notFound);
+    sendB(res, CODE_SUCCESS, B.success, { ...viewOf(rotated), secret: rotated.secrets[0]!.secret });
   });
 
   mount(router, ctx, 'deleteWebhookEndpoint', async (req, res) => {
