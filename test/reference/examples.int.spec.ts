@@ -57,7 +57,7 @@ async function send(op: Operation, example: Example, bearer: string | undefined)
 /** The order the examples run in: the token and the parcel first, the cancellation last. */
 const ORDER = ['issueToken', 'createOrder', 'queryStatus', 'queryMultiStatus', 'lookUpStatus', 'lookUpTrackingNumber', 'getBarcode', 'getStations',
   'getShippingLabel', 'getShippingLabelHtml', 'getShippingLabelZpl', 'createLabel', 'createOrders', 'receiveCarrierEvent', 'cancelOrders',
-  'createWebhookEndpoint', 'listWebhookEndpoints', 'getWebhookEndpoint', 'updateWebhookEndpoint', 'rotateWebhookSecret', 'deleteWebhookEndpoint',
+  'createWebhookEndpoint', 'listWebhookEndpoints', 'getWebhookEndpoint', 'updateWebhookEndpoint', 'rotateWebhookSecret', 'sendWebhookTestEvent', 'deleteWebhookEndpoint',
   'alive', 'ready', 'metrics', 'openApiDocument', 'apiReference', 'apiReferenceAsset'];
 
 test('the run order names every operation once', () => {

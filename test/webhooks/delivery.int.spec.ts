@@ -119,3 +119,17 @@ test('after a rotation both secrets sign, each verified by standardwebhooks; the
   await eventually(async () => expect(byParcel(await demo.received(), mine).length).toBeGreaterThan(0), 10_000);
   for (const r of byParcel(await demo.received(), mine)) expect({ verified: r.verified, signatures: r.signatures }).toEqual({ verified: true, signatures: 2 });
 }, 20_000);
+
+test('a test event is delivered, signed, with its own type and the id the answer named', async () => {
+  const list = await clientB(stack, DEMO).get('webhook/list-endpoints');
+  const endpointId = list.body.data.find((e: { url: string }) => e.url === `${demo.url}/demo`).endpoint_id as string;
+  const queued = await clientB(stack, DEMO).post('webhook/send-test-event', { endpoint_id: endpointId });
+  expect(queued.body).toMatchObject({ code: 0, message: 'success', data: { endpoint_id: endpointId } });
+  const eventId = queued.body.data.event_id as string;
+  await eventually(async () => expect((await demo.received()).some((r) => r.id === eventId)).toBe(true), 10_000);
+  const got = (await demo.received()).find((r) => r.id === eventId)!;
+  expect(got.verified).toBe(true);
+  expect(got.body).toMatchObject({ type: 'WebhookTest', schema: 'WebhookTest.v1', eventId, clientId: 'demo', endpointId });
+  const foreign = await clientB(stack, OTHER).post('webhook/send-test-event', { endpoint_id: endpointId });
+  expect(foreign.body).toEqual({ code: 1, message: 'Webhook endpoint not found', data: [] });
+}, 20_000);

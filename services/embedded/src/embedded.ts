@@ -99,6 +99,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     bus,
     projections,
     webhooks,
+    webhookDeliveries: deliveries,
     accounts,
     ref,
     clock,

@@ -1024,6 +1024,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/openapi/webhook/send-test-event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook endpoint
+         * @description Queues a `WebhookTest` message for the endpoint: signed, retried and ordered like parcel events (after those already queued for it), sent once the endpoint is enabled. Its body is `{type: "WebhookTest", schema: "WebhookTest.v1", eventId, clientId, endpointId, time}`; `data.event_id` is its `webhook-id`.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
+         *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
+         *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi/webhook/delete-endpoint": {
         parameters: {
             query?: never;
@@ -3072,6 +3114,100 @@ export interface operations {
                             updated_at: string;
                             /** @description The signing secret, `whsec_` plus base64 (Standard Webhooks). Shown only in this answer. */
                             secret: string;
+                        };
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpoint_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: {
+                            endpoint_id: string;
+                            event_id: string;
                         };
                     } | components["schemas"]["FailureB"];
                 };

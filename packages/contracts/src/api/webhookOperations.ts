@@ -157,6 +157,30 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = [
     ],
   },
   {
+    id: 'sendWebhookTestEvent',
+    tag: 'Interface B',
+    method: 'post',
+    path: '/v1/openapi/webhook/send-test-event',
+    summary: 'Send a test event to a webhook endpoint',
+    description:
+      'Queues a `WebhookTest` message for the endpoint: signed, retried and ordered like parcel events (after those already ' +
+      'queued for it), sent once the endpoint is enabled. Its body is `{type: "WebhookTest", schema: "WebhookTest.v1", eventId, ' +
+      'clientId, endpointId, time}`; `data.event_id` is its `webhook-id`.',
+    security: 'signed',
+    body: WebhookEndpointIdRequest,
+    success: successB(z.strictObject({ endpoint_id: z.string(), event_id: z.string() })),
+    errors: endpointIdErrors,
+    examples: [
+      {
+        name: 'queued',
+        summary: 'The test event is on its way',
+        body: { endpoint_id: WEBHOOK_SAMPLE.endpointId },
+        response: okB({ endpoint_id: WEBHOOK_SAMPLE.endpointId, event_id: '3f0c8e9a-2b1d-4c6e-9a7f-5d2e1b0c4a8f' }),
+      },
+      { name: 'unknown', summary: 'An id the account does not have', body: { endpoint_id: WEBHOOK_SAMPLE.unknownEndpointId }, response: failB(Webhook.notFound) },
+    ],
+  },
+  {
     id: 'deleteWebhookEndpoint',
     tag: 'Interface B',
     method: 'post',

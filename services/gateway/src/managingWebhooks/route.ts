@@ -1,5 +1,5 @@
-/** Webhook endpoints over interface B (issue 16): create (the secret shown once), list, get, update, rotate the secret, delete. */
-import { randomBytes } from 'node:crypto';
+/** Webhook endpoints over interface B (issue 16): create (the secret shown once), list, get, update, rotate the secret, send a test event, delete. */
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Response, Router } from 'express';
 import {
   B,
@@ -114,6 +114,19 @@ export function managingWebhooks(router: Router, ctx: GatewayContext): void {
     const rotated: WebhookEndpoint = { ...found, secrets: [{ secret: newSigningSecret(), expiresAt: null }, ...kept], updatedAt: now };
     if (!(await store.update(rotated))) return fail(res, Webhook.notFound);
     sendB(res, CODE_SUCCESS, B.success, { ...viewOf(rotated), secret: rotated.secrets[0]!.secret });
+  });
+
+  mount(router, ctx, 'sendWebhookTestEvent', async (req, res) => {
+    const body = check(WebhookEndpointIdRequest, req.body);
+    if (!body.ok) return fail(res, body.message);
+    const endpoint = await store.get(accountOf(res).clientId, body.value.endpoint_id);
+    if (!endpoint || !ctx.webhookDeliveries) return fail(res, Webhook.notFound);
+    const now = ctx.clock.now();
+    const eventId = randomUUID();
+    const message = { type: 'WebhookTest', schema: 'WebhookTest.v1', eventId, clientId: endpoint.clientId, endpointId: endpoint.id, time: formatSgt(now) };
+    // Behind every parcel event already queued for the endpoint: a test event has no place in the log.
+    await ctx.webhookDeliveries.enqueue([{ endpointId: endpoint.id, eventId, position: Number.MAX_SAFE_INTEGER, body: JSON.stringify(message) }], now);
+    sendB(res, CODE_SUCCESS, B.success, { endpoint_id: endpoint.id, event_id: eventId });
   });
 
   mount(router, ctx, 'deleteWebhookEndpoint', async (req, res) => {
