@@ -70,9 +70,9 @@ export const WebhookEndpointView = z.strictObject({
   disabled_reason: z.string().meta({ description: 'Why delivery disabled it; empty while enabled.' }),
   created_at: z.string(),
   updated_at: z.string(),
-});
+}).meta({ id: 'WebhookEndpoint' });
 export type WebhookEndpointView = z.output<typeof WebhookEndpointView>;
 
 export const CreatedWebhookEndpoint = WebhookEndpointView.extend({
   secret: z.string().meta({ description: 'The signing secret, `whsec_` plus base64 (Standard Webhooks). Shown only in this answer.' }),
-});
+}).meta({ id: 'WebhookEndpointWithSecret' });

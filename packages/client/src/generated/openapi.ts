@@ -1395,6 +1395,30 @@ export interface components {
         TrackingNumberResult: {
             TrackingNumber: components["schemas"]["TrackingNumber"];
         };
+        WebhookEndpoint: {
+            endpoint_id: string;
+            url: string;
+            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded")[];
+            description: string;
+            enabled: boolean;
+            /** @description Why delivery disabled it; empty while enabled. */
+            disabled_reason: string;
+            created_at: string;
+            updated_at: string;
+        };
+        WebhookEndpointWithSecret: {
+            endpoint_id: string;
+            url: string;
+            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded")[];
+            description: string;
+            enabled: boolean;
+            /** @description Why delivery disabled it; empty while enabled. */
+            disabled_reason: string;
+            created_at: string;
+            updated_at: string;
+            /** @description The signing secret, `whsec_` plus base64 (Standard Webhooks). Shown only in this answer. */
+            secret: string;
+        };
         ZplLabel: {
             /** @description A complete ZPL II label (^XA … ^XZ). */
             zpl: string;
@@ -2765,19 +2789,7 @@ export interface operations {
                         code: 0;
                         /** @constant */
                         message: "success";
-                        data: {
-                            endpoint_id: string;
-                            url: string;
-                            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded")[];
-                            description: string;
-                            enabled: boolean;
-                            /** @description Why delivery disabled it; empty while enabled. */
-                            disabled_reason: string;
-                            created_at: string;
-                            updated_at: string;
-                            /** @description The signing secret, `whsec_` plus base64 (Standard Webhooks). Shown only in this answer. */
-                            secret: string;
-                        };
+                        data: components["schemas"]["WebhookEndpointWithSecret"];
                     } | components["schemas"]["FailureB"];
                 };
             };
@@ -2855,17 +2867,7 @@ export interface operations {
                         code: 0;
                         /** @constant */
                         message: "success";
-                        data: {
-                            endpoint_id: string;
-                            url: string;
-                            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded")[];
-                            description: string;
-                            enabled: boolean;
-                            /** @description Why delivery disabled it; empty while enabled. */
-                            disabled_reason: string;
-                            created_at: string;
-                            updated_at: string;
-                        }[];
+                        data: components["schemas"]["WebhookEndpoint"][];
                     } | components["schemas"]["FailureB"];
                 };
             };
@@ -2919,17 +2921,7 @@ export interface operations {
                         code: 0;
                         /** @constant */
                         message: "success";
-                        data: {
-                            endpoint_id: string;
-                            url: string;
-                            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded")[];
-                            description: string;
-                            enabled: boolean;
-                            /** @description Why delivery disabled it; empty while enabled. */
-                            disabled_reason: string;
-                            created_at: string;
-                            updated_at: string;
-                        };
+                        data: components["schemas"]["WebhookEndpoint"];
                     } | components["schemas"]["FailureB"];
                 };
             };
@@ -3001,17 +2993,7 @@ export interface operations {
                         code: 0;
                         /** @constant */
                         message: "success";
-                        data: {
-                            endpoint_id: string;
-                            url: string;
-                            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded")[];
-                            description: string;
-                            enabled: boolean;
-                            /** @description Why delivery disabled it; empty while enabled. */
-                            disabled_reason: string;
-                            created_at: string;
-                            updated_at: string;
-                        };
+                        data: components["schemas"]["WebhookEndpoint"];
                     } | components["schemas"]["FailureB"];
                 };
             };
@@ -3102,19 +3084,7 @@ export interface operations {
                         code: 0;
                         /** @constant */
                         message: "success";
-                        data: {
-                            endpoint_id: string;
-                            url: string;
-                            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded")[];
-                            description: string;
-                            enabled: boolean;
-                            /** @description Why delivery disabled it; empty while enabled. */
-                            disabled_reason: string;
-                            created_at: string;
-                            updated_at: string;
-                            /** @description The signing secret, `whsec_` plus base64 (Standard Webhooks). Shown only in this answer. */
-                            secret: string;
-                        };
+                        data: components["schemas"]["WebhookEndpointWithSecret"];
                     } | components["schemas"]["FailureB"];
                 };
             };
