@@ -62,7 +62,9 @@ export function startDispatcher(deps: DispatcherDeps) {
       }
       const failingSince = d.failingSince ?? now;
       const after = clock.now();
-      if (after.getTime() - failingSince.getTime() >= config.disableAfterMs) {
+      // A change by the owner (enabling it again, a new URL) starts the failing time afresh.
+      const counted = Math.max(failingSince.getTime(), endpoint.updatedAt.getTime());
+      if (after.getTime() - counted >= config.disableAfterMs) {
         const reason = `failing since ${failingSince.toISOString()}: ${attempt.reason}`;
         await endpoints.update({ ...endpoint, enabled: false, disabledReason: reason, updatedAt: after });
         await deliveries.retryAt(endpointId, d.eventId, d.attempts + 1, after, failingSince);
