@@ -4,7 +4,7 @@
  * npm forwards) or by `kill <pid of npm start>` (SIGTERM to npm alone, which npm forwards to its
  * child only). The real `npm start` runs here on free ports and a temporary data directory.
  *
- * docs/operations.md's procedures on the same data: a stopped server leaves the two databases
+ * docs/operations.md's procedures on the same data: a stopped server leaves the three databases
  * alone in the directory, a copy of it (`cp -a`) starts with the same parcels, `kill` of the pid in
  * the server's log lines stops it cleanly too, deleting the directory (`rm -rf`) starts it empty,
  * and putting the copy back restores the parcels.
@@ -130,9 +130,9 @@ async function killServer(run: NpmStart): Promise<void> {
   expect(run.output()).toMatch(/"msg":"parcel service \(embedded\) stopped"/);
 }
 
-test('docs/operations.md "Backups": once stopped, the directory holds the two databases alone, and a copy of it (cp -a) starts with the same parcels; `kill` of the logged pid stops it cleanly', async () => {
+test('docs/operations.md "Backups": once stopped, the directory holds the three databases alone, and a copy of it (cp -a) starts with the same parcels; `kill` of the logged pid stops it cleanly', async () => {
   // The server of the test before has stopped cleanly: the -wal files are folded in.
-  expect(readdirSync(dataDir).sort()).toEqual(['events.db', 'projections.db']);
+  expect(readdirSync(dataDir).sort()).toEqual(['events.db', 'projections.db', 'webhooks.db']);
   sh(`cp -a data ${path.basename(backupDir)}`);
 
   const run = await start({ PARCEL_DATA_DIR: backupDir });
@@ -147,7 +147,7 @@ test('docs/operations.md "Resetting its data": stopped, the data directory delet
   const run = await start();
   expect((await status(run)).body).toEqual({ code: 1, message: 'fail', data: { tracking_number: trackingNumber, remarks: 'No Record(s)' } });
   await killServer(run);
-  expect(readdirSync(dataDir).sort()).toEqual(['events.db', 'projections.db']);
+  expect(readdirSync(dataDir).sort()).toEqual(['events.db', 'projections.db', 'webhooks.db']);
 });
 
 test('docs/operations.md "Backups", restore: stopped, the copy put in place of the data directory, the parcels are back', async () => {

@@ -6,7 +6,7 @@
  * the create-order example creates the parcel the others ask about.
  */
 import { createHmac } from 'node:crypto';
-import { OPERATIONS, openApiPath, SAMPLE } from '@parcel/contracts/api';
+import { OPERATIONS, openApiPath, SAMPLE, WEBHOOK_SAMPLE } from '@parcel/contracts/api';
 import type { Example, Operation } from '@parcel/contracts/api';
 import { eventually } from '../support/carriers.ts';
 import { raw, signedHeaders } from '../support/client.ts';
@@ -57,6 +57,7 @@ async function send(op: Operation, example: Example, bearer: string | undefined)
 /** The order the examples run in: the token and the parcel first, the cancellation last. */
 const ORDER = ['issueToken', 'createOrder', 'queryStatus', 'queryMultiStatus', 'lookUpStatus', 'lookUpTrackingNumber', 'getBarcode', 'getStations',
   'getShippingLabel', 'getShippingLabelHtml', 'getShippingLabelZpl', 'createLabel', 'createOrders', 'receiveCarrierEvent', 'cancelOrders',
+  'createWebhookEndpoint', 'listWebhookEndpoints', 'getWebhookEndpoint', 'updateWebhookEndpoint', 'rotateWebhookSecret', 'sendWebhookTestEvent', 'deleteWebhookEndpoint',
   'alive', 'ready', 'metrics', 'openApiDocument', 'apiReference', 'apiReferenceAsset', 'trackingSearch', 'trackingJson', 'trackingPage'];
 
 test('the run order names every operation once', () => {
@@ -82,6 +83,7 @@ test('every example of every operation, sent to the embedded server, is answered
       else if (typeof documented === 'object' && 'code' in documented) expect([reply.body.code, reply.body.message]).toEqual([documented.code, documented.message]);
       else if (typeof documented === 'object' && 'Code' in documented) expect([reply.body.Code, reply.body.Message]).toEqual([documented.Code, documented.Message]);
 
+      if (id === 'createWebhookEndpoint' && i === 0) real.set(WEBHOOK_SAMPLE.endpointId, reply.body.data.endpoint_id);
       if (id === 'issueToken' && i === 0) bearer = reply.body.Data.AccessToken;
       if (id === 'createOrder' && i === 0) {
         real.set(SAMPLE.trackingNumber, reply.body.data.wmg_tracking_num);

@@ -129,6 +129,27 @@ describe('exit 0: success, the data as JSON on stdout', () => {
     expect(r.json()).toEqual({ success: [tn], errors: [] });
   });
 
+  test('webhook create prints the secret once; list, disable, rotate, test and delete (issue 16)', async () => {
+    const created = await parcel(['webhook', 'create', 'https://hooks.example.com/cli', 'ParcelRegistered', 'ParcelCancelled', '--description', 'from the CLI']);
+    expect(created.code).toBe(0);
+    const endpoint = created.json();
+    expect(endpoint).toMatchObject({ url: 'https://hooks.example.com/cli', event_types: ['ParcelRegistered', 'ParcelCancelled'], description: 'from the CLI', enabled: true });
+    expect(endpoint.secret).toMatch(/^whsec_/);
+    const listed = await parcel(['webhook', 'list']);
+    expect(listed.json().map((e: { endpoint_id: string }) => e.endpoint_id)).toContain(endpoint.endpoint_id);
+    expect(listed.stdout.toString()).not.toContain('whsec_');
+    expect((await parcel(['webhook', 'disable', endpoint.endpoint_id])).json().enabled).toBe(false);
+    expect((await parcel(['webhook', 'rotate', endpoint.endpoint_id])).json().secret).toMatch(/^whsec_/);
+    expect((await parcel(['webhook', 'test', endpoint.endpoint_id])).json().endpoint_id).toBe(endpoint.endpoint_id);
+    expect((await parcel(['webhook', 'delete', endpoint.endpoint_id])).code).toBe(0);
+    const gone = await parcel(['webhook', 'get', endpoint.endpoint_id]);
+    expect(gone.code).toBe(1);
+    expect(JSON.parse(gone.stderr).error).toMatchObject({ kind: 'business', message: 'Webhook endpoint not found' });
+    expect((await parcel(['webhook', 'create', 'https://hooks.example.com/cli', 'CarrierRegistered'])).code).toBe(1);
+    expect((await parcel(['webhook', 'frobnicate'])).code).toBe(2);
+    expect((await parcel(['webhook', 'get'])).code).toBe(2);
+  });
+
   test('stations and barcode', async () => {
     const stations = await parcel(['stations', '637586']);
     expect(stations.code).toBe(0);
@@ -156,7 +177,7 @@ describe('exit 0: success, the data as JSON on stdout', () => {
     const all = await parcel(['--help']);
     expect(all.code).toBe(0);
     const text = all.stdout.toString('utf8');
-    for (const command of ['create-order', 'status', 'label', 'cancel', 'stations', 'barcode', 'sign']) expect(text).toContain(`  ${command}`);
+    for (const command of ['create-order', 'status', 'label', 'cancel', 'stations', 'barcode', 'webhook', 'sign']) expect(text).toContain(`  ${command}`);
     expect(text).toMatch(/Exit codes:\n {2}0 +success\n {2}1 +business error[^\n]*\n {2}2 +usage error[^\n]*\n {2}3 +server or network error/);
     const label = await parcel(['label', '--help']);
     expect(label.code).toBe(0);

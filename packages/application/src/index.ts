@@ -2,3 +2,5 @@ export * from './ids.ts';
 export * from './toAppend.ts';
 export * from './parcelProjector.ts';
 export * from './parcelCommands.ts';
+export * from './parcelEventMessage.ts';
+export * from './parcelOwners.ts';

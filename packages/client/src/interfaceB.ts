@@ -17,6 +17,10 @@ import type {
   PdfLabel,
   Station,
   StatusRecordB,
+  CreateWebhookEndpointRequest,
+  UpdateWebhookEndpointRequest,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
   ZplLabel,
 } from './types.ts';
 
@@ -81,6 +85,40 @@ export class InterfaceBClient {
   /** B10: the platform tracking number of your own reference (custom_tracking_num). */
   getBarcode(customTrackingNum: string, options?: CallOptions): Promise<Result<BarcodeResult>> {
     return this.#send({ method: 'GET', path: '/v1/openapi/order/get-barcode', query: { custom_tracking_num: customTrackingNum }, ...read(options) });
+  }
+
+  /** Creates a webhook endpoint; the answer holds its signing secret, shown this once. */
+  createWebhookEndpoint(endpoint: CreateWebhookEndpointRequest, options?: MutatingCallOptions): Promise<Result<WebhookEndpointWithSecret>> {
+    return this.#send({ method: 'POST', path: '/v1/openapi/webhook/create-endpoint', body: endpoint, ...mutation(options) });
+  }
+
+  /** The account's webhook endpoints, oldest first, without secrets. */
+  listWebhookEndpoints(options?: CallOptions): Promise<Result<WebhookEndpoint[]>> {
+    return this.#send({ method: 'GET', path: '/v1/openapi/webhook/list-endpoints', ...read(options) });
+  }
+
+  /** One webhook endpoint, without its secret. */
+  getWebhookEndpoint(endpointId: string, options?: CallOptions): Promise<Result<WebhookEndpoint>> {
+    return this.#send({ method: 'GET', path: '/v1/openapi/webhook/get-endpoint', query: { endpoint_id: endpointId }, ...read(options) });
+  }
+
+  /** Changes the fields given (url, event_types, description, enabled). */
+  updateWebhookEndpoint(change: UpdateWebhookEndpointRequest, options?: MutatingCallOptions): Promise<Result<WebhookEndpoint>> {
+    return this.#send({ method: 'POST', path: '/v1/openapi/webhook/update-endpoint', body: change, ...mutation(options) });
+  }
+
+  /** A new signing secret, shown this once; the old one keeps signing beside it for 24 h. */
+  rotateWebhookSecret(endpointId: string, options?: MutatingCallOptions): Promise<Result<WebhookEndpointWithSecret>> {
+    return this.#send({ method: 'POST', path: '/v1/openapi/webhook/rotate-secret', body: { endpoint_id: endpointId }, ...mutation(options) });
+  }
+
+  /** Queues a signed WebhookTest message for the endpoint; `event_id` is its webhook-id. */
+  sendWebhookTestEvent(endpointId: string, options?: MutatingCallOptions): Promise<Result<{ endpoint_id: string; event_id: string }>> {
+    return this.#send({ method: 'POST', path: '/v1/openapi/webhook/send-test-event', body: { endpoint_id: endpointId }, ...mutation(options) });
+  }
+
+  deleteWebhookEndpoint(endpointId: string, options?: MutatingCallOptions): Promise<Result<{ endpoint_id: string }>> {
+    return this.#send({ method: 'POST', path: '/v1/openapi/webhook/delete-endpoint', body: { endpoint_id: endpointId }, ...mutation(options) });
   }
 
   #label<T>(path: Call['path'], trackingNum: string, options: CallOptions | undefined): Promise<Result<T>> {

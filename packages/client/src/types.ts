@@ -28,6 +28,11 @@ export type PdfLabel = Schemas['PdfLabel'];
 export type HtmlLabel = Schemas['HtmlLabel'];
 export type ZplLabel = Schemas['ZplLabel'];
 export type BarcodeResult = Schemas['BarcodeResult'];
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+/** The answer of create and rotate: the endpoint and its signing secret, shown only then. */
+export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
+export type CreateWebhookEndpointRequest = operations['createWebhookEndpoint']['requestBody']['content']['application/json'];
+export type UpdateWebhookEndpointRequest = operations['updateWebhookEndpoint']['requestBody']['content']['application/json'];
 
 // Interface A
 export type TokenResult = Schemas['TokenResult'];

@@ -6,9 +6,15 @@ import path from 'node:path';
 import { A } from '@parcel/contracts';
 import { DEFAULT_REFERENCE_DIR, DEMO_ACCOUNTS_FILE } from '@parcel/reference-data';
 import { loadDistributed, type DistributedSettings } from './distributed.ts';
-import { integer, oneOf } from './read.ts';
+import { integer, integers, oneOf } from './read.ts';
 
 export { SettingsError } from './read.ts';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+/** 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 27.6 h of retries (docs/webhooks.md). */
+const WEBHOOK_RETRY_SCHEDULE_MS = [5000, 5 * MINUTE_MS, 30 * MINUTE_MS, 2 * HOUR_MS, 5 * HOUR_MS, 10 * HOUR_MS, 10 * HOUR_MS];
 export type { DistributedSettings } from './distributed.ts';
 
 export interface Settings {
@@ -30,6 +36,18 @@ export interface Settings {
   /** `full` syncs every commit to disk; `normal` survives a process crash but not a power cut. */
   durability: 'full' | 'normal';
   logLevel: string;
+  webhooks: {
+    /** The cap on webhook endpoints per account. */
+    maxEndpoints: number;
+    /** Allow private, loopback and link-local destinations (tests, private networks on purpose). */
+    allowPrivate: boolean;
+    /** Delay before each retry of a failed delivery; its length is the number of retries. */
+    retryScheduleMs: number[];
+    timeoutMs: number;
+    /** An endpoint failing this long is disabled. */
+    disableAfterMs: number;
+    pollIntervalMs: number;
+  };
   carriers: {
     /** The LMX carrier's base URL; unset: the embedded stack starts the LMX sandbox itself. */
     lmxUrl: string | undefined;
@@ -59,6 +77,14 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env, service?: str
     idempotencyTtlS: integer(env, 'PARCEL_IDEMPOTENCY_TTL_S', 24 * 60 * 60, 1),
     durability: oneOf(env, 'PARCEL_DURABILITY', ['full', 'normal'], 'full'),
     logLevel: env.LOG_LEVEL || 'info',
+    webhooks: {
+      maxEndpoints: integer(env, 'PARCEL_WEBHOOK_MAX_ENDPOINTS', 10, 1),
+      allowPrivate: oneOf(env, 'PARCEL_WEBHOOK_ALLOW_PRIVATE', ['on', 'off'], 'off') === 'on',
+      retryScheduleMs: integers(env, 'PARCEL_WEBHOOK_RETRY_SCHEDULE_MS', WEBHOOK_RETRY_SCHEDULE_MS, 0),
+      timeoutMs: integer(env, 'PARCEL_WEBHOOK_TIMEOUT_MS', 10_000, 1),
+      disableAfterMs: integer(env, 'PARCEL_WEBHOOK_DISABLE_AFTER_MS', 5 * DAY_MS, 1),
+      pollIntervalMs: integer(env, 'PARCEL_WEBHOOK_POLL_MS', 250, 1),
+    },
     carriers: {
       lmxUrl: env.PARCEL_LMX_URL || undefined,
       sandboxPort: integer(env, 'PARCEL_SANDBOX_PORT', 8090, 0),

@@ -26,3 +26,12 @@ export function required(env: NodeJS.ProcessEnv, name: string): string {
   if (!value) throw new SettingsError(`${name} is required by the distributed services`);
   return value;
 }
+
+/** A comma-separated list of integers >= min, e.g. a retry schedule. */
+export function integers(env: NodeJS.ProcessEnv, name: string, fallback: readonly number[], min: number): number[] {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return [...fallback];
+  const values = raw.split(',').map((v) => Number(v.trim()));
+  if (values.some((v) => !Number.isInteger(v) || v < min)) throw new SettingsError(`${name} must be integers >= ${min} separated by commas, got "${raw}"`);
+  return values;
+}

@@ -10,3 +10,4 @@ export * from './commands.ts';
 export * from './requests.ts';
 export * from './validation/createOrder.ts';
 export * from './downstream.ts';
+export * from './webhooks.ts';

@@ -38,6 +38,8 @@ import {
 } from '@parcel/telemetry';
 import type { SpanExporter } from '@parcel/telemetry';
 import { createTrackingService } from '@parcel/tracking';
+import { createWebhookService } from '@parcel/webhook';
+import { createSqliteWebhookDeliveries, createSqliteWebhookStore } from '@parcel/webhooks-sqlite';
 
 export interface EmbeddedOptions {
   settings: Settings;
@@ -76,6 +78,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const sqlite = createSqliteEventStore({ file: path.join(settings.dataDir, 'events.db'), durability: settings.durability, onCommit: metrics.onCommit });
   const eventStore = tracedEventStore(meteredEventStore(sqlite, metrics));
   const projections = createSqliteProjectionStore({ file: path.join(settings.dataDir, 'projections.db') });
+  const webhooks = createSqliteWebhookStore({ file: path.join(settings.dataDir, 'webhooks.db') });
+  const deliveries = createSqliteWebhookDeliveries({ file: path.join(settings.dataDir, 'webhooks.db') });
   const bus = tracedBus(meteredBus(createInProcessBus(), metrics), 'in-process');
   const ref = loadReferenceData(settings.referenceDir);
   const accounts = loadAccounts(settings.accountsFile);
@@ -87,10 +91,15 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   // Fonts and PDF libraries are loaded by the first label request: a process that renders none keeps about 100 MB less.
   const label = createLabelService({ bus, views: projections.parcels, renderer: loadOnFirstRender(() => createLabelRenderer({ ref })) });
   await label.start();
+  // Real time, whatever the clock of the rest: receivers check webhook-timestamp against their own clocks.
+  const webhook = createWebhookService({ eventStore, endpoints: webhooks, deliveries, clock: systemClock, log, config: settings.webhooks });
+  await webhook.start();
 
   const app = createGatewayApp({
     bus,
     projections,
+    webhooks,
+    webhookDeliveries: deliveries,
     accounts,
     ref,
     clock,
@@ -129,6 +138,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     caughtUp: async () => {
       await tracking.caughtUp();
       await order.caughtUp();
+      await webhook.caughtUp();
     },
     async stop() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -138,8 +148,11 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
       await sandbox?.close();
       await label.stop();
       await tracking.stop();
+      await webhook.stop();
       await bus.close();
       await projections.close();
+      await webhooks.close();
+      await deliveries.close();
       await eventStore.close();
       await telemetry.shutdown();
     },

@@ -21,6 +21,7 @@ import { rateLimit } from './http/rateLimit.ts';
 import { issuingToken } from './issuingToken/route.ts';
 import { lookingUpStatus } from './lookingUpStatus/route.ts';
 import { lookingUpTrackingNumber } from './lookingUpTrackingNumber/route.ts';
+import { managingWebhooks } from './managingWebhooks/route.ts';
 import { queryingStatus } from './queryingStatus/route.ts';
 import { servingMetrics } from './servingMetrics/route.ts';
 import { servingReference } from './servingReference/route.ts';
@@ -80,6 +81,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
     gettingBarcode,
     receivingCarrierEvents,
     trackingParcel,
+    managingWebhooks,
   ];
   for (const slice of slices) slice(routes, ctx);
   app.use(routes);

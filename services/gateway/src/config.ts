@@ -10,4 +10,5 @@ export const gatewayConfig = (settings: Settings): GatewayConfig => ({
   trackRateLimitPerMinute: settings.trackRateLimitPerMinute,
   batchCreate: settings.batchCreate,
   idempotencyTtlS: settings.idempotencyTtlS,
+  webhooks: settings.webhooks,
 });

@@ -2,6 +2,7 @@ import type { Bus } from '@parcel/bus';
 import type { Security } from '@parcel/contracts/api';
 import type { Clock } from '@parcel/domain';
 import type { ProjectionStore } from '@parcel/projections';
+import type { WebhookDeliveries, WebhookStore } from '@parcel/webhooks';
 import type { Account, ReferenceData } from '@parcel/reference-data';
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
@@ -19,6 +20,8 @@ export interface GatewayConfig {
   batchCreate: { enabled: boolean; max: number };
   /** How long an Idempotency-Key's answer is kept. */
   idempotencyTtlS: number;
+  /** Webhook endpoints: the cap per account, and whether private destinations are allowed. */
+  webhooks: { maxEndpoints: number; allowPrivate: boolean };
 }
 
 export interface GatewayDeps {
@@ -29,6 +32,10 @@ export interface GatewayDeps {
   clock: Clock;
   log: Logger;
   config: GatewayConfig;
+  /** The webhook endpoints (embedded wiring); without them the webhook paths answer as unknown. */
+  webhooks?: WebhookStore;
+  /** The webhook delivery queue, where test events are queued. */
+  webhookDeliveries?: WebhookDeliveries;
   /** Extra readiness checks (the bus and stores of the process). */
   ready?: () => Promise<void>;
   /** The composition root's own middleware (tracing), placed before the body parser and every route. */

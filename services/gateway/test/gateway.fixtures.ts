@@ -25,6 +25,7 @@ export function listeningGateway(deps: Pick<GatewayDeps, 'bus' | 'projections'>)
       trackRateLimitPerMinute: 0,
       batchCreate: { enabled: false, max: 50 },
       idempotencyTtlS: 86400,
+      webhooks: { maxEndpoints: 10, allowPrivate: false },
     },
   });
   let server: Server | undefined;

@@ -7,9 +7,10 @@ import { signedHeaders } from '../signature.ts';
 import type { MutatingCallOptions } from '../transport.ts';
 import type { CreateLabelRequest, Order } from '../types.ts';
 import { EXIT, mapData, printJson, report, UsageError } from './output.ts';
+import { webhook } from './webhookCommand.ts';
 
 /** Options only some commands take (the global ones are in main.ts). */
-export type CommandOption = 'idempotency-key' | 'format' | 'out' | 'origin' | 'destination' | 'direction';
+export type CommandOption = 'idempotency-key' | 'format' | 'out' | 'origin' | 'destination' | 'direction' | 'description';
 
 export interface Context {
   args: string[];
@@ -226,4 +227,4 @@ const sign: Command = {
   },
 };
 
-export const COMMANDS: readonly Command[] = [createOrder, status, label, cancel, stations, barcode, sign];
+export const COMMANDS: readonly Command[] = [createOrder, status, label, cancel, stations, barcode, webhook, sign];

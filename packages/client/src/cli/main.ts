@@ -18,6 +18,7 @@ const OPTIONS = {
   origin: { type: 'string' },
   destination: { type: 'string' },
   direction: { type: 'string' },
+  description: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

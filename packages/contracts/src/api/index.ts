@@ -2,3 +2,4 @@
 export * from './schemas.ts';
 export * from './operations.ts';
 export * from './openapi.ts';
+export { DEFAULT_WEBHOOK_MAX_ENDPOINTS, WEBHOOK_SAMPLE } from './webhookOperations.ts';

@@ -4,32 +4,15 @@
  * committed is lost between the store and the bus; a crash or a failed send re-publishes at most
  * the last page (same event ids: consumers deduplicate by id).
  */
-import { DOWNSTREAM_HEADERS, PARCEL_STREAM_PREFIX, parcelStreamName, Topics } from '@parcel/contracts';
-import type { ParcelRegistered } from '@parcel/contracts';
+import { parcelEventMessage, parcelOwners, toParcelEvent } from '@parcel/application';
+import { DOWNSTREAM_HEADERS, PARCEL_STREAM_PREFIX, Topics } from '@parcel/contracts';
 import type { Bus, Message } from '@parcel/bus';
 import type { EventStore, RecordedEvent, Subscription } from '@parcel/eventstore';
-import { parcelEventMessage, toParcelEvent } from './parcelEventMessage.ts';
 
 const PUBLISHER_SUBSCRIPTION = 'parcel-events-publisher';
-const OWNER_CACHE_SIZE = 10_000;
 
 export function startEventPublisher(deps: { eventStore: EventStore; bus: Bus; pollIntervalMs?: number }): Subscription {
-  const owners = new Map<string, string>();
-
-  const remember = (trackingNumber: string, clientId: string): void => {
-    if (owners.size >= OWNER_CACHE_SIZE) owners.delete(owners.keys().next().value!);
-    owners.set(trackingNumber, clientId);
-  };
-
-  /** The account of a parcel, from its first event (cached: it never changes). */
-  async function ownerOf(trackingNumber: string): Promise<string> {
-    const cached = owners.get(trackingNumber);
-    if (cached) return cached;
-    const [first] = await deps.eventStore.readStream(parcelStreamName(trackingNumber));
-    const clientId = first ? (toParcelEvent(first) as ParcelRegistered).data.clientId : '';
-    remember(trackingNumber, clientId);
-    return clientId;
-  }
+  const { remember, ownerOf } = parcelOwners(deps.eventStore);
 
   async function message(recorded: RecordedEvent): Promise<Message> {
     const event = toParcelEvent(recorded);

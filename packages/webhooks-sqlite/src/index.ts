@@ -1,0 +1,2 @@
+export { createSqliteWebhookStore } from './sqlite.ts';
+export { createSqliteWebhookDeliveries } from './sqliteDeliveries.ts';

@@ -1,0 +1,5 @@
+export type { CreateOutcome, SigningSecret, WebhookEndpoint, WebhookStore } from './port.ts';
+export type { PendingDelivery, QueuedDelivery, WebhookDeliveries } from './deliveries.ts';
+export { newSigningSecret, SECRET_PREFIX } from './secrets.ts';
+export { literalAddress, refusedRange } from './destinations.ts';
+export type { DestinationPolicy } from './destinations.ts';

@@ -1,0 +1,113 @@
+/**
+ * Sends the queued deliveries: each endpoint has its own chain of attempts, one delivery at a time
+ * in log order (so in order per parcel), and no endpoint waits for another: a slow or dead one
+ * holds up only its own queue. A failed attempt is retried on the schedule; past it the delivery is
+ * given up and the queue moves on. An endpoint failing for `disableAfterMs` is disabled, with its reason.
+ */
+import type { Clock } from '@parcel/domain';
+import type { PendingDelivery, WebhookDeliveries, WebhookEndpoint, WebhookStore } from '@parcel/webhooks';
+import type { Logger } from 'pino';
+import { send } from './send.ts';
+import { signature } from './sign.ts';
+
+export interface DeliveryConfig {
+  /** Delay before each retry, in order: its length is the number of retries. */
+  retryScheduleMs: readonly number[];
+  timeoutMs: number;
+  disableAfterMs: number;
+  allowPrivate: boolean;
+  pollIntervalMs: number;
+}
+
+export interface DispatcherDeps {
+  endpoints: WebhookStore;
+  deliveries: WebhookDeliveries;
+  clock: Clock;
+  log: Logger;
+  config: DeliveryConfig;
+}
+
+export function startDispatcher(deps: DispatcherDeps) {
+  const { endpoints, deliveries, clock, log, config } = deps;
+  const running = new Map<string, Promise<void>>();
+  let stopped = false;
+
+  function headersFor(endpoint: WebhookEndpoint, d: PendingDelivery, now: Date): Record<string, string> {
+    const timestamp = Math.floor(now.getTime() / 1000);
+    // During a rotation the rotated-out secret signs too, until it expires: both signatures are sent.
+    const live = endpoint.secrets.filter((s) => s.expiresAt === null || s.expiresAt > now);
+    return {
+      'content-type': 'application/json',
+      'user-agent': 'parcel-webhooks/1',
+      'webhook-id': d.eventId,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': live.map((s) => signature(s.secret, d.eventId, timestamp, d.body)).join(' '),
+    };
+  }
+
+  async function drain(endpointId: string): Promise<void> {
+    while (!stopped) {
+      const now = clock.now();
+      const d = await deliveries.head(endpointId);
+      if (!d || d.nextAttemptAt > now) return;
+      const endpoint = await endpoints.find(endpointId);
+      if (!endpoint) return deliveries.dropEndpoint(endpointId);
+      if (!endpoint.enabled) return;
+      const attempt = await send(endpoint.url, headersFor(endpoint, d, now), d.body, { timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate });
+      const at = { endpointId, eventId: d.eventId, attempt: d.attempts + 1 };
+      if (attempt.outcome === 'delivered') {
+        await deliveries.remove(endpointId, d.eventId);
+        log.debug({ ...at, status: attempt.status }, 'webhook delivered');
+        continue;
+      }
+      const failingSince = d.failingSince ?? now;
+      const after = clock.now();
+      // A change by the owner (enabling it again, a new URL) starts the failing time afresh.
+      const counted = Math.max(failingSince.getTime(), endpoint.updatedAt.getTime());
+      if (after.getTime() - counted >= config.disableAfterMs) {
+        const reason = `failing since ${failingSince.toISOString()}: ${attempt.reason}`;
+        await endpoints.update({ ...endpoint, enabled: false, disabledReason: reason, updatedAt: after });
+        await deliveries.retryAt(endpointId, d.eventId, d.attempts + 1, after, failingSince);
+        log.warn({ ...at, reason }, 'webhook endpoint disabled');
+        return;
+      }
+      const delay = attempt.outcome === 'retry' ? config.retryScheduleMs[d.attempts] : undefined;
+      if (delay === undefined) {
+        await deliveries.remove(endpointId, d.eventId);
+        log.warn({ ...at, reason: attempt.reason }, 'webhook delivery given up');
+        continue;
+      }
+      await deliveries.retryAt(endpointId, d.eventId, d.attempts + 1, new Date(after.getTime() + delay), failingSince);
+      log.info({ ...at, reason: attempt.reason, retryInMs: delay }, 'webhook delivery failed; will retry');
+      return;
+    }
+  }
+
+  async function tick(): Promise<void> {
+    for (const endpointId of await deliveries.dueEndpoints(clock.now())) {
+      if (running.has(endpointId)) continue;
+      const chain = drain(endpointId)
+        .catch((err: unknown) => log.error({ err, endpointId }, 'webhook delivery failed unexpectedly; will try again'))
+        .finally(() => running.delete(endpointId));
+      running.set(endpointId, chain);
+    }
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  const loop = () => {
+    tick()
+      .catch((err: unknown) => log.error({ err }, 'webhook dispatcher poll failed'))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(loop, config.pollIntervalMs);
+      });
+  };
+  loop();
+
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await Promise.all(running.values());
+    },
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * One HTTP attempt at a webhook: POST, no redirect followed (node:http follows none), a deadline
+ * for the whole exchange, the answer read only up to a bound. The destination rule is applied to
+ * every address the host name resolves to, inside the connection's own lookup, so the address
+ * checked is the address connected to (no window for DNS rebinding); a literal IP is checked first.
+ */
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { literalAddress, refusedRange } from '@parcel/webhooks';
+
+export type Attempt = { outcome: 'delivered'; status: number } | { outcome: 'retry' | 'failed'; status: number | null; reason: string };
+
+export interface SendOptions {
+  timeoutMs: number;
+  allowPrivate: boolean;
+  /** Bytes of the answer read before the connection is dropped. */
+  maxAnswerBytes?: number;
+}
+
+class RefusedDestination extends Error {}
+
+const RETRIED_STATUSES = new Set([408, 429]);
+
+function guardedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 4);
+      const refused = addresses.map((a) => ({ a, range: refusedRange(a.address, { allowPrivate }) })).find((r) => r.range !== undefined);
+      if (refused) return callback(new RefusedDestination(`${hostname} resolves to ${refused.range} address ${refused.a.address}`), '', 4);
+      if (options.all) return (callback as unknown as (e: null, all: dns.LookupAddress[]) => void)(null, addresses);
+      const first = addresses[0]!;
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
+export function send(url: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<Attempt> {
+  const literal = literalAddress(url);
+  const range = literal === undefined ? undefined : refusedRange(literal, { allowPrivate: options.allowPrivate });
+  if (range) return Promise.resolve({ outcome: 'failed', status: null, reason: `refused destination: ${range} address` });
+  const maxAnswerBytes = options.maxAnswerBytes ?? 4096;
+  const target = new URL(url);
+  const request = target.protocol === 'https:' ? https.request : http.request;
+  return new Promise<Attempt>((resolve) => {
+    let settled = false;
+    const settle = (attempt: Attempt) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      resolve(attempt);
+    };
+    const req = request(target, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      lookup: guardedLookup(options.allowPrivate),
+      agent: false,
+    });
+    const timer = setTimeout(() => settle({ outcome: 'retry', status: null, reason: `no answer within ${options.timeoutMs} ms` }), options.timeoutMs);
+    req.on('error', (err) =>
+      settle(err instanceof RefusedDestination ? { outcome: 'failed', status: null, reason: `refused destination: ${err.message}` } : { outcome: 'retry', status: null, reason: `network error: ${err.message}` }),
+    );
+    req.on('response', (res) => {
+      const status = res.statusCode ?? 0;
+      let read = 0;
+      const done = () => {
+        if (status >= 200 && status < 300) settle({ outcome: 'delivered', status });
+        else if (status >= 500 || RETRIED_STATUSES.has(status)) settle({ outcome: 'retry', status, reason: `HTTP ${status}` });
+        else settle({ outcome: 'failed', status, reason: `HTTP ${status}` });
+      };
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read >= maxAnswerBytes) done();
+      });
+      res.on('end', done);
+      res.on('error', done);
+    });
+    req.end(body);
+  });
+}
