@@ -5,25 +5,19 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { OPERATIONS, openApiPath } from '@parcel/contracts/api';
+import { ARTIFACTS, launchChromium } from '../support/browser.ts';
 import { raw } from '../support/client.ts';
 import { startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
 
-/** Where test artefacts go (git ignores it). */
-const ARTIFACTS = path.resolve(__dirname, '../artifacts');
 
 let stack: TestStack;
 let browser: Browser;
 beforeAll(async () => {
   stack = await startTestStack();
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    // The machine's network is closed: no background connections, no component updates.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -6,16 +6,14 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { eventually } from '../support/carriers.ts';
+import { ARTIFACTS, launchChromium } from '../support/browser.ts';
 import { raw } from '../support/client.ts';
 import { startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
 import { forbiddenTexts, trackedParcel } from './parcels.ts';
 
-/** Where test artefacts go (git ignores it). */
-const ARTIFACTS = path.resolve(__dirname, '../artifacts');
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 375, height: 812 } } as const;
 
@@ -26,10 +24,7 @@ beforeAll(async () => {
   stack = await startTestStack();
   parcel = await trackedParcel(stack);
   await eventually(async () => expect((await raw(`${stack.url}/track/${parcel.tn}.json`, {})).body.data.activities[0].status_code).toBe('DL_DL'));
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -1,0 +1,14 @@
+/** Headless Chromium for the page tests (the machine's /usr/bin/chromium, driven by playwright-core), and where their screenshots go. */
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+
+/** Where test artefacts go (git ignores it). */
+export const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
+
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    // The machine's network is closed: no background connections, no component updates.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
