@@ -3,6 +3,7 @@
  * CN23 from the parcel as read; LB_GN is appended only once the label exists. A refusal or a failed
  * render appends nothing.
  */
+import { randomUUID } from 'node:crypto';
 import { Topics } from '@parcel/contracts';
 import type { CreateLabel, CreateLabelReply, RenderLabel, RenderLabelReply } from '@parcel/contracts';
 import { handleParcelCommand, parcelViewOf } from '@parcel/application';
@@ -44,7 +45,7 @@ export async function createLabel(deps: CreateLabelDeps, command: CreateLabel['p
     const payload: RenderLabel['payload'] = { clientId, trackingNumber, format: 'cn23', direction, parcel };
     const reply = await deps.bus.request<RenderLabelReply>(
       Topics.labelCommands,
-      { id: `${commandId}/render`, key: trackingNumber, type: 'RenderLabel', payload },
+      { id: randomUUID(), key: trackingNumber, type: 'RenderLabel', payload },
       { timeoutMs: deps.renderTimeoutMs ?? 10_000 },
     );
     if (!reply.ok) throw new NotRendered(reply);
