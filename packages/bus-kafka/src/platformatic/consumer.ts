@@ -60,9 +60,8 @@ interface PartitionState {
  */
 export async function startStreamConsumer(base: BaseOptions, spec: StreamConsumerSpec, tuning: StreamTuning, log: BusLogger): Promise<GroupConsumer> {
   const { topic, groupId } = spec;
-  const consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({
-    ...base,
-    groupId,
+  // The group's settings, given to the consumer and again to each stream it opens.
+  const group = {
     autocommit: false,
     sessionTimeout: tuning.sessionTimeoutMs,
     rebalanceTimeout: tuning.rebalanceTimeoutMs,
@@ -70,7 +69,8 @@ export async function startStreamConsumer(base: BaseOptions, spec: StreamConsume
     protocols: groupProtocols,
     maxWaitTime: tuning.maxWaitTimeMs,
     minBytes: 1,
-  });
+  };
+  const consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({ ...base, groupId, ...group });
   consumer.on('error', (error: Error) => log.warn({ topic, groupId, error: error.message }, 'consumer error'));
   const stopping = new AbortController();
   const abandon = new AbortController();
@@ -158,13 +158,7 @@ export async function startStreamConsumer(base: BaseOptions, spec: StreamConsume
       topics: [topic],
       mode: MessagesStreamModes.COMMITTED,
       fallbackMode: MessagesStreamFallbackModes.LATEST,
-      autocommit: false,
-      sessionTimeout: tuning.sessionTimeoutMs,
-      rebalanceTimeout: tuning.rebalanceTimeoutMs,
-      heartbeatInterval: tuning.heartbeatIntervalMs,
-      protocols: groupProtocols,
-      maxWaitTime: tuning.maxWaitTimeMs,
-      minBytes: 1,
+      ...group,
     });
     stream = opened;
     opened.on('data', onMessage);
