@@ -36,6 +36,8 @@ describe('a port or a service loads no driver', () => {
     '@parcel/gateway',
     '@parcel/order',
     '@parcel/tracking',
+    '@parcel/webhooks',
+    '@parcel/webhook',
   ])('%s', async (entry) => {
     expect(await driversLoadedBy(entry)).toEqual([]);
   }, 60_000);
@@ -50,6 +52,8 @@ describe('each adapter loads its own driver and no other', () => {
     ['@parcel/bus-kafka/platformatic', ['@platformatic/kafka', 'kafkajs']],
     ['@parcel/projections-sqlite', ['node:sqlite']],
     ['@parcel/projections-mongo', ['mongodb']],
+    ['@parcel/webhooks-sqlite', ['node:sqlite']],
+    ['@parcel/webhooks-postgres', ['pg']],
   ])('%s: %j', async (entry, drivers) => {
     expect(await driversLoadedBy(entry)).toEqual([...drivers].sort());
   }, 60_000);

@@ -13,7 +13,12 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
   failing_since INTEGER,
   PRIMARY KEY (endpoint_id, event_id)
 );
-CREATE INDEX IF NOT EXISTS webhook_deliveries_in_order ON webhook_deliveries (endpoint_id, position);`;
+CREATE INDEX IF NOT EXISTS webhook_deliveries_in_order ON webhook_deliveries (endpoint_id, position);
+CREATE TABLE IF NOT EXISTS webhook_leases (
+  endpoint_id TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+);`;
 
 interface Row {
   endpoint_id: string;
@@ -34,10 +39,16 @@ export function createSqliteWebhookDeliveries(options: { file: string; busyTimeo
   // The head of each endpoint's queue is the only row that may be due: later rows wait behind it.
   const due = db.prepare(`SELECT endpoint_id FROM webhook_deliveries d
     WHERE position = (SELECT min(position) FROM webhook_deliveries WHERE endpoint_id = d.endpoint_id) AND next_attempt_at <= ?`);
-  const head = db.prepare('SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY position LIMIT 1');
+  // Ties (test events all sit behind the log) go in the order queued.
+  const head = db.prepare('SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY position, rowid LIMIT 1');
   const remove = db.prepare('DELETE FROM webhook_deliveries WHERE endpoint_id = ? AND event_id = ?');
   const retry = db.prepare('UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ?, failing_since = ? WHERE endpoint_id = ? AND event_id = ?');
   const drop = db.prepare('DELETE FROM webhook_deliveries WHERE endpoint_id = ?');
+  // One statement: a claim is taken, renewed or refused as a whole.
+  const claim = db.prepare(`INSERT INTO webhook_leases (endpoint_id, owner, expires_at) VALUES (?, ?, ?)
+    ON CONFLICT (endpoint_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+    WHERE webhook_leases.owner = excluded.owner OR webhook_leases.expires_at <= ?`);
+  const release = db.prepare('DELETE FROM webhook_leases WHERE endpoint_id = ? AND owner = ?');
 
   return {
     async enqueue(deliveries, now) {
@@ -72,6 +83,12 @@ export function createSqliteWebhookDeliveries(options: { file: string; busyTimeo
     },
     async retryAt(endpointId, eventId, attempts, at, failingSince) {
       retry.run(attempts, at.getTime(), failingSince.getTime(), endpointId, eventId);
+    },
+    async claim(endpointId, owner, now, until) {
+      return claim.run(endpointId, owner, until.getTime(), now.getTime()).changes === 1;
+    },
+    async release(endpointId, owner) {
+      release.run(endpointId, owner);
     },
     async dropEndpoint(endpointId) {
       drop.run(endpointId);

@@ -69,6 +69,13 @@ export function webhookStoreConformance(name: string, open: () => Promise<Webhoo
       expect((await store.list('c1')).map((e) => e.id)).toEqual(['we_1', 'we_2']);
     });
 
+    it('concurrent creates never pass the cap', async () => {
+      const { store } = await start();
+      const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => store.create(endpointOf(`we_${i}`, 'c1'), 3)));
+      expect(outcomes.filter((o) => o === 'created')).toHaveLength(3);
+      expect(await store.list('c1')).toHaveLength(3);
+    });
+
     it('updates and deletes', async () => {
       const { store } = await start();
       await store.create(endpointOf('we_1', 'c1'), 10);

@@ -1,6 +1,7 @@
 /**
  * The delivery queue port: one row per (endpoint, event) still to send, in log order per endpoint.
- * Delivery state is per endpoint, so the distributed webhook service can later shard endpoints.
+ * Delivery state is per endpoint, and so is the lease that lets one dispatcher at a time send an
+ * endpoint's queue: several webhook service instances share the endpoints, and each queue stays in order.
  * Queueing is idempotent: a page of the log handled again after a crash queues nothing twice.
  */
 export interface QueuedDelivery {
@@ -30,6 +31,14 @@ export interface WebhookDeliveries {
   remove(endpointId: string, eventId: string): Promise<void>;
   /** A failed attempt: try again at `at`. */
   retryAt(endpointId: string, eventId: string, attempts: number, at: Date, failingSince: Date): Promise<void>;
+  /**
+   * Claims the endpoint's queue for `owner` until `until`, or renews the claim it holds: true when
+   * `owner` holds it now. Refused while another owner's claim has not expired at `now`; an expired
+   * claim (its owner died) is taken over. Checked and written at once, so two claimants never both win.
+   */
+  claim(endpointId: string, owner: string, now: Date, until: Date): Promise<boolean>;
+  /** Gives up `owner`'s claim on the endpoint's queue (nothing when another owner holds it). */
+  release(endpointId: string, owner: string): Promise<void>;
   /** Forgets every pending delivery of a deleted endpoint. */
   dropEndpoint(endpointId: string): Promise<void>;
   close(): Promise<void>;

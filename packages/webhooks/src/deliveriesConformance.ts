@@ -41,5 +41,39 @@ export function webhookDeliveriesConformance(name: string, open: () => Promise<{
       await d.dropEndpoint('we_a');
       expect(await d.head('we_a')).toBeUndefined();
     });
+
+    it('deliveries queued at one position (test events) go out in the order queued', async () => {
+      const d = await start();
+      const last = Number.MAX_SAFE_INTEGER;
+      await d.enqueue([{ ...queued('we_a', last), eventId: 'test-b' }], T0);
+      await d.enqueue([{ ...queued('we_a', last), eventId: 'test-a' }, queued('we_a', 4)], T0);
+      const order: string[] = [];
+      for (let head = await d.head('we_a'); head; head = await d.head('we_a')) {
+        order.push(head.eventId);
+        await d.remove('we_a', head.eventId);
+      }
+      expect(order).toEqual(['ev-4', 'test-b', 'test-a']);
+    });
+
+    it('one owner at a time holds an endpoint’s queue: renewed by its holder, taken over once expired, free once released', async () => {
+      const d = await start();
+      expect(await d.claim('we_a', 'one', T0, at(1000))).toBe(true);
+      expect(await d.claim('we_a', 'two', at(500), at(1500))).toBe(false);
+      expect(await d.claim('we_b', 'two', at(500), at(1500))).toBe(true);
+      expect(await d.claim('we_a', 'one', at(900), at(2000))).toBe(true);
+      expect(await d.claim('we_a', 'two', at(1999), at(3000))).toBe(false);
+      expect(await d.claim('we_a', 'two', at(2000), at(3000))).toBe(true);
+      expect(await d.claim('we_a', 'one', at(2100), at(4000))).toBe(false);
+      await d.release('we_a', 'one');
+      expect(await d.claim('we_a', 'one', at(2200), at(4000))).toBe(false);
+      await d.release('we_a', 'two');
+      expect(await d.claim('we_a', 'one', at(2300), at(4000))).toBe(true);
+    });
+
+    it('of many owners claiming one free endpoint at once, exactly one wins', async () => {
+      const d = await start();
+      const won = await Promise.all(Array.from({ length: 12 }, (_, i) => d.claim('we_a', `owner-${i}`, T0, at(1000))));
+      expect(won.filter(Boolean)).toHaveLength(1);
+    });
   });
 }

@@ -1,0 +1,3 @@
+export { createPostgresWebhookStore } from './postgresStore.ts';
+export { createPostgresWebhookDeliveries } from './postgresDeliveries.ts';
+export type { PostgresWebhooksOptions } from './postgresSchema.ts';

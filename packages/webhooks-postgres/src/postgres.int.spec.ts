@@ -1,0 +1,73 @@
+/**
+ * The PostgreSQL webhook adapters against the ports' conformance suites, and what only several
+ * processes can show: two store objects (two gateways, two webhook instances) on one schema.
+ */
+import { afterEach, expect, it } from '@jest/globals';
+import { endpointOf, webhookDeliveriesConformance, webhookStoreConformance } from '@parcel/webhooks/conformance';
+import type { WebhookDeliveries, WebhookStore } from '@parcel/webhooks';
+import { createPostgresWebhookDeliveries } from './postgresDeliveries.ts';
+import { createPostgresWebhookStore } from './postgresStore.ts';
+import { pgTestUrl, tempSchema } from '../test/postgresTesting.ts';
+
+const url = pgTestUrl();
+
+webhookStoreConformance('postgres', async () => {
+  const { schema, drop } = tempSchema(url);
+  const open = () => createPostgresWebhookStore({ connectionString: url, schema });
+  const store = await open();
+  return {
+    store,
+    reopen: open,
+    cleanup: async () => {
+      await store.close();
+      await drop();
+    },
+  };
+});
+
+webhookDeliveriesConformance('postgres', async () => {
+  const { schema, drop } = tempSchema(url);
+  const deliveries = await createPostgresWebhookDeliveries({ connectionString: url, schema });
+  return {
+    deliveries,
+    cleanup: async () => {
+      await deliveries.close();
+      await drop();
+    },
+  };
+});
+
+const opened: { close(): Promise<void> }[] = [];
+const drops: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((s) => s.close()));
+  await Promise.all(drops.splice(0).map((d) => d()));
+});
+async function twoOf<T extends { close(): Promise<void> }>(open: (schema: string) => Promise<T>): Promise<[T, T]> {
+  const { schema, drop } = tempSchema(url);
+  drops.push(drop);
+  // Started together: the schema's tables are created once, the other starter waits its turn.
+  const pair = await Promise.all([open(schema), open(schema)]);
+  opened.push(...pair);
+  return pair;
+}
+
+it('two store objects (two gateways) creating at once for one account never pass its cap together', async () => {
+  const [a, b] = await twoOf<WebhookStore>((schema) => createPostgresWebhookStore({ connectionString: url, schema, poolSize: 6 }));
+  const outcomes = await Promise.all(Array.from({ length: 24 }, (_, i) => (i % 2 ? a : b).create(endpointOf(`we_${i}`, 'c1'), 5)));
+  expect(outcomes.filter((o) => o === 'created')).toHaveLength(5);
+  expect(await a.list('c1')).toHaveLength(5);
+  expect(await b.create(endpointOf('we_other', 'c2'), 5)).toBe('created');
+});
+
+it('two queue objects (two webhook instances): one claim per endpoint, and the endpoints shared between them', async () => {
+  const [a, b] = await twoOf<WebhookDeliveries>((schema) => createPostgresWebhookDeliveries({ connectionString: url, schema, poolSize: 6 }));
+  const now = new Date('2026-11-24T12:00:00Z');
+  const until = new Date(now.getTime() + 30_000);
+  const endpoints = Array.from({ length: 10 }, (_, i) => `we_${i}`);
+  const claims = await Promise.all(endpoints.flatMap((e) => [a.claim(e, 'a', now, until), b.claim(e, 'b', now, until)]));
+  for (let i = 0; i < endpoints.length; i++) expect([claims[2 * i], claims[2 * i + 1]].filter(Boolean)).toHaveLength(1);
+  // What one instance queues, the other sees.
+  await a.enqueue([{ endpointId: 'we_0', eventId: 'ev-1', position: 1, body: '{}' }], now);
+  expect(await b.dueEndpoints(now)).toEqual(['we_0']);
+});

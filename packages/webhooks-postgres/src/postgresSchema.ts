@@ -1,0 +1,101 @@
+/**
+ * The tables of the webhook adapters in a PostgreSQL schema (the event store's, `PARCEL_PG_SCHEMA`,
+ * in the distributed wiring, so a run's schema holds all of its state), and the pool both open.
+ * Times are stored as Unix milliseconds, as in the SQLite adapter: no pg type parser is involved.
+ */
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+
+export interface PostgresWebhooksOptions {
+  connectionString: string;
+  /** Schema holding the tables; created at start when missing. Default `parcel`. */
+  schema?: string;
+  /** Connections of the pool (default 4). */
+  poolSize?: number;
+}
+
+export interface WebhookTables {
+  schema: string;
+  endpoints: string;
+  deliveries: string;
+  leases: string;
+}
+
+// The two-key advisory lock: a constant class per purpose, the schema's hash as object (as the event store does).
+const ddlLockClass = 0x50776864; // 'Pwhd'
+export const capLockClass = 0x50776863; // 'Pwhc'
+
+export function tablesOf(schema: string): WebhookTables {
+  // Identifiers cannot be bound, so only plain names are accepted.
+  if (!/^[a-z_][a-z0-9_]{0,47}$/.test(schema)) throw new Error(`invalid webhook schema name ${JSON.stringify(schema)}: use [a-z_][a-z0-9_]*, at most 48 characters`);
+  return { schema, endpoints: `"${schema}".webhook_endpoints`, deliveries: `"${schema}".webhook_deliveries`, leases: `"${schema}".webhook_leases` };
+}
+
+const ddl = (t: WebhookTables) => `
+CREATE SCHEMA IF NOT EXISTS "${t.schema}";
+CREATE TABLE IF NOT EXISTS ${t.endpoints} (
+  client_id text NOT NULL,
+  id text NOT NULL UNIQUE,
+  url text NOT NULL,
+  event_types text NOT NULL,
+  description text NOT NULL,
+  enabled boolean NOT NULL,
+  disabled_reason text NOT NULL,
+  secrets text NOT NULL,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  PRIMARY KEY (client_id, id)
+);
+CREATE TABLE IF NOT EXISTS ${t.deliveries} (
+  endpoint_id text NOT NULL,
+  event_id text NOT NULL,
+  position bigint NOT NULL,
+  queued bigserial,
+  body text NOT NULL,
+  attempts integer NOT NULL DEFAULT 0,
+  next_attempt_at bigint NOT NULL,
+  failing_since bigint,
+  PRIMARY KEY (endpoint_id, event_id)
+);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_in_order ON ${t.deliveries} (endpoint_id, position, queued);
+CREATE TABLE IF NOT EXISTS ${t.leases} (
+  endpoint_id text PRIMARY KEY,
+  owner text NOT NULL,
+  expires_at bigint NOT NULL
+);`;
+
+/** The schema's part of an advisory lock key, so stores in different schemas (one per test run) never wait for each other. */
+export const schemaKey = (schema: string): number => createHash('sha256').update(schema).digest().readInt32BE(0);
+
+/** A pool on the schema, its tables created when missing (concurrent starters take turns under an advisory lock). */
+export async function openPool(options: PostgresWebhooksOptions, name: string): Promise<{ pool: pg.Pool; tables: WebhookTables }> {
+  const tables = tablesOf(options.schema ?? 'parcel');
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.poolSize ?? 4, application_name: name });
+  // An idle connection that dies is dropped by the pool; the next query opens a new one.
+  pool.on('error', () => undefined);
+  try {
+    await inTransaction(pool, async (client) => {
+      await client.query(`SELECT pg_advisory_xact_lock(${ddlLockClass}, ${schemaKey(tables.schema)})`);
+      await client.query(ddl(tables));
+    });
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return { pool, tables };
+}
+
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    client.release();
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    client.release(true);
+    throw error;
+  }
+}

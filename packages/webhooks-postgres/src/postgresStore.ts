@@ -1,0 +1,99 @@
+/**
+ * The webhook store on PostgreSQL, the distributed wiring's: endpoints are account state, shared
+ * by every gateway and webhook instance. The cap is checked and the row written in one
+ * transaction under an advisory lock per account, so concurrent creates on two gateways cannot
+ * both pass it (a count in the insert's own statement would not see the other's uncommitted row).
+ */
+import type { WebhookEventType } from '@parcel/contracts';
+import type { CreateOutcome, WebhookEndpoint, WebhookStore } from '@parcel/webhooks';
+import { capLockClass, inTransaction, openPool, schemaKey } from './postgresSchema.ts';
+import type { PostgresWebhooksOptions } from './postgresSchema.ts';
+
+interface Row {
+  client_id: string;
+  id: string;
+  url: string;
+  event_types: string;
+  description: string;
+  enabled: boolean;
+  disabled_reason: string;
+  secrets: string;
+  created_at: string;
+  updated_at: string;
+}
+
+interface StoredSecret {
+  secret: string;
+  expiresAt: number | null;
+}
+
+const endpointOf = (row: Row): WebhookEndpoint => ({
+  id: row.id,
+  clientId: row.client_id,
+  url: row.url,
+  eventTypes: JSON.parse(row.event_types) as WebhookEventType[],
+  description: row.description,
+  enabled: row.enabled,
+  disabledReason: row.disabled_reason,
+  secrets: (JSON.parse(row.secrets) as StoredSecret[]).map((s) => ({ secret: s.secret, expiresAt: s.expiresAt === null ? null : new Date(s.expiresAt) })),
+  createdAt: new Date(Number(row.created_at)),
+  updatedAt: new Date(Number(row.updated_at)),
+});
+
+const columnsOf = (e: WebhookEndpoint) => [
+  e.url,
+  JSON.stringify(e.eventTypes),
+  e.description,
+  e.enabled,
+  e.disabledReason,
+  JSON.stringify(e.secrets.map((s): StoredSecret => ({ secret: s.secret, expiresAt: s.expiresAt?.getTime() ?? null }))),
+  e.createdAt.getTime(),
+  e.updatedAt.getTime(),
+];
+
+const COLUMNS = 'client_id, id, url, event_types, description, enabled, disabled_reason, secrets, created_at::text, updated_at::text';
+
+export async function createPostgresWebhookStore(options: PostgresWebhooksOptions): Promise<WebhookStore> {
+  const { pool, tables: t } = await openPool(options, 'parcel-webhook-endpoints');
+  const key = schemaKey(t.schema);
+  const sql = {
+    lock: `SELECT pg_advisory_xact_lock(${capLockClass}, hashtext($1) # ${key})`,
+    insert: `INSERT INTO ${t.endpoints} (client_id, id, url, event_types, description, enabled, disabled_reason, secrets, created_at, updated_at)
+      SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 WHERE (SELECT count(*) FROM ${t.endpoints} WHERE client_id = $1) < $11`,
+    list: `SELECT ${COLUMNS} FROM ${t.endpoints} WHERE client_id = $1 ORDER BY created_at, id`,
+    get: `SELECT ${COLUMNS} FROM ${t.endpoints} WHERE client_id = $1 AND id = $2`,
+    find: `SELECT ${COLUMNS} FROM ${t.endpoints} WHERE id = $1`,
+    update: `UPDATE ${t.endpoints} SET url = $1, event_types = $2, description = $3, enabled = $4, disabled_reason = $5,
+      secrets = $6, created_at = $7, updated_at = $8 WHERE client_id = $9 AND id = $10`,
+    delete: `DELETE FROM ${t.endpoints} WHERE client_id = $1 AND id = $2`,
+  };
+  const one = async (text: string, values: unknown[]) => {
+    const { rows } = await pool.query<Row>(text, values);
+    return rows[0] ? endpointOf(rows[0]) : undefined;
+  };
+
+  return {
+    async create(endpoint, maxPerAccount): Promise<CreateOutcome> {
+      // Under READ COMMITTED the insert's statement, begun after the lock, counts every endpoint committed before.
+      const inserted = await inTransaction(pool, async (client) => {
+        await client.query(sql.lock, [endpoint.clientId]);
+        return (await client.query(sql.insert, [endpoint.clientId, endpoint.id, ...columnsOf(endpoint), maxPerAccount])).rowCount;
+      });
+      return inserted === 1 ? 'created' : 'limit';
+    },
+    async list(clientId) {
+      return (await pool.query<Row>(sql.list, [clientId])).rows.map(endpointOf);
+    },
+    get: (clientId, id) => one(sql.get, [clientId, id]),
+    find: (id) => one(sql.find, [id]),
+    async update(endpoint) {
+      return (await pool.query(sql.update, [...columnsOf(endpoint), endpoint.clientId, endpoint.id])).rowCount === 1;
+    },
+    async delete(clientId, id) {
+      return (await pool.query(sql.delete, [clientId, id])).rowCount === 1;
+    },
+    async close() {
+      if (!pool.ended) await pool.end();
+    },
+  };
+}
