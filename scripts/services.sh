@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm run services`: the distributed wiring on this machine without Docker: starts Kafka,
 # mongo-java-server and the PostgreSQL databases (infra/up.sh), then one process per service
-# (gateway on PORT, default 8080; the LMX sandbox on 8090; order x2, tracking, label), each in
+# (gateway on PORT, default 8080; the LMX sandbox on 8090; order x2, tracking, label, webhook x2), each in
 # the background with its log under .infra/services/. Ctrl-C stops the services (not the infra).
 set -euo pipefail
 source "$(dirname "$0")/tools.sh"
@@ -23,5 +23,7 @@ run order order-1 HEALTH_PORT=0
 run order order-2 HEALTH_PORT=0
 run tracking tracking HEALTH_PORT=0
 run label label HEALTH_PORT=0
+run webhook webhook-1 HEALTH_PORT=0
+run webhook webhook-2 HEALTH_PORT=0
 trap 'kill "${pids[@]}" 2>/dev/null; wait' INT TERM EXIT
 wait

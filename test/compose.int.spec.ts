@@ -55,6 +55,7 @@ describe('docker-compose.yml: structure', () => {
       order: 'order',
       tracking: 'tracking',
       label: 'label',
+      webhook: 'webhook',
       'carrier-sandbox': 'carrier-sandbox',
     };
     for (const name of OURS) {
@@ -64,6 +65,7 @@ describe('docker-compose.yml: structure', () => {
       expect(existsSync(path.join(ROOT, mainOf(name).file))).toBe(true);
     }
     expect(service('order').deploy?.replicas).toBe(2);
+    expect(service('webhook').deploy?.replicas).toBe(2);
   });
 
   test.each(STORES)('every service of ours has the environment packages/config needs (PARCEL_EVENT_STORE=%s)', (store) => {
@@ -114,6 +116,7 @@ describe('docker-compose.yml: structure', () => {
       if (source.includes('connectBus(')) wants['kafka-init'] = 'service_completed_successfully';
       if (source.includes('connectProjections(')) wants.mongo = 'service_healthy';
       if (source.includes('connectEventStore(')) Object.assign(wants, { postgres: 'service_healthy', kurrentdb: 'service_healthy' });
+      if (source.includes('connectWebhooks(')) wants.postgres = 'service_healthy';
       if (source.includes('settings.carriers.lmxUrl')) wants['carrier-sandbox'] = 'service_healthy';
       for (const [target, condition] of Object.entries(wants)) expect({ name, target, condition: deps[target]?.condition }).toEqual({ name, target, condition });
     }

@@ -34,7 +34,7 @@ describe('configuration', () => {
   });
 
   test('no composition root reads its settings from another loader', () => {
-    const roots = ['gateway', 'order', 'tracking', 'label', 'embedded'].map((s) => read(`services/${s}/src/main.ts`));
+    const roots = ['gateway', 'order', 'tracking', 'label', 'webhook', 'embedded'].map((s) => read(`services/${s}/src/main.ts`));
     for (const source of roots) {
       expect(source).toMatch(/loadSettings\(/);
       expect(source).not.toMatch(/process\.env\.[A-Z]/);
@@ -51,5 +51,14 @@ describe('configuration', () => {
     expect(() => loadSettings({ ...env, PARCEL_KAFKA_BROKERS: '' }, 'order')).toThrow(SettingsError);
     expect(() => loadSettings({ ...env, PARCEL_EVENT_STORE: 'sqlite' }, 'order')).toThrow('PARCEL_EVENT_STORE must be one of postgres, kurrentdb');
     expect(() => loadSettings({ ...env, HEALTH_PORT: 'x' }, 'order')).toThrow('HEALTH_PORT must be an integer');
+  });
+
+  test('a webhook lease outlives the attempt it was renewed for; the webhook store keeps PARCEL_PG_URL with KurrentDB events', () => {
+    expect(loadSettings({}).webhooks.leaseMs).toBe(30_000);
+    expect(loadSettings({ PARCEL_WEBHOOK_TIMEOUT_MS: '2000', PARCEL_WEBHOOK_LEASE_MS: '2001' }).webhooks.leaseMs).toBe(2001);
+    expect(() => loadSettings({ PARCEL_WEBHOOK_TIMEOUT_MS: '2000', PARCEL_WEBHOOK_LEASE_MS: '2000' })).toThrow('PARCEL_WEBHOOK_LEASE_MS must be longer than PARCEL_WEBHOOK_TIMEOUT_MS (2000)');
+    const kurrent = { PARCEL_KAFKA_BROKERS: 'k:1', PARCEL_EVENT_STORE: 'kurrentdb', KURRENTDB_URL: 'kurrentdb://k', PARCEL_MONGO_URL: 'mongodb://m' };
+    expect(loadSettings(kurrent, 'webhook').distributed.pgUrl).toBe('');
+    expect(loadSettings({ ...kurrent, PARCEL_PG_URL: 'postgres://p' }, 'webhook').distributed.pgUrl).toBe('postgres://p');
   });
 });

@@ -53,7 +53,7 @@ export const compose = parse(read('docker-compose.yml'), { merge: true }) as Com
 const services = compose.services;
 export const names = Object.keys(services);
 
-export const OURS = ['gateway-1', 'gateway-2', 'order', 'tracking', 'label', 'carrier-sandbox'] as const;
+export const OURS = ['gateway-1', 'gateway-2', 'order', 'tracking', 'label', 'webhook', 'carrier-sandbox'] as const;
 export const INFRA = ['kafka', 'kafka-init', 'postgres', 'kurrentdb', 'mongo', 'jaeger'] as const;
 
 export const service = (name: string): ComposeService => {

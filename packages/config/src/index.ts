@@ -6,7 +6,7 @@ import path from 'node:path';
 import { A } from '@parcel/contracts';
 import { DEFAULT_REFERENCE_DIR, DEMO_ACCOUNTS_FILE } from '@parcel/reference-data';
 import { loadDistributed, type DistributedSettings } from './distributed.ts';
-import { integer, integers, oneOf } from './read.ts';
+import { integer, integers, oneOf, SettingsError } from './read.ts';
 
 export { SettingsError } from './read.ts';
 
@@ -47,6 +47,8 @@ export interface Settings {
     /** An endpoint failing this long is disabled. */
     disableAfterMs: number;
     pollIntervalMs: number;
+    /** How long a webhook instance's claim on an endpoint's queue lasts (renewed before each attempt). */
+    leaseMs: number;
   };
   carriers: {
     /** The LMX carrier's base URL; unset: the embedded stack starts the LMX sandbox itself. */
@@ -55,6 +57,14 @@ export interface Settings {
     /** First delay before retrying a failed carrier registration (doubles per attempt, capped at 30 s). */
     retryDelayMs: number;
   };
+}
+
+/** A claim must outlive the attempt it was renewed for, or a second instance could send the same queue meanwhile. */
+function webhookLeaseMs(env: NodeJS.ProcessEnv): number {
+  const timeoutMs = integer(env, 'PARCEL_WEBHOOK_TIMEOUT_MS', 10_000, 1);
+  const leaseMs = integer(env, 'PARCEL_WEBHOOK_LEASE_MS', 30_000, 1);
+  if (leaseMs <= timeoutMs) throw new SettingsError(`PARCEL_WEBHOOK_LEASE_MS must be longer than PARCEL_WEBHOOK_TIMEOUT_MS (${timeoutMs}), got "${leaseMs}"`);
+  return leaseMs;
 }
 
 /** The embedded wiring's settings; with `service` (the distributed wiring), its `distributed` ones too. */
@@ -84,6 +94,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env, service?: str
       timeoutMs: integer(env, 'PARCEL_WEBHOOK_TIMEOUT_MS', 10_000, 1),
       disableAfterMs: integer(env, 'PARCEL_WEBHOOK_DISABLE_AFTER_MS', 5 * DAY_MS, 1),
       pollIntervalMs: integer(env, 'PARCEL_WEBHOOK_POLL_MS', 250, 1),
+      leaseMs: webhookLeaseMs(env),
     },
     carriers: {
       lmxUrl: env.PARCEL_LMX_URL || undefined,

@@ -79,6 +79,9 @@ export async function createPostgresWebhookDeliveries(options: PostgresWebhooksO
     async dropEndpoint(endpointId) {
       await pool.query(sql.drop, [endpointId]);
     },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
     async close() {
       if (!pool.ended) await pool.end();
     },

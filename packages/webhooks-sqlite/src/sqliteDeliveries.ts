@@ -93,6 +93,9 @@ export function createSqliteWebhookDeliveries(options: { file: string; busyTimeo
     async dropEndpoint(endpointId) {
       drop.run(endpointId);
     },
+    async ping() {
+      db.prepare('SELECT 1').get();
+    },
     async close() {
       if (db.isOpen) db.close();
     },

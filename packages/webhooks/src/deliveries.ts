@@ -41,5 +41,7 @@ export interface WebhookDeliveries {
   release(endpointId: string, owner: string): Promise<void>;
   /** Forgets every pending delivery of a deleted endpoint. */
   dropEndpoint(endpointId: string): Promise<void>;
+  /** Resolves while the queue's store answers (readiness). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -40,6 +40,7 @@ export function webhookDeliveriesConformance(name: string, open: () => Promise<{
       expect(await d.head('we_a')).toMatchObject({ eventId: 'ev-1', attempts: 1, nextAttemptAt: at(5000), failingSince: T0 });
       await d.dropEndpoint('we_a');
       expect(await d.head('we_a')).toBeUndefined();
+      await expect(d.ping()).resolves.toBeUndefined();
     });
 
     it('deliveries queued at one position (test events) go out in the order queued', async () => {

@@ -1,17 +1,21 @@
 /**
  * Shared pieces of the distributed composition roots (one process per service): the Kafka bus,
- * the event store (PostgreSQL, or KurrentDB in the compose stack) and the MongoDB projections,
+ * the event store (PostgreSQL, or KurrentDB in the compose stack), the MongoDB projections and the
+ * webhook endpoints and deliveries (PostgreSQL),
  * from the settings `loadSettings(env, service)` of @parcel/config reads. Only composition roots
  * import this module.
  */
 import type { Logger } from 'pino';
 import type { Bus } from '@parcel/bus';
 import { createKafkaBus } from '@parcel/bus-kafka';
+import { SettingsError } from '@parcel/config';
 import type { DistributedSettings } from '@parcel/config';
 import type { EventStore } from '@parcel/eventstore';
 import { createPostgresEventStore } from '@parcel/eventstore-postgres';
 import type { ProjectionStore } from '@parcel/projections';
 import { createMongoProjectionStore } from '@parcel/projections-mongo';
+import type { WebhookDeliveries, WebhookStore } from '@parcel/webhooks';
+import { createPostgresWebhookDeliveries, createPostgresWebhookStore } from '@parcel/webhooks-postgres';
 
 export async function connectBus(settings: DistributedSettings, log: Logger): Promise<Bus> {
   const options = {
@@ -43,4 +47,15 @@ export function connectProjections(settings: DistributedSettings): Promise<Proje
   const url = new URL(settings.mongoUrl);
   if (!url.searchParams.has('serverSelectionTimeoutMS')) url.searchParams.set('serverSelectionTimeoutMS', '3000');
   return createMongoProjectionStore({ url: url.toString(), dbName: settings.mongoDb });
+}
+
+/**
+ * Webhook endpoints (account state, not parcel events) and their delivery queue and leases, in
+ * PostgreSQL beside the events (`PARCEL_PG_SCHEMA`): shared by the gateways and the webhook instances.
+ */
+export async function connectWebhooks(settings: DistributedSettings): Promise<{ endpoints: WebhookStore; deliveries: WebhookDeliveries }> {
+  if (!settings.pgUrl) throw new SettingsError('PARCEL_PG_URL is required by the webhook store (gateway and webhook service), whatever the event store');
+  const options = { connectionString: settings.pgUrl, schema: settings.pgSchema };
+  const [endpoints, deliveries] = await Promise.all([createPostgresWebhookStore(options), createPostgresWebhookDeliveries(options)]);
+  return { endpoints, deliveries };
 }

@@ -92,7 +92,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const label = createLabelService({ bus, views: projections.parcels, renderer: loadOnFirstRender(() => createLabelRenderer({ ref })) });
   await label.start();
   // Real time, whatever the clock of the rest: receivers check webhook-timestamp against their own clocks.
-  const webhook = createWebhookService({ eventStore, endpoints: webhooks, deliveries, clock: systemClock, log, config: settings.webhooks });
+  // One lease owner name across restarts: a process killed during delivery leaves leases that its successor holds at once.
+  const webhook = createWebhookService({ eventStore, endpoints: webhooks, deliveries, clock: systemClock, log, config: settings.webhooks, owner: 'embedded' });
   await webhook.start();
 
   const app = createGatewayApp({

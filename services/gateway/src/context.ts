@@ -32,7 +32,7 @@ export interface GatewayDeps {
   clock: Clock;
   log: Logger;
   config: GatewayConfig;
-  /** The webhook endpoints (embedded wiring); without them the webhook paths answer as unknown. */
+  /** The webhook endpoints (SQLite embedded, PostgreSQL distributed); without them the webhook paths answer as unknown. */
   webhooks?: WebhookStore;
   /** The webhook delivery queue, where test events are queued. */
   webhookDeliveries?: WebhookDeliveries;

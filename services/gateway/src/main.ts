@@ -1,11 +1,11 @@
-/** Distributed composition root of the gateway: Kafka bus, MongoDB projections, HTTP on PORT. */
+/** Distributed composition root of the gateway: Kafka bus, MongoDB projections, webhook endpoints on PostgreSQL, HTTP on PORT. */
 import pino from 'pino';
 import { loadSettings } from '@parcel/config';
 import { OPERATIONS } from '@parcel/contracts/api';
 import { systemClock } from '@parcel/domain';
 import { loadAccounts, loadReferenceData } from '@parcel/reference-data';
 import { createMetrics, loggerOptions, meteredBus, meteredHttp, startTelemetry, tracedBus, tracedHttp } from '@parcel/telemetry';
-import { connectBus, connectProjections, listeningPort, stopOnSignals } from '@parcel/wiring';
+import { connectBus, connectProjections, connectWebhooks, listeningPort, stopOnSignals } from '@parcel/wiring';
 import { createGatewayApp } from './app.ts';
 import { gatewayConfig } from './config.ts';
 import { clientIdOf } from './context.ts';
@@ -17,10 +17,13 @@ const { distributed } = settings;
 const log = pino(loggerOptions({ level: settings.logLevel, base: { service: 'gateway', instance: distributed.instanceId } }));
 const metrics = createMetrics();
 const bus = tracedBus(meteredBus(await connectBus(distributed, log), metrics), 'kafka');
-const projections = await connectProjections(distributed);
+const [projections, webhooks] = await Promise.all([connectProjections(distributed), connectWebhooks(distributed)]);
 const app = createGatewayApp({
   bus,
   projections,
+  webhooks: webhooks.endpoints,
+  webhookDeliveries: webhooks.deliveries,
+  ready: () => webhooks.deliveries.ping(),
   accounts: loadAccounts(settings.accountsFile),
   ref: loadReferenceData(settings.referenceDir),
   clock: systemClock,
@@ -44,5 +47,7 @@ stopOnSignals(log, async () => {
   });
   await bus.close();
   await projections.close();
+  await webhooks.endpoints.close();
+  await webhooks.deliveries.close();
   await telemetry.shutdown();
 });

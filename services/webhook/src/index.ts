@@ -1,7 +1,9 @@
 /**
  * The webhook service (issue 16): a checkpointed subscription on the store's log queues each
  * client-visible parcel event for its account's subscribed endpoints, and the dispatcher sends
- * them, signed per Standard Webhooks. Embedded only so far; see docs/webhooks.md.
+ * them, signed per Standard Webhooks. Embedded, or as several instances of the distributed wiring:
+ * one instance at a time serves the fan-out (the store's subscription lease), and the instances
+ * share the endpoints' queues through leases per endpoint; see docs/webhooks.md.
  */
 import type { Clock } from '@parcel/domain';
 import type { EventStore, Subscription } from '@parcel/eventstore';
@@ -22,6 +24,8 @@ export interface WebhookServiceDeps {
   clock: Clock;
   log: Logger;
   config: DeliveryConfig;
+  /** This instance's name in the endpoint leases (the process's instance id). */
+  owner: string;
 }
 
 export function createWebhookService(deps: WebhookServiceDeps) {

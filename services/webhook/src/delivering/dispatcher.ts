@@ -3,6 +3,8 @@
  * in log order (so in order per parcel), and no endpoint waits for another: a slow or dead one
  * holds up only its own queue. A failed attempt is retried on the schedule; past it the delivery is
  * given up and the queue moves on. An endpoint failing for `disableAfterMs` is disabled, with its reason.
+ * Several dispatchers (webhook service instances) share the endpoints: each drains only the queues
+ * it holds a lease on, renewed before every attempt and given up when the queue is done or waits.
  */
 import type { Clock } from '@parcel/domain';
 import type { PendingDelivery, WebhookDeliveries, WebhookEndpoint, WebhookStore } from '@parcel/webhooks';
@@ -17,6 +19,8 @@ export interface DeliveryConfig {
   disableAfterMs: number;
   allowPrivate: boolean;
   pollIntervalMs: number;
+  /** How long a claim on an endpoint's queue lasts; longer than `timeoutMs`, so it outlives the attempt it was renewed for. */
+  leaseMs: number;
 }
 
 export interface DispatcherDeps {
@@ -25,10 +29,12 @@ export interface DispatcherDeps {
   clock: Clock;
   log: Logger;
   config: DeliveryConfig;
+  /** Names this dispatcher in the endpoint leases: unique per process, or stable where one process is all there is. */
+  owner: string;
 }
 
 export function startDispatcher(deps: DispatcherDeps) {
-  const { endpoints, deliveries, clock, log, config } = deps;
+  const { endpoints, deliveries, clock, log, config, owner } = deps;
   const running = new Map<string, Promise<void>>();
   let stopped = false;
 
@@ -45,9 +51,22 @@ export function startDispatcher(deps: DispatcherDeps) {
     };
   }
 
+  /** Holds (or renews) this dispatcher's lease on the endpoint's queue for one more attempt. */
+  const claim = (endpointId: string, now: Date) => deliveries.claim(endpointId, owner, now, new Date(now.getTime() + config.leaseMs));
+
   async function drain(endpointId: string): Promise<void> {
+    try {
+      await drainHeld(endpointId);
+    } finally {
+      await deliveries.release(endpointId, owner);
+    }
+  }
+
+  async function drainHeld(endpointId: string): Promise<void> {
     while (!stopped) {
       const now = clock.now();
+      // Another instance drains this queue (or took it over after this one stalled past its lease).
+      if (!(await claim(endpointId, now))) return;
       const d = await deliveries.head(endpointId);
       if (!d || d.nextAttemptAt > now) return;
       const endpoint = await endpoints.find(endpointId);

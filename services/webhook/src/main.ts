@@ -1,0 +1,41 @@
+/**
+ * Distributed composition root of the webhook service: the event store's log (the fan-out
+ * subscription, served by one instance at a time), the webhook endpoints and delivery queue on
+ * PostgreSQL (shared by every instance through leases per endpoint), health on HEALTH_PORT.
+ * Run as many instances as needed.
+ */
+import pino from 'pino';
+import { loadSettings } from '@parcel/config';
+import { systemClock } from '@parcel/domain';
+import { createMetrics, loggerOptions, meteredEventStore, startTelemetry, tracedEventStore } from '@parcel/telemetry';
+import { connectEventStore, connectWebhooks, runService } from '@parcel/wiring';
+import { createWebhookService } from './index.ts';
+
+const telemetry = startTelemetry({ serviceName: 'parcel-webhook' });
+
+const settings = loadSettings(process.env, 'webhook');
+const { distributed } = settings;
+const log = pino(loggerOptions({ level: settings.logLevel, base: { service: 'webhook', instance: distributed.instanceId } }));
+const metrics = createMetrics();
+const [store, { endpoints, deliveries }] = await Promise.all([connectEventStore(distributed, log, { onCommit: metrics.onCommit }), connectWebhooks(distributed)]);
+const eventStore = tracedEventStore(meteredEventStore(store, metrics));
+const service = createWebhookService({
+  eventStore,
+  endpoints,
+  deliveries,
+  // Real time: receivers check webhook-timestamp against their own clocks.
+  clock: systemClock,
+  log,
+  config: settings.webhooks,
+  owner: distributed.instanceId,
+});
+await runService({
+  log,
+  healthPort: distributed.healthPort,
+  host: settings.host,
+  service,
+  ready: () => Promise.all([eventStore.ping(), deliveries.ping()]),
+  resources: [eventStore, endpoints, deliveries],
+  telemetry,
+  metrics,
+});
