@@ -56,7 +56,7 @@ export function startDispatcher(deps: DispatcherDeps) {
       const attempt = await send(endpoint.url, headersFor(endpoint, d, now), d.body, { timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate });
       const at = { endpointId, eventId: d.eventId, attempt: d.attempts + 1 };
       if (attempt.outcome === 'delivered') {
-        await deliveries.remove(endpointId, d.eventId);
+        await deliveries.settle(endpointId, d.eventId, 'delivered', clock.now());
         log.debug({ ...at, status: attempt.status }, 'webhook delivered');
         continue;
       }
@@ -73,7 +73,7 @@ export function startDispatcher(deps: DispatcherDeps) {
       }
       const delay = attempt.outcome === 'retry' ? config.retryScheduleMs[d.attempts] : undefined;
       if (delay === undefined) {
-        await deliveries.remove(endpointId, d.eventId);
+        await deliveries.settle(endpointId, d.eventId, 'failed', after);
         log.warn({ ...at, reason: attempt.reason }, 'webhook delivery given up');
         continue;
       }
