@@ -60,7 +60,7 @@ test('a webhooks.db written before the delivery log is upgraded with its queued 
       ['ev-5', 'pending', 2000],
       ['ev-2', 'pending', 9000],
     ]);
-    await deliveries.settle('we_a', 'ev-2', 'delivered', new Date(10_000));
+    await deliveries.settle('we_a', 'ev-2', 'delivered', 4, new Date(10_000));
     expect((await deliveries.head('we_a'))?.eventId).toBe('ev-5');
   } finally {
     await deliveries.close();

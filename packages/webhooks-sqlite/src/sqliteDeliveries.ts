@@ -108,7 +108,7 @@ export function createSqliteWebhookDeliveries(options: { file: string; busyTimeo
   const due = db.prepare(`SELECT endpoint_id FROM webhook_deliveries d WHERE state = 'pending' AND next_attempt_at <= ?
     AND position = (SELECT min(position) FROM webhook_deliveries WHERE endpoint_id = d.endpoint_id AND state = 'pending')`);
   const head = db.prepare("SELECT * FROM webhook_deliveries WHERE endpoint_id = ? AND state = 'pending' ORDER BY position, event_id LIMIT 1");
-  const settle = db.prepare('UPDATE webhook_deliveries SET state = ?, settled_at = ? WHERE endpoint_id = ? AND event_id = ?');
+  const settle = db.prepare('UPDATE webhook_deliveries SET state = ?, attempts = ?, settled_at = ? WHERE endpoint_id = ? AND event_id = ?');
   const retry = db.prepare('UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ?, failing_since = ? WHERE endpoint_id = ? AND event_id = ?');
   const recordAttempt = db.prepare(`INSERT INTO webhook_attempts (endpoint_id, event_id, attempt, at, duration_ms, status, answer, reason)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -150,8 +150,8 @@ export function createSqliteWebhookDeliveries(options: { file: string; busyTimeo
       const row = head.get(endpointId) as unknown as MessageRow | undefined;
       return row ? pendingOf(row) : undefined;
     },
-    async settle(endpointId, eventId, state, at) {
-      settle.run(state, at.getTime(), endpointId, eventId);
+    async settle(endpointId, eventId, state, count, at) {
+      settle.run(state, count, at.getTime(), endpointId, eventId);
     },
     async retryAt(endpointId, eventId, count, at, failingSince) {
       retry.run(count, at.getTime(), failingSince.getTime(), endpointId, eventId);

@@ -95,8 +95,8 @@ export interface WebhookDeliveries {
   dueEndpoints(now: Date): Promise<string[]>;
   /** The oldest pending delivery of the endpoint: the only one that may be sent now. */
   head(endpointId: string): Promise<PendingDelivery | undefined>;
-  /** Delivered, or given up on at `at`; the next pending one becomes the head. */
-  settle(endpointId: string, eventId: string, state: 'delivered' | 'failed', at: Date): Promise<void>;
+  /** Delivered, or given up on, at `at` after `attempts` attempts; the next pending one becomes the head. */
+  settle(endpointId: string, eventId: string, state: 'delivered' | 'failed', attempts: number, at: Date): Promise<void>;
   /** A failed attempt: try again at `at`. */
   retryAt(endpointId: string, eventId: string, attempts: number, at: Date, failingSince: Date): Promise<void>;
   recordAttempt(attempt: DeliveryAttempt): Promise<void>;

@@ -48,9 +48,9 @@ export function webhookDeliveriesConformance(name: string, open: () => Promise<{
       await d.enqueue([queued('we_a', 3)], at(1000));
       expect((await d.dueEndpoints(T0)).sort()).toEqual(['we_a', 'we_b']);
       expect(await d.head('we_a')).toEqual({ ...queued('we_a', 3), attempts: 0, nextAttemptAt: T0, failingSince: null });
-      await d.settle('we_a', 'ev-3', 'delivered', at(10));
+      await d.settle('we_a', 'ev-3', 'delivered', 1, at(10));
       expect((await d.head('we_a'))?.position).toBe(7);
-      await d.settle('we_a', 'ev-7', 'failed', at(20));
+      await d.settle('we_a', 'ev-7', 'failed', 1, at(20));
       expect(await d.head('we_a')).toBeUndefined();
       expect(await d.dueEndpoints(at(30))).toEqual(['we_b']);
       await d.enqueue([queued('we_a', 3)], at(40));
@@ -70,9 +70,9 @@ export function webhookDeliveriesConformance(name: string, open: () => Promise<{
       const d = await start();
       await d.enqueue([1, 2, 3, 4, 5].map((p) => queued('we_a', p)), T0);
       await d.enqueue([queued('we_b', 9)], T0);
-      await d.settle('we_a', 'ev-1', 'delivered', at(100));
+      await d.settle('we_a', 'ev-1', 'delivered', 1, at(100));
       await d.retryAt('we_a', 'ev-2', 3, at(9000), at(200));
-      await d.settle('we_a', 'ev-2', 'failed', at(300));
+      await d.settle('we_a', 'ev-2', 'failed', 4, at(300));
       const first = await d.messages('we_a', { limit: 2 });
       expect(first.map((m) => m.eventId)).toEqual(['ev-5', 'ev-4']);
       expect(first[0]).toEqual({ ...queued('we_a', 5), state: 'pending', attempts: 0, nextAttemptAt: T0, failingSince: null, queuedAt: T0, settledAt: null });
@@ -83,7 +83,8 @@ export function webhookDeliveriesConformance(name: string, open: () => Promise<{
         ['ev-2', 'failed'],
         ['ev-1', 'delivered'],
       ]);
-      expect(rest[1]).toMatchObject({ attempts: 3, failingSince: at(200), settledAt: at(300) });
+      expect(rest[1]).toMatchObject({ attempts: 4, failingSince: at(200), settledAt: at(300) });
+      expect(rest[2]).toMatchObject({ attempts: 1, failingSince: null, settledAt: at(100) });
       expect(await d.messages('we_c', { limit: 10 })).toEqual([]);
     });
 
@@ -124,7 +125,7 @@ export function webhookDeliveriesConformance(name: string, open: () => Promise<{
       const d = await start();
       await d.enqueue([queued('we_a', 1), queued('we_a', 2)], T0);
       await d.retryAt('we_a', 'ev-1', 2, at(5000), at(10));
-      await d.settle('we_a', 'ev-1', 'delivered', at(6000));
+      await d.settle('we_a', 'ev-1', 'delivered', 3, at(6000));
       expect(await d.redeliver('we_a', 'ev-1', at(7000))).toBe('queued');
       expect(await d.head('we_a')).toEqual({ ...queued('we_a', 1), attempts: 0, nextAttemptAt: at(7000), failingSince: null });
       expect((await d.messages('we_a', { limit: 10 })).find((m) => m.eventId === 'ev-1')).toMatchObject({ state: 'pending', queuedAt: at(7000), settledAt: null });
@@ -136,8 +137,8 @@ export function webhookDeliveriesConformance(name: string, open: () => Promise<{
     it('requeues delivered messages and adds missing ones, pending in log order', async () => {
       const d = await start();
       await d.enqueue([queued('we_a', 2), queued('we_a', 4)], T0);
-      await d.settle('we_a', 'ev-2', 'delivered', at(10));
-      await d.settle('we_a', 'ev-4', 'failed', at(20));
+      await d.settle('we_a', 'ev-2', 'delivered', 1, at(10));
+      await d.settle('we_a', 'ev-4', 'failed', 2, at(20));
       await d.requeue([queued('we_a', 4), queued('we_a', 2), queued('we_a', 3)], at(30));
       const pending = await d.messages('we_a', { limit: 10 });
       expect(pending.map((m) => [m.eventId, m.state, m.attempts, m.queuedAt])).toEqual([
@@ -167,8 +168,8 @@ export function webhookDeliveriesConformance(name: string, open: () => Promise<{
     it('prunes what was settled, attempted or finished before the time; pending messages stay', async () => {
       const d = await start();
       await d.enqueue([queued('we_a', 1), queued('we_a', 2), queued('we_a', 3)], T0);
-      await d.settle('we_a', 'ev-1', 'delivered', at(1000));
-      await d.settle('we_a', 'ev-2', 'failed', at(5000));
+      await d.settle('we_a', 'ev-1', 'delivered', 1, at(1000));
+      await d.settle('we_a', 'ev-2', 'failed', 1, at(5000));
       await d.recordAttempt(attempt('we_a', 'ev-1', 1, { at: at(1000) }));
       await d.recordAttempt(attempt('we_a', 'ev-2', 1, { at: at(5000) }));
       await d.requestReplay(replayOf('rp_1', 'we_a'));

@@ -3,6 +3,7 @@
  * in log order (so in order per parcel), and no endpoint waits for another: a slow or dead one
  * holds up only its own queue. A failed attempt is retried on the schedule; past it the delivery is
  * given up and the queue moves on. An endpoint failing for `disableAfterMs` is disabled, with its reason.
+ * Every attempt is recorded in the delivery log; a settled message stays there until retention.
  */
 import type { Clock } from '@parcel/domain';
 import type { PendingDelivery, WebhookDeliveries, WebhookEndpoint, WebhookStore } from '@parcel/webhooks';
@@ -54,14 +55,22 @@ export function startDispatcher(deps: DispatcherDeps) {
       if (!endpoint) return deliveries.dropEndpoint(endpointId);
       if (!endpoint.enabled) return;
       const attempt = await send(endpoint.url, headersFor(endpoint, d, now), d.body, { timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate });
+      const after = clock.now();
       const at = { endpointId, eventId: d.eventId, attempt: d.attempts + 1 };
+      await deliveries.recordAttempt({
+        ...at,
+        at: now,
+        durationMs: after.getTime() - now.getTime(),
+        status: attempt.status,
+        answer: attempt.answer,
+        reason: attempt.outcome === 'delivered' ? '' : attempt.reason,
+      });
       if (attempt.outcome === 'delivered') {
-        await deliveries.settle(endpointId, d.eventId, 'delivered', clock.now());
+        await deliveries.settle(endpointId, d.eventId, 'delivered', at.attempt, after);
         log.debug({ ...at, status: attempt.status }, 'webhook delivered');
         continue;
       }
       const failingSince = d.failingSince ?? now;
-      const after = clock.now();
       // A change by the owner (enabling it again, a new URL) starts the failing time afresh.
       const counted = Math.max(failingSince.getTime(), endpoint.updatedAt.getTime());
       if (after.getTime() - counted >= config.disableAfterMs) {
@@ -73,7 +82,7 @@ export function startDispatcher(deps: DispatcherDeps) {
       }
       const delay = attempt.outcome === 'retry' ? config.retryScheduleMs[d.attempts] : undefined;
       if (delay === undefined) {
-        await deliveries.settle(endpointId, d.eventId, 'failed', after);
+        await deliveries.settle(endpointId, d.eventId, 'failed', at.attempt, after);
         log.warn({ ...at, reason: attempt.reason }, 'webhook delivery given up');
         continue;
       }
