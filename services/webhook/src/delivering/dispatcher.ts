@@ -46,8 +46,11 @@ export function startDispatcher(deps: DispatcherDeps) {
     };
   }
 
+  /** An endpoint whose replay is being queued waits for it, so what it is sent stays in log order. */
+  const replaying = async (endpointId: string) => (await deliveries.openReplays()).some((r) => r.endpointId === endpointId);
+
   async function drain(endpointId: string): Promise<void> {
-    while (!stopped) {
+    while (!stopped && !(await replaying(endpointId))) {
       const now = clock.now();
       const d = await deliveries.head(endpointId);
       if (!d || d.nextAttemptAt > now) return;
