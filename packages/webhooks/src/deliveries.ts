@@ -69,7 +69,7 @@ export interface ReplayRequest {
   endpointId: string;
   /** Events recorded at or after this time are queued again. */
   since: Date;
-  /** Events recorded after this time are not replayed: the fan-out queues them. */
+  /** When it was asked for. */
   requestedAt: Date;
   status: ReplayStatus;
   /** The log is read after this position (0 before the first page): a restarted replay resumes here. */

@@ -1,10 +1,10 @@
 /**
- * Performs replay requests (issue 16, item 3): reads the store's log from its start, a page at a
- * time, and queues again for the endpoint every event of its account and subscribed types
- * recorded from `since` up to the request, pending whatever its state, in log order. Progress is
- * stored after each page, so a restarted service resumes the replay where it was. Events recorded
- * after the request are the fan-out's; the dispatcher holds the endpoint while its replay runs, so
- * the replayed events go out in log order.
+ * Performs replay requests (issue 16, item 3): reads the store's log from its start to its end, a
+ * page at a time, and queues again for the endpoint every event of its account and subscribed
+ * types recorded at or after `since`, pending whatever its state, in log order. Progress is stored
+ * after each page, so a restarted service resumes the replay where it was. The dispatcher holds
+ * the endpoint while its replay runs, so what it is sent stays in log order. An event recorded
+ * while the replay runs may go out twice (fan-out and replay): receivers dedupe on `webhook-id`.
  */
 import type { Clock } from '@parcel/domain';
 import type { EventStore } from '@parcel/eventstore';
@@ -34,17 +34,14 @@ export function startReplayer(deps: ReplayDeps) {
     const endpoint = await endpoints.find(replay.endpointId);
     while (endpoint && !stopped) {
       const page = await eventStore.readAll({ afterPosition: replay.position, limit: PAGE });
-      const until = page.findIndex((e) => new Date(e.recordedAt) > replay.requestedAt);
-      const read = until === -1 ? page : page.slice(0, until);
       const queued: QueuedDelivery[] = [];
-      for (const v of await visible(read)) {
+      for (const v of await visible(page)) {
         if (v.clientId !== endpoint.clientId || !subscribes(endpoint, v.type) || new Date(v.recorded.recordedAt) < replay.since) continue;
         queued.push({ endpointId: endpoint.id, eventId: v.recorded.id, position: v.recorded.globalPosition, body: v.body() });
       }
       await deliveries.requeue(queued, clock.now());
-      const last = read.at(-1);
-      replay = { ...replay, position: last?.globalPosition ?? replay.position, scanned: replay.scanned + read.length, queued: replay.queued + queued.length };
-      if (until !== -1 || page.length < PAGE) break;
+      replay = { ...replay, position: page.at(-1)?.globalPosition ?? replay.position, scanned: replay.scanned + page.length, queued: replay.queued + queued.length };
+      if (page.length < PAGE) break;
       await deliveries.updateReplay(replay);
     }
     if (stopped) return;
