@@ -49,6 +49,10 @@ export interface Settings {
     pollIntervalMs: number;
     /** How long a webhook instance's claim on an endpoint's queue lasts (renewed before each attempt). */
     leaseMs: number;
+    /** Settled messages, attempts and finished replays older than this are pruned. */
+    retentionMs: number;
+    /** How far back a replay may start. */
+    replayMaxAgeMs: number;
   };
   carriers: {
     /** The LMX carrier's base URL; unset: the embedded stack starts the LMX sandbox itself. */
@@ -95,6 +99,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env, service?: str
       disableAfterMs: integer(env, 'PARCEL_WEBHOOK_DISABLE_AFTER_MS', 5 * DAY_MS, 1),
       pollIntervalMs: integer(env, 'PARCEL_WEBHOOK_POLL_MS', 250, 1),
       leaseMs: webhookLeaseMs(env),
+      retentionMs: integer(env, 'PARCEL_WEBHOOK_RETENTION_MS', 30 * DAY_MS, 1),
+      replayMaxAgeMs: integer(env, 'PARCEL_WEBHOOK_REPLAY_MAX_AGE_MS', 30 * DAY_MS, 1),
     },
     carriers: {
       lmxUrl: env.PARCEL_LMX_URL || undefined,

@@ -71,3 +71,12 @@ it('two queue objects (two webhook instances): one claim per endpoint, and the e
   await a.enqueue([{ endpointId: 'we_0', eventId: 'ev-1', position: 1, body: '{}' }], now);
   expect(await b.dueEndpoints(now)).toEqual(['we_0']);
 });
+
+it('replay requests racing on two queue objects (two gateways): one is stored, the others are busy', async () => {
+  const [a, b] = await twoOf<WebhookDeliveries>((schema) => createPostgresWebhookDeliveries({ connectionString: url, schema, poolSize: 6 }));
+  const now = new Date('2026-11-24T12:00:00Z');
+  const replay = (id: string) => ({ id, endpointId: 'we_0', since: now, requestedAt: now, status: 'requested' as const, position: 0, scanned: 0, queued: 0, finishedAt: null });
+  const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).requestReplay(replay(`rp_${i}`))));
+  expect(outcomes.filter((o) => o === 'requested')).toHaveLength(1);
+  expect(await a.openReplays()).toHaveLength(1);
+});

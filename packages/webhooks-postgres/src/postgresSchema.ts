@@ -18,6 +18,8 @@ export interface WebhookTables {
   schema: string;
   endpoints: string;
   deliveries: string;
+  attempts: string;
+  replays: string;
   leases: string;
 }
 
@@ -27,10 +29,17 @@ export interface WebhookTables {
 const ddlLockClass = 0x50646466; // 'Pddf'
 export const capLockClass = 0x50776863; // 'Pwhc'
 
-export function tablesOf(schema: string): WebhookTables {
+function tablesOf(schema: string): WebhookTables {
   // Identifiers cannot be bound, so only plain names are accepted.
   if (!/^[a-z_][a-z0-9_]{0,47}$/.test(schema)) throw new Error(`invalid webhook schema name ${JSON.stringify(schema)}: use [a-z_][a-z0-9_]*, at most 48 characters`);
-  return { schema, endpoints: `"${schema}".webhook_endpoints`, deliveries: `"${schema}".webhook_deliveries`, leases: `"${schema}".webhook_leases` };
+  return {
+    schema,
+    endpoints: `"${schema}".webhook_endpoints`,
+    deliveries: `"${schema}".webhook_deliveries`,
+    attempts: `"${schema}".webhook_attempts`,
+    replays: `"${schema}".webhook_replays`,
+    leases: `"${schema}".webhook_leases`,
+  };
 }
 
 const ddl = (t: WebhookTables) => `
@@ -50,16 +59,46 @@ CREATE TABLE IF NOT EXISTS ${t.endpoints} (
 );
 CREATE TABLE IF NOT EXISTS ${t.deliveries} (
   endpoint_id text NOT NULL,
-  event_id text NOT NULL,
+  event_id text COLLATE "C" NOT NULL,
   position bigint NOT NULL,
-  queued bigserial,
   body text NOT NULL,
   attempts integer NOT NULL DEFAULT 0,
   next_attempt_at bigint NOT NULL,
   failing_since bigint,
+  state text NOT NULL,
+  queued_at bigint NOT NULL,
+  settled_at bigint,
   PRIMARY KEY (endpoint_id, event_id)
 );
-CREATE INDEX IF NOT EXISTS webhook_deliveries_in_order ON ${t.deliveries} (endpoint_id, position, queued);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_pending ON ${t.deliveries} (endpoint_id, position, event_id) WHERE state = 'pending';
+CREATE INDEX IF NOT EXISTS webhook_deliveries_newest ON ${t.deliveries} (endpoint_id, position, event_id);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_settled ON ${t.deliveries} (settled_at) WHERE state <> 'pending';
+CREATE TABLE IF NOT EXISTS ${t.attempts} (
+  seq bigserial PRIMARY KEY,
+  endpoint_id text NOT NULL,
+  event_id text NOT NULL,
+  attempt integer NOT NULL,
+  at bigint NOT NULL,
+  duration_ms integer NOT NULL,
+  status integer,
+  answer text NOT NULL,
+  reason text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS webhook_attempts_by_endpoint ON ${t.attempts} (endpoint_id, seq);
+CREATE INDEX IF NOT EXISTS webhook_attempts_by_time ON ${t.attempts} (at);
+CREATE TABLE IF NOT EXISTS ${t.replays} (
+  id text PRIMARY KEY,
+  endpoint_id text NOT NULL,
+  since bigint NOT NULL,
+  requested_at bigint NOT NULL,
+  status text NOT NULL,
+  position bigint NOT NULL,
+  scanned integer NOT NULL,
+  queued integer NOT NULL,
+  finished_at bigint
+);
+-- One replay not done per endpoint: requests racing on two gateways meet here.
+CREATE UNIQUE INDEX IF NOT EXISTS webhook_replays_open ON ${t.replays} (endpoint_id) WHERE status <> 'done';
 CREATE TABLE IF NOT EXISTS ${t.leases} (
   endpoint_id text PRIMARY KEY,
   owner text NOT NULL,

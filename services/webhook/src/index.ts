@@ -1,9 +1,11 @@
 /**
  * The webhook service (issue 16): a checkpointed subscription on the store's log queues each
  * client-visible parcel event for its account's subscribed endpoints, and the dispatcher sends
- * them, signed per Standard Webhooks. Embedded, or as several instances of the distributed wiring:
- * one instance at a time serves the fan-out (the store's subscription lease), and the instances
- * share the endpoints' queues through leases per endpoint; see docs/webhooks.md.
+ * them, signed per Standard Webhooks, keeping a log of every attempt; the replayer queues the
+ * events of a replay request again from the log, and the pruner applies the log's retention.
+ * Embedded, or as several instances of the distributed wiring: one instance at a time serves the
+ * fan-out (the store's subscription lease), and the instances share the endpoints' queues and
+ * replays through leases per endpoint; see docs/webhooks.md.
  */
 import type { Clock } from '@parcel/domain';
 import type { EventStore, Subscription } from '@parcel/eventstore';
@@ -12,6 +14,8 @@ import type { Logger } from 'pino';
 import { startDispatcher } from './delivering/dispatcher.ts';
 import type { DeliveryConfig } from './delivering/dispatcher.ts';
 import { fanOut } from './delivering/fanOut.ts';
+import { startReplayer } from './replaying/replayer.ts';
+import { startPruner } from './retaining/pruner.ts';
 
 export type { DeliveryConfig } from './delivering/dispatcher.ts';
 export const WEBHOOK_SUBSCRIPTION = 'webhook-fan-out';
@@ -23,14 +27,14 @@ export interface WebhookServiceDeps {
   /** Real time: receivers check `webhook-timestamp` against their own clocks. */
   clock: Clock;
   log: Logger;
-  config: DeliveryConfig;
+  config: DeliveryConfig & { retentionMs: number };
   /** This instance's name in the endpoint leases (the process's instance id). */
   owner: string;
 }
 
 export function createWebhookService(deps: WebhookServiceDeps) {
   let subscription: Subscription | undefined;
-  let dispatcher: { stop(): Promise<void> } | undefined;
+  let workers: { stop(): Promise<void> }[] = [];
   return {
     async start() {
       subscription = deps.eventStore.subscribeToAll({
@@ -38,7 +42,11 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         handleBatch: fanOut(deps),
         pollIntervalMs: deps.config.pollIntervalMs,
       });
-      dispatcher = startDispatcher(deps);
+      workers = [
+        startDispatcher(deps),
+        startReplayer({ ...deps, pollIntervalMs: deps.config.pollIntervalMs, leaseMs: deps.config.leaseMs }),
+        startPruner({ ...deps, retentionMs: deps.config.retentionMs }),
+      ];
     },
     /** Resolves once every event committed so far is queued for its endpoints. */
     async caughtUp() {
@@ -46,7 +54,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     },
     async stop() {
       await subscription?.stop();
-      await dispatcher?.stop();
+      await Promise.all(workers.map((w) => w.stop()));
     },
   };
 }

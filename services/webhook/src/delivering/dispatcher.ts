@@ -5,6 +5,7 @@
  * given up and the queue moves on. An endpoint failing for `disableAfterMs` is disabled, with its reason.
  * Several dispatchers (webhook service instances) share the endpoints: each drains only the queues
  * it holds a lease on, renewed before every attempt and given up when the queue is done or waits.
+ * Every attempt is recorded in the delivery log; a settled message stays there until retention.
  */
 import type { Clock } from '@parcel/domain';
 import type { PendingDelivery, WebhookDeliveries, WebhookEndpoint, WebhookStore } from '@parcel/webhooks';
@@ -53,6 +54,8 @@ export function startDispatcher(deps: DispatcherDeps) {
 
   /** Holds (or renews) this dispatcher's lease on the endpoint's queue for one more attempt. */
   const claim = (endpointId: string, now: Date) => deliveries.claim(endpointId, owner, now, new Date(now.getTime() + config.leaseMs));
+  /** An endpoint whose replay is being queued waits for it, so what it is sent stays in log order. */
+  const replaying = async (endpointId: string) => (await deliveries.openReplays()).some((r) => r.endpointId === endpointId);
 
   async function drain(endpointId: string): Promise<void> {
     try {
@@ -63,7 +66,7 @@ export function startDispatcher(deps: DispatcherDeps) {
   }
 
   async function drainHeld(endpointId: string): Promise<void> {
-    while (!stopped) {
+    while (!stopped && !(await replaying(endpointId))) {
       const now = clock.now();
       // Another instance drains this queue (or took it over after this one stalled past its lease).
       if (!(await claim(endpointId, now))) return;
@@ -73,14 +76,22 @@ export function startDispatcher(deps: DispatcherDeps) {
       if (!endpoint) return deliveries.dropEndpoint(endpointId);
       if (!endpoint.enabled) return;
       const attempt = await send(endpoint.url, headersFor(endpoint, d, now), d.body, { timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate });
+      const after = clock.now();
       const at = { endpointId, eventId: d.eventId, attempt: d.attempts + 1 };
+      await deliveries.recordAttempt({
+        ...at,
+        at: now,
+        durationMs: after.getTime() - now.getTime(),
+        status: attempt.status,
+        answer: attempt.answer,
+        reason: attempt.outcome === 'delivered' ? '' : attempt.reason,
+      });
       if (attempt.outcome === 'delivered') {
-        await deliveries.remove(endpointId, d.eventId);
+        await deliveries.settle(endpointId, d.eventId, 'delivered', at.attempt, after);
         log.debug({ ...at, status: attempt.status }, 'webhook delivered');
         continue;
       }
       const failingSince = d.failingSince ?? now;
-      const after = clock.now();
       // A change by the owner (enabling it again, a new URL) starts the failing time afresh.
       const counted = Math.max(failingSince.getTime(), endpoint.updatedAt.getTime());
       if (after.getTime() - counted >= config.disableAfterMs) {
@@ -92,7 +103,7 @@ export function startDispatcher(deps: DispatcherDeps) {
       }
       const delay = attempt.outcome === 'retry' ? config.retryScheduleMs[d.attempts] : undefined;
       if (delay === undefined) {
-        await deliveries.remove(endpointId, d.eventId);
+        await deliveries.settle(endpointId, d.eventId, 'failed', at.attempt, after);
         log.warn({ ...at, reason: attempt.reason }, 'webhook delivery given up');
         continue;
       }
