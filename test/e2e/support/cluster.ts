@@ -1,7 +1,7 @@
 /**
  * The distributed wiring as separate processes on the real Kafka, PostgreSQL and mongo-java-server
- * that `npm test` started (infra/up.sh): gateways, order, tracking and label services and the LMX
- * sandbox, each `node services/<name>/src/main.ts`. Every run gets its own PostgreSQL schema and
+ * that `npm test` started (infra/up.sh): gateways, order, tracking, label and webhook services and
+ * the LMX sandbox, each `node services/<name>/src/main.ts`. Every run gets its own PostgreSQL schema and
  * MongoDB database, dropped by `stop()`; Kafka topics are shared (the project's topics, created by
  * infra/topics.sh).
  */
@@ -15,7 +15,7 @@ import pg from 'pg';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
-export type ServiceName = 'gateway' | 'order' | 'tracking' | 'label' | 'carrier-sandbox';
+export type ServiceName = 'gateway' | 'order' | 'tracking' | 'label' | 'webhook' | 'carrier-sandbox';
 
 export interface ServiceProcess {
   name: ServiceName;
@@ -38,6 +38,13 @@ export class Cluster {
   private readonly infra = requireInfra();
   sandboxUrl = '';
 
+  /** Variables every process of the cluster gets (a suite's settings). */
+  private readonly shared: Record<string, string>;
+
+  constructor(shared: Record<string, string> = {}) {
+    this.shared = shared;
+  }
+
   env(extra: Record<string, string> = {}): Record<string, string> {
     return {
       PARCEL_KAFKA_BROKERS: this.infra.kafka,
@@ -52,6 +59,7 @@ export class Cluster {
       PORT: '0',
       HEALTH_PORT: '0',
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info',
+      ...this.shared,
       ...extra,
     };
   }
@@ -139,7 +147,7 @@ export class Cluster {
   }
 }
 
-async function waitReady(proc: ServiceProcess, timeoutMs = 60_000): Promise<void> {
+export async function waitReady(proc: ServiceProcess, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
