@@ -1252,7 +1252,8 @@ export interface paths {
          *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
          *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
          *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
-         *     | 200 | 1 | `event_id invalid` | event_id is blank or longer than 64 |
+         *     | 200 | 1 | `event_id require` | event_id is blank |
+         *     | 200 | 1 | `event_id invalid` | event_id is longer than 64 |
          *     | 200 | 1 | `limit invalid` | limit is not a whole number from 1 to 100 |
          *     | 200 | 1 | `cursor invalid` | cursor is not a next_cursor this operation answered |
          *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
@@ -1384,6 +1385,7 @@ export interface paths {
          *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
          *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
          *     | 200 | 1 | `replay_id require` | replay_id is missing or blank |
+         *     | 200 | 1 | `replay_id invalid` | replay_id is longer than 64 |
          *     | 200 | 1 | `Webhook replay not found` | the endpoint has no replay of this id |
          *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
          *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
