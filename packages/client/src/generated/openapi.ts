@@ -1623,6 +1623,12 @@ export interface components {
             /** @constant */
             status: "ready";
         };
+        RedeliveredWebhookMessage: {
+            endpoint_id: string;
+            event_id: string;
+            /** @description true: it was still waiting to go out, and nothing was queued again. */
+            already_pending: boolean;
+        };
         /**
          * @description Singapore time (UTC+08:00), ISO 8601 to the second, with its offset.
          * @example 2026-11-22T14:05:09+08:00
@@ -1700,6 +1706,11 @@ export interface components {
             /** @description Why it failed (`HTTP 503`, `no answer within 10000 ms`, `network error: …`, `refused destination: …`); empty when delivered. */
             reason: string;
         };
+        WebhookAttemptsPage: {
+            attempts: components["schemas"]["WebhookAttempt"][];
+            /** @description Pass it as `cursor` for the next (older) page; null on the last page. */
+            next_cursor: string | null;
+        };
         WebhookEndpoint: {
             endpoint_id: string;
             url: string;
@@ -1745,6 +1756,11 @@ export interface components {
             queued_at: string;
             /** @description When it was delivered or given up on; null while pending. */
             settled_at: string | null;
+        };
+        WebhookMessagesPage: {
+            messages: components["schemas"]["WebhookMessage"][];
+            /** @description Pass it as `cursor` for the next (older) page; null on the last page. */
+            next_cursor: string | null;
         };
         WebhookReplay: {
             replay_id: string;
@@ -3843,11 +3859,7 @@ export interface operations {
                         code: 0;
                         /** @constant */
                         message: "success";
-                        data: {
-                            messages: components["schemas"]["WebhookMessage"][];
-                            /** @description Pass it as `cursor` for the next (older) page; null on the last page. */
-                            next_cursor: string | null;
-                        };
+                        data: components["schemas"]["WebhookMessagesPage"];
                     } | components["schemas"]["FailureB"];
                 };
             };
@@ -3907,11 +3919,7 @@ export interface operations {
                         code: 0;
                         /** @constant */
                         message: "success";
-                        data: {
-                            attempts: components["schemas"]["WebhookAttempt"][];
-                            /** @description Pass it as `cursor` for the next (older) page; null on the last page. */
-                            next_cursor: string | null;
-                        };
+                        data: components["schemas"]["WebhookAttemptsPage"];
                     } | components["schemas"]["FailureB"];
                 };
             };
@@ -3977,12 +3985,7 @@ export interface operations {
                         code: 0;
                         /** @constant */
                         message: "success";
-                        data: {
-                            endpoint_id: string;
-                            event_id: string;
-                            /** @description true: it was still waiting to go out, and nothing was queued again. */
-                            already_pending: boolean;
-                        };
+                        data: components["schemas"]["RedeliveredWebhookMessage"];
                     } | components["schemas"]["FailureB"];
                 };
             };
