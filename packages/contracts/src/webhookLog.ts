@@ -83,14 +83,16 @@ export const WebhookAttemptView = z
   })
   .meta({ id: 'WebhookAttempt' });
 
-export const WebhookMessagesPage = z.strictObject({ messages: z.array(WebhookMessageView), next_cursor: nextCursor });
-export const WebhookAttemptsPage = z.strictObject({ attempts: z.array(WebhookAttemptView), next_cursor: nextCursor });
+export const WebhookMessagesPage = z.strictObject({ messages: z.array(WebhookMessageView), next_cursor: nextCursor }).meta({ id: 'WebhookMessagesPage' });
+export const WebhookAttemptsPage = z.strictObject({ attempts: z.array(WebhookAttemptView), next_cursor: nextCursor }).meta({ id: 'WebhookAttemptsPage' });
 
-export const RedeliveredWebhookMessage = z.strictObject({
-  endpoint_id: z.string(),
-  event_id: z.string(),
-  already_pending: z.boolean().meta({ description: 'true: it was still waiting to go out, and nothing was queued again.' }),
-});
+export const RedeliveredWebhookMessage = z
+  .strictObject({
+    endpoint_id: z.string(),
+    event_id: z.string(),
+    already_pending: z.boolean().meta({ description: 'true: it was still waiting to go out, and nothing was queued again.' }),
+  })
+  .meta({ id: 'RedeliveredWebhookMessage' });
 
 export const WebhookReplayView = z
   .strictObject({

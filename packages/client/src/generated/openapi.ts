@@ -1252,7 +1252,8 @@ export interface paths {
          *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
          *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
          *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
-         *     | 200 | 1 | `event_id invalid` | event_id is blank or longer than 64 |
+         *     | 200 | 1 | `event_id require` | event_id is blank |
+         *     | 200 | 1 | `event_id invalid` | event_id is longer than 64 |
          *     | 200 | 1 | `limit invalid` | limit is not a whole number from 1 to 100 |
          *     | 200 | 1 | `cursor invalid` | cursor is not a next_cursor this operation answered |
          *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
@@ -1384,6 +1385,7 @@ export interface paths {
          *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
          *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
          *     | 200 | 1 | `replay_id require` | replay_id is missing or blank |
+         *     | 200 | 1 | `replay_id invalid` | replay_id is longer than 64 |
          *     | 200 | 1 | `Webhook replay not found` | the endpoint has no replay of this id |
          *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
          *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
@@ -1621,6 +1623,12 @@ export interface components {
             /** @constant */
             status: "ready";
         };
+        RedeliveredWebhookMessage: {
+            endpoint_id: string;
+            event_id: string;
+            /** @description true: it was still waiting to go out, and nothing was queued again. */
+            already_pending: boolean;
+        };
         /**
          * @description Singapore time (UTC+08:00), ISO 8601 to the second, with its offset.
          * @example 2026-11-22T14:05:09+08:00
@@ -1698,6 +1706,11 @@ export interface components {
             /** @description Why it failed (`HTTP 503`, `no answer within 10000 ms`, `network error: …`, `refused destination: …`); empty when delivered. */
             reason: string;
         };
+        WebhookAttemptsPage: {
+            attempts: components["schemas"]["WebhookAttempt"][];
+            /** @description Pass it as `cursor` for the next (older) page; null on the last page. */
+            next_cursor: string | null;
+        };
         WebhookEndpoint: {
             endpoint_id: string;
             url: string;
@@ -1743,6 +1756,11 @@ export interface components {
             queued_at: string;
             /** @description When it was delivered or given up on; null while pending. */
             settled_at: string | null;
+        };
+        WebhookMessagesPage: {
+            messages: components["schemas"]["WebhookMessage"][];
+            /** @description Pass it as `cursor` for the next (older) page; null on the last page. */
+            next_cursor: string | null;
         };
         WebhookReplay: {
             replay_id: string;
@@ -3841,11 +3859,7 @@ export interface operations {
                         code: 0;
                         /** @constant */
                         message: "success";
-                        data: {
-                            messages: components["schemas"]["WebhookMessage"][];
-                            /** @description Pass it as `cursor` for the next (older) page; null on the last page. */
-                            next_cursor: string | null;
-                        };
+                        data: components["schemas"]["WebhookMessagesPage"];
                     } | components["schemas"]["FailureB"];
                 };
             };
@@ -3905,11 +3919,7 @@ export interface operations {
                         code: 0;
                         /** @constant */
                         message: "success";
-                        data: {
-                            attempts: components["schemas"]["WebhookAttempt"][];
-                            /** @description Pass it as `cursor` for the next (older) page; null on the last page. */
-                            next_cursor: string | null;
-                        };
+                        data: components["schemas"]["WebhookAttemptsPage"];
                     } | components["schemas"]["FailureB"];
                 };
             };
@@ -3975,12 +3985,7 @@ export interface operations {
                         code: 0;
                         /** @constant */
                         message: "success";
-                        data: {
-                            endpoint_id: string;
-                            event_id: string;
-                            /** @description true: it was still waiting to go out, and nothing was queued again. */
-                            already_pending: boolean;
-                        };
+                        data: components["schemas"]["RedeliveredWebhookMessage"];
                     } | components["schemas"]["FailureB"];
                 };
             };

@@ -100,7 +100,7 @@ export const WEBHOOK_LOG_OPERATIONS: readonly Operation[] = [
     security: 'signed',
     query: WebhookAttemptsQuery,
     success: successB(WebhookAttemptsPage),
-    errors: [...endpointIdErrors, business(B.invalid('event_id'), 'event_id is blank or longer than 64'), ...pageErrors],
+    errors: [...endpointIdErrors, business(B.require('event_id'), 'event_id is blank'), business(B.invalid('event_id'), 'event_id is longer than 64'), ...pageErrors],
     examples: [
       { name: 'page', summary: 'A failed attempt', query: { endpoint_id: id }, response: okB({ attempts: [sampleAttempt], next_cursor: null }) },
       { name: 'unknown', summary: 'An id the account does not have', query: { endpoint_id: unknownId }, response: failB(Webhook.notFound) },
@@ -163,7 +163,12 @@ export const WEBHOOK_LOG_OPERATIONS: readonly Operation[] = [
     security: 'signed',
     query: WebhookReplayQuery,
     success: successB(WebhookReplayView),
-    errors: [...endpointIdErrors, business(B.require('replay_id'), 'replay_id is missing or blank'), business(Webhook.replayNotFound, 'the endpoint has no replay of this id')],
+    errors: [
+      ...endpointIdErrors,
+      business(B.require('replay_id'), 'replay_id is missing or blank'),
+      business(B.invalid('replay_id'), 'replay_id is longer than 64'),
+      business(Webhook.replayNotFound, 'the endpoint has no replay of this id'),
+    ],
     examples: [
       { name: 'found', summary: 'The replay', query: { endpoint_id: id, replay_id: WEBHOOK_SAMPLE.replayId }, response: okB(sampleReplay) },
       { name: 'unknown', summary: 'A replay id the endpoint does not have', query: { endpoint_id: id, replay_id: 'rp_000000000000000000000000' }, response: failB(Webhook.replayNotFound) },
