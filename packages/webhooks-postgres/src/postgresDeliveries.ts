@@ -24,7 +24,7 @@ export async function createPostgresWebhookDeliveries(options: PostgresWebhooksO
     // The head of each endpoint's pending messages is the only one that may be due: later ones wait behind it.
     due: `SELECT endpoint_id FROM (SELECT DISTINCT ON (endpoint_id) endpoint_id, next_attempt_at FROM ${t.deliveries}
       WHERE state = 'pending' ORDER BY endpoint_id, position, event_id) AS heads WHERE next_attempt_at <= $1`,
-    head: `SELECT ${MESSAGE_COLUMNS} FROM ${t.deliveries} WHERE endpoint_id = $1 AND state = 'pending' ORDER BY position, event_id LIMIT 1`,
+    head: `SELECT ${MESSAGE_COLUMNS} FROM ${t.deliveries} AS m WHERE endpoint_id = $1 AND state = 'pending' ORDER BY m.position, m.event_id LIMIT 1`,
     settle: `UPDATE ${t.deliveries} SET state = $3, attempts = $4, settled_at = $5 WHERE endpoint_id = $1 AND event_id = $2`,
     retry: `UPDATE ${t.deliveries} SET attempts = $3, next_attempt_at = $4, failing_since = $5 WHERE endpoint_id = $1 AND event_id = $2`,
     drops: [t.deliveries, t.attempts, t.replays].map((table) => `DELETE FROM ${table} WHERE endpoint_id = $1`),

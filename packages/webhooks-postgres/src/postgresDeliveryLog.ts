@@ -44,6 +44,8 @@ interface ReplayRow {
   finished_at: string | null;
 }
 
+// Columns read as text: their aliases shadow the columns in ORDER BY, so every ORDER BY names the
+// table's (`m.`, `a.`, `r.`) to sort by the numbers, not by their text ('10' before '9').
 export const MESSAGE_COLUMNS = `endpoint_id, event_id, position::text, body, attempts, next_attempt_at::text, failing_since::text, state,
   queued_at::text, settled_at::text`;
 const ATTEMPT_COLUMNS = 'seq::text, endpoint_id, event_id, attempt, at::text, duration_ms, status, answer, reason';
@@ -98,13 +100,13 @@ type DeliveryLog = Pick<
 >;
 
 export function deliveryLog(pool: pg.Pool, t: WebhookTables): DeliveryLog {
-  const newest = 'ORDER BY position DESC, event_id DESC LIMIT';
+  const newest = 'ORDER BY m.position DESC, m.event_id DESC LIMIT';
   const sql = {
     recordAttempt: `INSERT INTO ${t.attempts} (endpoint_id, event_id, attempt, at, duration_ms, status, answer, reason) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    newest: `SELECT ${MESSAGE_COLUMNS} FROM ${t.deliveries} WHERE endpoint_id = $1 ${newest} $2`,
-    newestBefore: `SELECT ${MESSAGE_COLUMNS} FROM ${t.deliveries} WHERE endpoint_id = $1 AND (position, event_id) < ($2, $3) ${newest} $4`,
-    attempts: `SELECT ${ATTEMPT_COLUMNS} FROM ${t.attempts} WHERE endpoint_id = $1 AND seq < $2 AND ($3::text IS NULL OR event_id = $3)
-      ORDER BY seq DESC LIMIT $4`,
+    newest: `SELECT ${MESSAGE_COLUMNS} FROM ${t.deliveries} AS m WHERE endpoint_id = $1 ${newest} $2`,
+    newestBefore: `SELECT ${MESSAGE_COLUMNS} FROM ${t.deliveries} AS m WHERE endpoint_id = $1 AND (position, event_id) < ($2, $3) ${newest} $4`,
+    attempts: `SELECT ${ATTEMPT_COLUMNS} FROM ${t.attempts} AS a WHERE endpoint_id = $1 AND seq < $2 AND ($3::text IS NULL OR event_id = $3)
+      ORDER BY a.seq DESC LIMIT $4`,
     stateOf: `SELECT state FROM ${t.deliveries} WHERE endpoint_id = $1 AND event_id = $2 FOR UPDATE`,
     redeliver: `UPDATE ${t.deliveries} SET attempts = 0, next_attempt_at = $3, failing_since = NULL, state = 'pending', queued_at = $3, settled_at = NULL
       WHERE endpoint_id = $1 AND event_id = $2`,
@@ -112,7 +114,7 @@ export function deliveryLog(pool: pg.Pool, t: WebhookTables): DeliveryLog {
     requestReplay: `INSERT INTO ${t.replays} (id, endpoint_id, since, requested_at, status, position, scanned, queued, finished_at)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
     getReplay: `SELECT ${REPLAY_COLUMNS} FROM ${t.replays} WHERE endpoint_id = $1 AND id = $2`,
-    openReplays: `SELECT ${REPLAY_COLUMNS} FROM ${t.replays} WHERE status <> 'done' ORDER BY requested_at, id`,
+    openReplays: `SELECT ${REPLAY_COLUMNS} FROM ${t.replays} AS r WHERE status <> 'done' ORDER BY r.requested_at, r.id`,
     updateReplay: `UPDATE ${t.replays} SET status = $2, position = $3, scanned = $4, queued = $5, finished_at = $6 WHERE id = $1`,
     pruneMessages: `DELETE FROM ${t.deliveries} WHERE state <> 'pending' AND settled_at < $1`,
     pruneAttempts: `DELETE FROM ${t.attempts} WHERE at < $1`,

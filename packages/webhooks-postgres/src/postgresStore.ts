@@ -60,7 +60,8 @@ export async function createPostgresWebhookStore(options: PostgresWebhooksOption
     lock: `SELECT pg_advisory_xact_lock(${capLockClass}, hashtext($1) # ${key})`,
     insert: `INSERT INTO ${t.endpoints} (client_id, id, url, event_types, description, enabled, disabled_reason, secrets, created_at, updated_at)
       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 WHERE (SELECT count(*) FROM ${t.endpoints} WHERE client_id = $1) < $11`,
-    list: `SELECT ${COLUMNS} FROM ${t.endpoints} WHERE client_id = $1 ORDER BY created_at, id`,
+    // The text aliases of COLUMNS shadow the columns in ORDER BY: `e.` sorts by the numbers.
+    list: `SELECT ${COLUMNS} FROM ${t.endpoints} AS e WHERE client_id = $1 ORDER BY e.created_at, e.id`,
     get: `SELECT ${COLUMNS} FROM ${t.endpoints} WHERE client_id = $1 AND id = $2`,
     find: `SELECT ${COLUMNS} FROM ${t.endpoints} WHERE id = $1`,
     update: `UPDATE ${t.endpoints} SET url = $1, event_types = $2, description = $3, enabled = $4, disabled_reason = $5,

@@ -57,6 +57,15 @@ export function webhookDeliveriesConformance(name: string, open: () => Promise<{
       expect(await d.head('we_a')).toBeUndefined();
     });
 
+    it('orders by position and by attempt as numbers, 10 after 9', async () => {
+      const d = await start();
+      await d.enqueue([queued('we_a', 10), queued('we_a', 9)], T0);
+      expect((await d.head('we_a'))?.position).toBe(9);
+      expect((await d.messages('we_a', { limit: 10 })).map((m) => m.position)).toEqual([10, 9]);
+      for (let n = 1; n <= 11; n++) await d.recordAttempt(attempt('we_a', 'ev-9', n));
+      expect((await d.attempts('we_a', { limit: 3 })).map((a) => a.attempt)).toEqual([11, 10, 9]);
+    });
+
     it('a retried head is not due before its time, and holds back the deliveries behind it', async () => {
       const d = await start();
       await d.enqueue([queued('we_a', 1), queued('we_a', 2)], T0);
