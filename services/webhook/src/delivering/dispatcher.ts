@@ -4,7 +4,9 @@
  * holds up only its own queue. A failed attempt is retried on the schedule; past it the delivery is
  * given up and the queue moves on. An endpoint failing for `disableAfterMs` is disabled, with its reason.
  * Several dispatchers (webhook service instances) share the endpoints: each drains only the queues
- * it holds a lease on, renewed before every attempt and given up when the queue is done or waits.
+ * it holds a lease on, renewed before every attempt and given up when the queue is done or waits,
+ * or after a session of `leaseMs` on a queue that never empties, so a busy endpoint does not stay
+ * with whichever instance took it first.
  * Every attempt is recorded in the delivery log; a settled message stays there until retention.
  */
 import type { Clock } from '@parcel/domain';
@@ -66,8 +68,10 @@ export function startDispatcher(deps: DispatcherDeps) {
   }
 
   async function drainHeld(endpointId: string): Promise<void> {
+    const sessionEnds = clock.now().getTime() + config.leaseMs;
     while (!stopped && !(await replaying(endpointId))) {
       const now = clock.now();
+      if (now.getTime() >= sessionEnds) return;
       // Another instance drains this queue (or took it over after this one stalled past its lease).
       if (!(await claim(endpointId, now))) return;
       const d = await deliveries.head(endpointId);
