@@ -8,6 +8,7 @@
  */
 import pg from 'pg';
 import { WEBHOOK_EVENT_TYPES } from '@parcel/contracts';
+import { formatSgt } from '@parcel/domain';
 import { clientB, OTHER, realTime } from '../support/client.ts';
 import type { Target } from '../support/client.ts';
 import { eventually } from '../support/carriers.ts';
@@ -58,7 +59,8 @@ beforeAll(async () => {
   await eventually(async () => expect(await fanOutHeld()).toBe(true), 30_000);
   await waitReady(first);
   await waitReady(await cluster.start('webhook', { PARCEL_INSTANCE_ID: 'webhook-second' }));
-  for (let i = 0; i <= DEMO_ENDPOINTS; i++) receivers.push(await startReceiver());
+  // The demo endpoints, the other account's, and one for the operations test.
+  for (let i = 0; i < DEMO_ENDPOINTS + 2; i++) receivers.push(await startReceiver());
 }, 300_000);
 afterAll(async () => {
   receivers.forEach((r) => r.stop());
@@ -72,6 +74,43 @@ async function createEndpoint(gateway: Target, receiver: Receiver, account = { a
   await receiver.configure({ secrets: [created.body.data.secret] });
   return created.body.data.endpoint_id;
 }
+
+test('every endpoint operation, the delivery log and a replay work through both gateways on the shared PostgreSQL state', async () => {
+  const receiver = receivers[DEMO_ENDPOINTS + 1]!;
+  const [gw0, gw1] = [clientB(gateways[0]!), clientB(gateways[1]!)];
+  const since = formatSgt(new Date(Date.now() - 60_000));
+  const created = await gw0.post('webhook/create-endpoint', { url: `${receiver.url}/ops`, event_types: ['ParcelRegistered'], description: 'ops' });
+  expect(created.body.code).toBe(0);
+  const id: string = created.body.data.endpoint_id;
+  expect((await gw1.get('webhook/get-endpoint', { endpoint_id: id })).body.data).toMatchObject({ endpoint_id: id, description: 'ops', enabled: true });
+  expect((await gw1.post('webhook/update-endpoint', { endpoint_id: id, description: 'ops, renamed' })).body.data.description).toBe('ops, renamed');
+  const rotated = await gw0.post('webhook/rotate-secret', { endpoint_id: id });
+  expect(rotated.body.code).toBe(0);
+  // Both secrets sign until the old one expires: the receiver checks each.
+  await receiver.configure({ secrets: [rotated.body.data.secret, created.body.data.secret] });
+  const test = await gw1.post('webhook/send-test-event', { endpoint_id: id });
+  const order = await gw0.post('order/create-order', orderBody());
+  expect([test.body.code, order.body.code]).toEqual([0, 0]);
+  const tn: string = order.body.data.wmg_tracking_num;
+  await eventually(async () => {
+    const got = await receiver.received();
+    expect(got.map((e) => e.body.type).sort()).toEqual(['ParcelRegistered', 'WebhookTest']);
+    expect(got.every((e) => e.verified && e.signatures === 2)).toBe(true);
+  }, 60_000);
+  const registered = (await receiver.received()).find((e) => e.body.type === 'ParcelRegistered')!;
+  expect(registered.body.trackingNumber).toBe(tn);
+  await eventually(async () => {
+    const messages = (await gw1.get('webhook/list-messages', { endpoint_id: id })).body.data.messages;
+    expect(messages.map((m: { event_id: string; state: string }) => [m.event_id, m.state]).sort()).toEqual([[registered.id, 'delivered'], [test.body.data.event_id, 'delivered']].sort());
+  }, 30_000);
+  // A replay from before the order sends its event again, with the same webhook-id.
+  const replay = await gw0.post('webhook/replay', { endpoint_id: id, since });
+  expect(replay.body.code).toBe(0);
+  await eventually(async () => expect((await gw1.get('webhook/get-replay', { endpoint_id: id, replay_id: replay.body.data.replay_id })).body.data.status).toBe('done'), 60_000);
+  await eventually(async () => expect((await receiver.received()).filter((e) => e.id === registered.id)).toHaveLength(2), 60_000);
+  expect((await gw1.post('webhook/delete-endpoint', { endpoint_id: id })).body.data).toEqual({ endpoint_id: id });
+  expect((await gw0.get('webhook/get-endpoint', { endpoint_id: id })).body.message).toBe('Webhook endpoint not found');
+});
 
 test('kill -9 of the webhook instance holding the fan-out and endpoint leases during delivery: every event of every acknowledged order arrives, verified, in order per parcel; none at another account', async () => {
   const demo = receivers.slice(0, DEMO_ENDPOINTS);
