@@ -60,7 +60,7 @@ export interface MessageCursor {
   eventId: string;
 }
 
-export type RedeliverOutcome = 'queued' | 'pending' | 'unknown';
+type RedeliverOutcome = 'queued' | 'pending' | 'unknown';
 
 export type ReplayStatus = 'requested' | 'running' | 'done';
 
@@ -80,7 +80,7 @@ export interface ReplayRequest {
   finishedAt: Date | null;
 }
 
-export interface PruneCounts {
+interface PruneCounts {
   messages: number;
   attempts: number;
   replays: number;
