@@ -41,7 +41,7 @@ describe('"tenant isolation (another account’s endpoint id reads as not found)
   });
 });
 
-describe('validation of each new operation’s input', () => {
+describe('"validation errors of each new operation’s input … give the documented envelope, never a 5xx"', () => {
   test.each([
     [{}, 'endpoint_id require'],
     [{ endpoint_id: ' ' }, 'endpoint_id require'],

@@ -61,7 +61,7 @@ export interface MessageCursor {
   eventId: string;
 }
 
-export type RedeliverOutcome = 'queued' | 'pending' | 'unknown';
+type RedeliverOutcome = 'queued' | 'pending' | 'unknown';
 
 export type ReplayStatus = 'requested' | 'running' | 'done';
 
@@ -81,7 +81,7 @@ export interface ReplayRequest {
   finishedAt: Date | null;
 }
 
-export interface PruneCounts {
+interface PruneCounts {
   messages: number;
   attempts: number;
   replays: number;

@@ -1,14 +1,11 @@
 export type { CreateOutcome, SigningSecret, WebhookEndpoint, WebhookStore } from './port.ts';
 export type {
-  DeliveryAttempt,
   DeliveryMessage,
   DeliveryState,
   MessageCursor,
   PendingDelivery,
-  PruneCounts,
   QueuedDelivery,
   RecordedAttempt,
-  RedeliverOutcome,
   ReplayRequest,
   ReplayStatus,
   WebhookDeliveries,

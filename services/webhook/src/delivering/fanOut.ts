@@ -13,7 +13,7 @@ import type { QueuedDelivery, WebhookDeliveries, WebhookEndpoint, WebhookStore }
 
 const clientVisible = (type: string): type is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
 
-export interface VisibleEvent {
+interface VisibleEvent {
   recorded: RecordedEvent;
   type: WebhookEventType;
   clientId: string;
