@@ -1,0 +1,58 @@
+/**
+ * The dispatcher's leases, on SQLite with a local receiver: it sends nothing of an endpoint whose
+ * queue another instance holds, takes the queue over once that claim expires (an instance that
+ * died), sends it in order, and gives its own claim up when the queue is done.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { endpointOf } from '@parcel/webhooks/conformance';
+import { createSqliteWebhookDeliveries, createSqliteWebhookStore } from '@parcel/webhooks-sqlite';
+import pino from 'pino';
+import { startDispatcher } from './dispatcher.ts';
+
+const clock = { now: () => new Date() };
+const endpoints = createSqliteWebhookStore({ file: ':memory:' });
+const deliveries = createSqliteWebhookDeliveries({ file: ':memory:' });
+const hits: string[] = [];
+let server: http.Server;
+let url = '';
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    hits.push(String(req.headers['webhook-id']));
+    req.resume().on('end', () => res.end('ok'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+});
+afterAll(async () => {
+  await Promise.all([endpoints.close(), deliveries.close(), new Promise((resolve) => server.close(resolve))]);
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('another instance’s claim holds the queue back until it expires; then it goes out in order, and the claim is given up', async () => {
+  await endpoints.create(endpointOf('we_1', 'demo', { url }), 10);
+  const heldUntil = new Date(Date.now() + 600);
+  expect(await deliveries.claim('we_1', 'instance-2', clock.now(), heldUntil)).toBe(true);
+  await deliveries.enqueue([1, 2, 3].map((p) => ({ endpointId: 'we_1', eventId: `ev-${p}`, position: p, body: '{}' })), clock.now());
+  const config = { retryScheduleMs: [100], timeoutMs: 500, disableAfterMs: 60_000, allowPrivate: true, pollIntervalMs: 20, leaseMs: 1000 };
+  const dispatcher = startDispatcher({ endpoints, deliveries, clock, log: pino({ level: 'silent' }), config, owner: 'instance-1' });
+  try {
+    await sleep(300);
+    expect(hits).toEqual([]);
+    for (let i = 0; i < 200 && hits.length < 3; i++) await sleep(20);
+    expect(hits).toEqual(['ev-1', 'ev-2', 'ev-3']);
+    expect(Date.now()).toBeGreaterThanOrEqual(heldUntil.getTime());
+    // Done with the queue: its claim is free for any instance at once.
+    let free = false;
+    for (let i = 0; i < 50 && !free; i++) {
+      free = await deliveries.claim('we_1', 'instance-2', clock.now(), new Date(Date.now() + 1000));
+      if (!free) await sleep(20);
+    }
+    expect(free).toBe(true);
+    expect((await deliveries.messages('we_1', { limit: 10 })).map((m) => m.state)).toEqual(['delivered', 'delivered', 'delivered']);
+  } finally {
+    await dispatcher.stop();
+  }
+});
