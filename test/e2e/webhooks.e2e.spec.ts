@@ -133,6 +133,8 @@ test('kill -9 of the webhook instance holding the fan-out and endpoint leases du
   expect(await fanOutHeld()).toBe(true);
   await cluster.kill(first);
   const atKill = load.acknowledged.length;
+  // The dead holder's session ended with its process: the survivor serves the fan-out now.
+  await eventually(async () => expect(await fanOutHeld()).toBe(true), 30_000);
   // Orders keep coming after the kill; the survivor must take over the fan-out to deliver them.
   await eventually(async () => expect(load.acknowledged.length).toBeGreaterThan(atKill + 60), 60_000);
   const toCancel = load.acknowledged.slice(0, 20).map((o) => o.trackingNumber!);
