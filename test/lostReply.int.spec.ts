@@ -57,7 +57,7 @@ beforeAll(async () => {
   await order.start();
   const app = createGatewayApp({
     bus, projections, accounts: loadAccounts(), ref, clock, log: pino({ level: 'silent' }),
-    config: { tokenTtlS: 60, commandTimeoutMs: 3000, genericErrorA: 'x', rateLimitPerSecond: 0, rateLimitBurst: 1, trackRateLimitPerMinute: 0, batchCreate: { enabled: false, max: 1 }, idempotencyTtlS: 86400, webhooks: { maxEndpoints: 10, allowPrivate: false } },
+    config: { tokenTtlS: 60, commandTimeoutMs: 3000, genericErrorA: 'x', rateLimitPerSecond: 0, rateLimitBurst: 1, trackRateLimitPerMinute: 0, batchCreate: { enabled: false, max: 1 }, idempotencyTtlS: 86400, webhooks: { maxEndpoints: 10, allowPrivate: false, replayMaxAgeMs: 30 * 24 * 60 * 60 * 1000 } },
   });
   await new Promise<void>((resolve) => (server = app.listen(0, '127.0.0.1', () => resolve())));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -57,7 +57,8 @@ async function send(op: Operation, example: Example, bearer: string | undefined)
 /** The order the examples run in: the token and the parcel first, the cancellation last. */
 const ORDER = ['issueToken', 'createOrder', 'queryStatus', 'queryMultiStatus', 'lookUpStatus', 'lookUpTrackingNumber', 'getBarcode', 'getStations',
   'getShippingLabel', 'getShippingLabelHtml', 'getShippingLabelZpl', 'createLabel', 'createOrders', 'receiveCarrierEvent', 'cancelOrders',
-  'createWebhookEndpoint', 'listWebhookEndpoints', 'getWebhookEndpoint', 'updateWebhookEndpoint', 'rotateWebhookSecret', 'sendWebhookTestEvent', 'deleteWebhookEndpoint',
+  'createWebhookEndpoint', 'listWebhookEndpoints', 'getWebhookEndpoint', 'updateWebhookEndpoint', 'rotateWebhookSecret', 'sendWebhookTestEvent',
+  'listWebhookMessages', 'listWebhookAttempts', 'redeliverWebhookMessage', 'replayWebhookEndpoint', 'getWebhookReplay', 'deleteWebhookEndpoint',
   'alive', 'ready', 'metrics', 'openApiDocument', 'apiReference', 'apiReferenceAsset', 'trackingSearch', 'trackingJson', 'trackingPage'];
 
 test('the run order names every operation once', () => {
@@ -84,6 +85,8 @@ test('every example of every operation, sent to the embedded server, is answered
       else if (typeof documented === 'object' && 'Code' in documented) expect([reply.body.Code, reply.body.Message]).toEqual([documented.Code, documented.Message]);
 
       if (id === 'createWebhookEndpoint' && i === 0) real.set(WEBHOOK_SAMPLE.endpointId, reply.body.data.endpoint_id);
+      if (id === 'sendWebhookTestEvent' && i === 0) real.set(WEBHOOK_SAMPLE.eventId, reply.body.data.event_id);
+      if (id === 'replayWebhookEndpoint' && i === 0) real.set(WEBHOOK_SAMPLE.replayId, reply.body.data.replay_id);
       if (id === 'issueToken' && i === 0) bearer = reply.body.Data.AccessToken;
       if (id === 'createOrder' && i === 0) {
         real.set(SAMPLE.trackingNumber, reply.body.data.wmg_tracking_num);

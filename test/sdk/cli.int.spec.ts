@@ -150,6 +150,25 @@ describe('exit 0: success, the data as JSON on stdout', () => {
     expect((await parcel(['webhook', 'get'])).code).toBe(2);
   });
 
+  test('webhook messages, attempts, redeliver, replay and replay-status (issue 16, item 3 "Delivery log and replay")', async () => {
+    const id = (await parcel(['webhook', 'create', 'https://hooks.example.com/cli-log', 'ParcelRegistered'])).json().endpoint_id as string;
+    const eventId = (await parcel(['webhook', 'test', id])).json().event_id as string;
+    const messages = await parcel(['webhook', 'messages', id, '--limit', '1']);
+    expect(messages.code).toBe(0);
+    expect(messages.json().messages.map((m: { event_id: string }) => m.event_id)).toEqual([eventId]);
+    expect((await parcel(['webhook', 'attempts', id, '--event', eventId])).code).toBe(0);
+    expect((await parcel(['webhook', 'redeliver', id, eventId])).json()).toMatchObject({ endpoint_id: id, event_id: eventId });
+    const replay = await parcel(['webhook', 'replay', id, new Date().toISOString()]);
+    expect(replay.json()).toMatchObject({ endpoint_id: id, status: 'requested' });
+    expect((await parcel(['webhook', 'replay-status', id, replay.json().replay_id])).json().replay_id).toBe(replay.json().replay_id);
+    const unknown = await parcel(['webhook', 'redeliver', id, 'no-such-event']);
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.stderr).error).toMatchObject({ kind: 'business', message: 'Webhook message not found' });
+    expect((await parcel(['webhook', 'redeliver', id])).code).toBe(2);
+    expect((await parcel(['webhook', 'messages', id, '--limit', 'ten'])).code).toBe(2);
+    await parcel(['webhook', 'delete', id]);
+  });
+
   test('stations and barcode', async () => {
     const stations = await parcel(['stations', '637586']);
     expect(stations.code).toBe(0);

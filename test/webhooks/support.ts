@@ -7,6 +7,8 @@ export interface Received {
   path: string;
   id: string;
   attempt: number;
+  /** `webhook-timestamp`, Unix seconds. */
+  timestamp: number;
   verified: boolean;
   signatures: number;
   // The body as the receiver parsed it; assertions read its fields.

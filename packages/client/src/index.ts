@@ -1,6 +1,7 @@
 /** @parcel/client: typed clients of the Parcel Logistics Service's two interfaces. */
 export { InterfaceAClient } from './interfaceA.ts';
 export { InterfaceBClient } from './interfaceB.ts';
+export type { WebhookPage } from './interfaceB.ts';
 export { signature, signedHeaders } from './signature.ts';
 export type { SignedHeaders } from './signature.ts';
 export { DEFAULT_RETRY } from './retry.ts';

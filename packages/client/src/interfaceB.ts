@@ -18,13 +18,28 @@ import type {
   Station,
   StatusRecordB,
   CreateWebhookEndpointRequest,
+  RedeliveredWebhookMessage,
   UpdateWebhookEndpointRequest,
+  WebhookAttemptsPage,
   WebhookEndpoint,
   WebhookEndpointWithSecret,
+  WebhookMessagesPage,
+  WebhookReplay,
   ZplLabel,
 } from './types.ts';
 
 type Call = Omit<ApiRequest, 'auth'>;
+
+/** A page of the delivery log: at most `limit` (1 to 100, default 20), after `cursor` (a `next_cursor` answered before). */
+export interface WebhookPage {
+  limit?: number;
+  cursor?: string;
+}
+
+const pageQuery = ({ limit, cursor }: WebhookPage): Record<string, string> => ({
+  ...(limit === undefined ? {} : { limit: String(limit) }),
+  ...(cursor === undefined ? {} : { cursor }),
+});
 
 export class InterfaceBClient {
   readonly #transport: Transport;
@@ -119,6 +134,33 @@ export class InterfaceBClient {
 
   deleteWebhookEndpoint(endpointId: string, options?: MutatingCallOptions): Promise<Result<{ endpoint_id: string }>> {
     return this.#send({ method: 'POST', path: '/v1/openapi/webhook/delete-endpoint', body: { endpoint_id: endpointId }, ...mutation(options) });
+  }
+
+  /** The endpoint's messages, newest first; pass the answer's `next_cursor` as `cursor` for the next page. */
+  listWebhookMessages(endpointId: string, page: WebhookPage = {}, options?: CallOptions): Promise<Result<WebhookMessagesPage>> {
+    return this.#send({ method: 'GET', path: '/v1/openapi/webhook/list-messages', query: { endpoint_id: endpointId, ...pageQuery(page) }, ...read(options) });
+  }
+
+  /** The endpoint's delivery attempts, newest first, or one message's with `eventId`. */
+  listWebhookAttempts(endpointId: string, page: WebhookPage & { eventId?: string } = {}, options?: CallOptions): Promise<Result<WebhookAttemptsPage>> {
+    const query = { endpoint_id: endpointId, ...(page.eventId === undefined ? {} : { event_id: page.eventId }), ...pageQuery(page) };
+    return this.#send({ method: 'GET', path: '/v1/openapi/webhook/list-attempts', query, ...read(options) });
+  }
+
+  /** Sends a message again with the same webhook-id; one still pending answers `already_pending: true`. */
+  redeliverWebhookMessage(endpointId: string, eventId: string, options?: MutatingCallOptions): Promise<Result<RedeliveredWebhookMessage>> {
+    return this.#send({ method: 'POST', path: '/v1/openapi/webhook/redeliver', body: { endpoint_id: endpointId, event_id: eventId }, ...mutation(options) });
+  }
+
+  /** Sends the account's events recorded since `since` (ISO 8601 with a zone, or a Date) to the endpoint again. */
+  replayWebhookEndpoint(endpointId: string, since: string | Date, options?: MutatingCallOptions): Promise<Result<WebhookReplay>> {
+    const body = { endpoint_id: endpointId, since: since instanceof Date ? since.toISOString() : since };
+    return this.#send({ method: 'POST', path: '/v1/openapi/webhook/replay', body, ...mutation(options) });
+  }
+
+  /** How far a replay is: `requested`, `running` or `done`, with its counts. */
+  getWebhookReplay(endpointId: string, replayId: string, options?: CallOptions): Promise<Result<WebhookReplay>> {
+    return this.#send({ method: 'GET', path: '/v1/openapi/webhook/get-replay', query: { endpoint_id: endpointId, replay_id: replayId }, ...read(options) });
   }
 
   #label<T>(path: Call['path'], trackingNum: string, options: CallOptions | undefined): Promise<Result<T>> {

@@ -33,6 +33,12 @@ export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
 export type CreateWebhookEndpointRequest = operations['createWebhookEndpoint']['requestBody']['content']['application/json'];
 export type UpdateWebhookEndpointRequest = operations['updateWebhookEndpoint']['requestBody']['content']['application/json'];
+export type WebhookMessage = Schemas['WebhookMessage'];
+export type WebhookMessagesPage = Schemas['WebhookMessagesPage'];
+export type WebhookAttempt = Schemas['WebhookAttempt'];
+export type WebhookAttemptsPage = Schemas['WebhookAttemptsPage'];
+export type RedeliveredWebhookMessage = Schemas['RedeliveredWebhookMessage'];
+export type WebhookReplay = Schemas['WebhookReplay'];
 
 // Interface A
 export type TokenResult = Schemas['TokenResult'];

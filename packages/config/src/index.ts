@@ -47,6 +47,10 @@ export interface Settings {
     /** An endpoint failing this long is disabled. */
     disableAfterMs: number;
     pollIntervalMs: number;
+    /** Settled messages, attempts and finished replays older than this are pruned. */
+    retentionMs: number;
+    /** How far back a replay may start. */
+    replayMaxAgeMs: number;
   };
   carriers: {
     /** The LMX carrier's base URL; unset: the embedded stack starts the LMX sandbox itself. */
@@ -84,6 +88,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env, service?: str
       timeoutMs: integer(env, 'PARCEL_WEBHOOK_TIMEOUT_MS', 10_000, 1),
       disableAfterMs: integer(env, 'PARCEL_WEBHOOK_DISABLE_AFTER_MS', 5 * DAY_MS, 1),
       pollIntervalMs: integer(env, 'PARCEL_WEBHOOK_POLL_MS', 250, 1),
+      retentionMs: integer(env, 'PARCEL_WEBHOOK_RETENTION_MS', 30 * DAY_MS, 1),
+      replayMaxAgeMs: integer(env, 'PARCEL_WEBHOOK_REPLAY_MAX_AGE_MS', 30 * DAY_MS, 1),
     },
     carriers: {
       lmxUrl: env.PARCEL_LMX_URL || undefined,

@@ -11,3 +11,4 @@ export * from './requests.ts';
 export * from './validation/createOrder.ts';
 export * from './downstream.ts';
 export * from './webhooks.ts';
+export * from './webhookLog.ts';

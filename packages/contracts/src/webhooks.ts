@@ -15,6 +15,11 @@ export const Webhook = {
   limit: (max: number) => `Maximum ${max} webhook endpoints per account`,
   /** The destination is a private, loopback or link-local address (checked again after DNS resolution at delivery). */
   urlRefused: 'url refused',
+  /** Redeliver: the endpoint has no message of this event id (never had, or retention pruned it). */
+  messageNotFound: 'Webhook message not found',
+  replayNotFound: 'Webhook replay not found',
+  replayBusy: 'A replay of this webhook endpoint is already under way',
+  replayTooOld: (days: number) => `since must be within the last ${days} days`,
 } as const;
 
 const absent = (input: unknown) => input === undefined || input === null;
@@ -42,7 +47,7 @@ const description = z
   .max(256, { error: B.invalid('description') })
   .meta({ description: 'Free text, at most 256 characters.' });
 
-const endpointId = z
+export const endpointId = z
   .string({ error: (issue) => (absent(issue.input) ? B.require('endpoint_id') : B.invalid('endpoint_id')) })
   .refine((s) => s.trim().length > 0, { error: B.require('endpoint_id'), abort: true })
   .max(64, { error: B.invalid('endpoint_id') });

@@ -1,21 +1,9 @@
-/** The delivery queue on SQLite, in the webhook store's file (its own connection; WAL). */
+/** The delivery log and queue on SQLite, in the webhook store's file (its own connection; WAL). */
 import { DatabaseSync } from 'node:sqlite';
-import type { PendingDelivery, WebhookDeliveries } from '@parcel/webhooks';
+import type { DeliveryMessage, DeliveryState, PendingDelivery, RecordedAttempt, ReplayRequest, ReplayStatus, WebhookDeliveries } from '@parcel/webhooks';
+import { migrateDeliveries } from './deliveriesSchema.ts';
 
-const schema = `
-CREATE TABLE IF NOT EXISTS webhook_deliveries (
-  endpoint_id TEXT NOT NULL,
-  event_id TEXT NOT NULL,
-  position INTEGER NOT NULL,
-  body TEXT NOT NULL,
-  attempts INTEGER NOT NULL DEFAULT 0,
-  next_attempt_at INTEGER NOT NULL,
-  failing_since INTEGER,
-  PRIMARY KEY (endpoint_id, event_id)
-);
-CREATE INDEX IF NOT EXISTS webhook_deliveries_in_order ON webhook_deliveries (endpoint_id, position);`;
-
-interface Row {
+interface MessageRow {
   endpoint_id: string;
   event_id: string;
   position: number;
@@ -23,58 +11,195 @@ interface Row {
   attempts: number;
   next_attempt_at: number;
   failing_since: number | null;
+  state: string;
+  queued_at: number;
+  settled_at: number | null;
 }
+
+interface AttemptRow {
+  seq: number;
+  endpoint_id: string;
+  event_id: string;
+  attempt: number;
+  at: number;
+  duration_ms: number;
+  status: number | null;
+  answer: string;
+  reason: string;
+}
+
+interface ReplayRow {
+  id: string;
+  endpoint_id: string;
+  since: number;
+  requested_at: number;
+  status: string;
+  position: number;
+  scanned: number;
+  queued: number;
+  finished_at: number | null;
+}
+
+const dateOrNull = (ms: number | null) => (ms === null ? null : new Date(Number(ms)));
+
+const pendingOf = (row: MessageRow): PendingDelivery => ({
+  endpointId: row.endpoint_id,
+  eventId: row.event_id,
+  position: Number(row.position),
+  body: row.body,
+  attempts: Number(row.attempts),
+  nextAttemptAt: new Date(Number(row.next_attempt_at)),
+  failingSince: dateOrNull(row.failing_since),
+});
+
+const messageOf = (row: MessageRow): DeliveryMessage => ({
+  ...pendingOf(row),
+  state: row.state as DeliveryState,
+  queuedAt: new Date(Number(row.queued_at)),
+  settledAt: dateOrNull(row.settled_at),
+});
+
+const attemptOf = (row: AttemptRow): RecordedAttempt => ({
+  seq: Number(row.seq),
+  endpointId: row.endpoint_id,
+  eventId: row.event_id,
+  attempt: Number(row.attempt),
+  at: new Date(Number(row.at)),
+  durationMs: Number(row.duration_ms),
+  status: row.status === null ? null : Number(row.status),
+  answer: row.answer,
+  reason: row.reason,
+});
+
+const replayOf = (row: ReplayRow): ReplayRequest => ({
+  id: row.id,
+  endpointId: row.endpoint_id,
+  since: new Date(Number(row.since)),
+  requestedAt: new Date(Number(row.requested_at)),
+  status: row.status as ReplayStatus,
+  position: Number(row.position),
+  scanned: Number(row.scanned),
+  queued: Number(row.queued),
+  finishedAt: dateOrNull(row.finished_at),
+});
 
 export function createSqliteWebhookDeliveries(options: { file: string; busyTimeoutMs?: number }): WebhookDeliveries {
   const db = new DatabaseSync(options.file, { timeout: options.busyTimeoutMs ?? 5000 });
   db.exec('PRAGMA journal_mode = WAL');
-  db.exec(schema);
-  const insert = db.prepare(`INSERT INTO webhook_deliveries (endpoint_id, event_id, position, body, next_attempt_at)
-    VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`);
-  // The head of each endpoint's queue is the only row that may be due: later rows wait behind it.
-  const due = db.prepare(`SELECT endpoint_id FROM webhook_deliveries d
-    WHERE position = (SELECT min(position) FROM webhook_deliveries WHERE endpoint_id = d.endpoint_id) AND next_attempt_at <= ?`);
-  const head = db.prepare('SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY position LIMIT 1');
-  const remove = db.prepare('DELETE FROM webhook_deliveries WHERE endpoint_id = ? AND event_id = ?');
+  migrateDeliveries(db);
+  const transaction = <T>(work: () => T): T => {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
+  };
+
+  const insert = db.prepare(`INSERT INTO webhook_deliveries (endpoint_id, event_id, position, body, next_attempt_at, state, queued_at)
+    VALUES (?, ?, ?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING`);
+  const upsert = db.prepare(`INSERT INTO webhook_deliveries (endpoint_id, event_id, position, body, next_attempt_at, state, queued_at)
+    VALUES (?, ?, ?, ?, ?, 'pending', ?) ON CONFLICT (endpoint_id, event_id) DO UPDATE SET body = excluded.body, attempts = 0,
+    next_attempt_at = excluded.next_attempt_at, failing_since = NULL, state = 'pending', queued_at = excluded.queued_at, settled_at = NULL`);
+  // The head of each endpoint's pending messages is the only one that may be due: later ones wait behind it.
+  const due = db.prepare(`SELECT endpoint_id FROM webhook_deliveries d WHERE state = 'pending' AND next_attempt_at <= ?
+    AND position = (SELECT min(position) FROM webhook_deliveries WHERE endpoint_id = d.endpoint_id AND state = 'pending')`);
+  const head = db.prepare("SELECT * FROM webhook_deliveries WHERE endpoint_id = ? AND state = 'pending' ORDER BY position, event_id LIMIT 1");
+  const settle = db.prepare('UPDATE webhook_deliveries SET state = ?, attempts = ?, settled_at = ? WHERE endpoint_id = ? AND event_id = ?');
   const retry = db.prepare('UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ?, failing_since = ? WHERE endpoint_id = ? AND event_id = ?');
-  const drop = db.prepare('DELETE FROM webhook_deliveries WHERE endpoint_id = ?');
+  const recordAttempt = db.prepare(`INSERT INTO webhook_attempts (endpoint_id, event_id, attempt, at, duration_ms, status, answer, reason)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+  const newest = db.prepare('SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY position DESC, event_id DESC LIMIT ?');
+  const newestBefore = db.prepare(`SELECT * FROM webhook_deliveries WHERE endpoint_id = ? AND (position, event_id) < (?, ?)
+    ORDER BY position DESC, event_id DESC LIMIT ?`);
+  const attempts = db.prepare(`SELECT * FROM webhook_attempts WHERE endpoint_id = ? AND seq < ? AND (? IS NULL OR event_id = ?)
+    ORDER BY seq DESC LIMIT ?`);
+  const stateOf = db.prepare('SELECT state FROM webhook_deliveries WHERE endpoint_id = ? AND event_id = ?');
+  const redeliver = db.prepare(`UPDATE webhook_deliveries SET attempts = 0, next_attempt_at = ?, failing_since = NULL, state = 'pending',
+    queued_at = ?, settled_at = NULL WHERE endpoint_id = ? AND event_id = ?`);
+  const requestReplay = db.prepare(`INSERT INTO webhook_replays (id, endpoint_id, since, requested_at, status, position, scanned, queued, finished_at)
+    SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM webhook_replays WHERE endpoint_id = ? AND status <> 'done')`);
+  const getReplay = db.prepare('SELECT * FROM webhook_replays WHERE endpoint_id = ? AND id = ?');
+  const openReplays = db.prepare("SELECT * FROM webhook_replays WHERE status <> 'done' ORDER BY requested_at, id");
+  const updateReplay = db.prepare('UPDATE webhook_replays SET status = ?, position = ?, scanned = ?, queued = ?, finished_at = ? WHERE id = ?');
+  const pruneMessages = db.prepare("DELETE FROM webhook_deliveries WHERE state <> 'pending' AND settled_at < ?");
+  const pruneAttempts = db.prepare('DELETE FROM webhook_attempts WHERE at < ?');
+  const pruneReplays = db.prepare("DELETE FROM webhook_replays WHERE status = 'done' AND finished_at < ?");
+  const drops = ['webhook_deliveries', 'webhook_attempts', 'webhook_replays'].map((table) => db.prepare(`DELETE FROM ${table} WHERE endpoint_id = ?`));
 
   return {
     async enqueue(deliveries, now) {
       if (deliveries.length === 0) return;
-      db.exec('BEGIN IMMEDIATE');
-      try {
-        for (const d of deliveries) insert.run(d.endpointId, d.eventId, d.position, d.body, now.getTime());
-        db.exec('COMMIT');
-      } catch (error) {
-        db.exec('ROLLBACK');
-        throw error;
-      }
+      transaction(() => {
+        for (const d of deliveries) insert.run(d.endpointId, d.eventId, d.position, d.body, now.getTime(), now.getTime());
+      });
+    },
+    async requeue(deliveries, now) {
+      if (deliveries.length === 0) return;
+      transaction(() => {
+        for (const d of deliveries) upsert.run(d.endpointId, d.eventId, d.position, d.body, now.getTime(), now.getTime());
+      });
     },
     async dueEndpoints(now) {
       return (due.all(now.getTime()) as unknown as { endpoint_id: string }[]).map((r) => r.endpoint_id);
     },
-    async head(endpointId): Promise<PendingDelivery | undefined> {
-      const row = head.get(endpointId) as unknown as Row | undefined;
-      if (!row) return undefined;
-      return {
-        endpointId: row.endpoint_id,
-        eventId: row.event_id,
-        position: Number(row.position),
-        body: row.body,
-        attempts: Number(row.attempts),
-        nextAttemptAt: new Date(Number(row.next_attempt_at)),
-        failingSince: row.failing_since === null ? null : new Date(Number(row.failing_since)),
-      };
+    async head(endpointId) {
+      const row = head.get(endpointId) as unknown as MessageRow | undefined;
+      return row ? pendingOf(row) : undefined;
     },
-    async remove(endpointId, eventId) {
-      remove.run(endpointId, eventId);
+    async settle(endpointId, eventId, state, count, at) {
+      settle.run(state, count, at.getTime(), endpointId, eventId);
     },
-    async retryAt(endpointId, eventId, attempts, at, failingSince) {
-      retry.run(attempts, at.getTime(), failingSince.getTime(), endpointId, eventId);
+    async retryAt(endpointId, eventId, count, at, failingSince) {
+      retry.run(count, at.getTime(), failingSince.getTime(), endpointId, eventId);
+    },
+    async recordAttempt(a) {
+      recordAttempt.run(a.endpointId, a.eventId, a.attempt, a.at.getTime(), Math.round(a.durationMs), a.status, a.answer, a.reason);
+    },
+    async messages(endpointId, { limit, before }) {
+      const rows = before ? newestBefore.all(endpointId, before.position, before.eventId, limit) : newest.all(endpointId, limit);
+      return (rows as unknown as MessageRow[]).map(messageOf);
+    },
+    async attempts(endpointId, { limit, before, eventId }) {
+      const rows = attempts.all(endpointId, before ?? Number.MAX_SAFE_INTEGER, eventId ?? null, eventId ?? null, limit);
+      return (rows as unknown as AttemptRow[]).map(attemptOf);
+    },
+    async redeliver(endpointId, eventId, now) {
+      return transaction(() => {
+        const row = stateOf.get(endpointId, eventId) as { state: string } | undefined;
+        if (!row) return 'unknown';
+        if (row.state === 'pending') return 'pending';
+        redeliver.run(now.getTime(), now.getTime(), endpointId, eventId);
+        return 'queued';
+      });
+    },
+    async requestReplay(r) {
+      const values = [r.id, r.endpointId, r.since.getTime(), r.requestedAt.getTime(), r.status, r.position, r.scanned, r.queued, r.finishedAt?.getTime() ?? null];
+      return requestReplay.run(...values, r.endpointId).changes === 1 ? 'requested' : 'busy';
+    },
+    async getReplay(endpointId, id) {
+      const row = getReplay.get(endpointId, id) as unknown as ReplayRow | undefined;
+      return row ? replayOf(row) : undefined;
+    },
+    async openReplays() {
+      return (openReplays.all() as unknown as ReplayRow[]).map(replayOf);
+    },
+    async updateReplay(r) {
+      updateReplay.run(r.status, r.position, r.scanned, r.queued, r.finishedAt?.getTime() ?? null, r.id);
+    },
+    async prune(before) {
+      const t = before.getTime();
+      return transaction(() => ({
+        messages: Number(pruneMessages.run(t).changes),
+        attempts: Number(pruneAttempts.run(t).changes),
+        replays: Number(pruneReplays.run(t).changes),
+      }));
     },
     async dropEndpoint(endpointId) {
-      drop.run(endpointId);
+      transaction(() => drops.forEach((drop) => drop.run(endpointId)));
     },
     async close() {
       if (db.isOpen) db.close();

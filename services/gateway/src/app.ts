@@ -21,8 +21,10 @@ import { rateLimit } from './http/rateLimit.ts';
 import { issuingToken } from './issuingToken/route.ts';
 import { lookingUpStatus } from './lookingUpStatus/route.ts';
 import { lookingUpTrackingNumber } from './lookingUpTrackingNumber/route.ts';
+import { inspectingWebhookLog } from './inspectingWebhookLog/route.ts';
 import { managingWebhooks } from './managingWebhooks/route.ts';
 import { queryingStatus } from './queryingStatus/route.ts';
+import { replayingWebhooks } from './replayingWebhooks/route.ts';
 import { servingMetrics } from './servingMetrics/route.ts';
 import { servingReference } from './servingReference/route.ts';
 import { trackingParcel } from './trackingParcel/route.ts';
@@ -82,6 +84,8 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
     receivingCarrierEvents,
     trackingParcel,
     managingWebhooks,
+    inspectingWebhookLog,
+    replayingWebhooks,
   ];
   for (const slice of slices) slice(routes, ctx);
   app.use(routes);

@@ -20,8 +20,8 @@ export interface GatewayConfig {
   batchCreate: { enabled: boolean; max: number };
   /** How long an Idempotency-Key's answer is kept. */
   idempotencyTtlS: number;
-  /** Webhook endpoints: the cap per account, and whether private destinations are allowed. */
-  webhooks: { maxEndpoints: number; allowPrivate: boolean };
+  /** Webhook endpoints: the cap per account, whether private destinations are allowed, how far back a replay may start. */
+  webhooks: { maxEndpoints: number; allowPrivate: boolean; replayMaxAgeMs: number };
 }
 
 export interface GatewayDeps {

@@ -25,7 +25,7 @@ export function listeningGateway(deps: Pick<GatewayDeps, 'bus' | 'projections'>)
       trackRateLimitPerMinute: 0,
       batchCreate: { enabled: false, max: 50 },
       idempotencyTtlS: 86400,
-      webhooks: { maxEndpoints: 10, allowPrivate: false },
+      webhooks: { maxEndpoints: 10, allowPrivate: false, replayMaxAgeMs: 30 * 24 * 60 * 60 * 1000 },
     },
   });
   let server: Server | undefined;

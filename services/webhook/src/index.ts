@@ -1,7 +1,9 @@
 /**
  * The webhook service (issue 16): a checkpointed subscription on the store's log queues each
  * client-visible parcel event for its account's subscribed endpoints, and the dispatcher sends
- * them, signed per Standard Webhooks. Embedded only so far; see docs/webhooks.md.
+ * them, signed per Standard Webhooks, keeping a log of every attempt; the replayer queues the
+ * events of a replay request again from the log, and the pruner applies the log's retention.
+ * Embedded only so far; see docs/webhooks.md.
  */
 import type { Clock } from '@parcel/domain';
 import type { EventStore, Subscription } from '@parcel/eventstore';
@@ -10,6 +12,8 @@ import type { Logger } from 'pino';
 import { startDispatcher } from './delivering/dispatcher.ts';
 import type { DeliveryConfig } from './delivering/dispatcher.ts';
 import { fanOut } from './delivering/fanOut.ts';
+import { startReplayer } from './replaying/replayer.ts';
+import { startPruner } from './retaining/pruner.ts';
 
 export type { DeliveryConfig } from './delivering/dispatcher.ts';
 export const WEBHOOK_SUBSCRIPTION = 'webhook-fan-out';
@@ -21,12 +25,12 @@ export interface WebhookServiceDeps {
   /** Real time: receivers check `webhook-timestamp` against their own clocks. */
   clock: Clock;
   log: Logger;
-  config: DeliveryConfig;
+  config: DeliveryConfig & { retentionMs: number };
 }
 
 export function createWebhookService(deps: WebhookServiceDeps) {
   let subscription: Subscription | undefined;
-  let dispatcher: { stop(): Promise<void> } | undefined;
+  let workers: { stop(): Promise<void> }[] = [];
   return {
     async start() {
       subscription = deps.eventStore.subscribeToAll({
@@ -34,7 +38,11 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         handleBatch: fanOut(deps),
         pollIntervalMs: deps.config.pollIntervalMs,
       });
-      dispatcher = startDispatcher(deps);
+      workers = [
+        startDispatcher(deps),
+        startReplayer({ ...deps, pollIntervalMs: deps.config.pollIntervalMs }),
+        startPruner({ ...deps, retentionMs: deps.config.retentionMs }),
+      ];
     },
     /** Resolves once every event committed so far is queued for its endpoints. */
     async caughtUp() {
@@ -42,7 +50,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     },
     async stop() {
       await subscription?.stop();
-      await dispatcher?.stop();
+      await Promise.all(workers.map((w) => w.stop()));
     },
   };
 }

@@ -10,7 +10,7 @@ import { EXIT, mapData, printJson, report, UsageError } from './output.ts';
 import { webhook } from './webhookCommand.ts';
 
 /** Options only some commands take (the global ones are in main.ts). */
-export type CommandOption = 'idempotency-key' | 'format' | 'out' | 'origin' | 'destination' | 'direction' | 'description';
+export type CommandOption = 'idempotency-key' | 'format' | 'out' | 'origin' | 'destination' | 'direction' | 'description' | 'limit' | 'cursor' | 'event';
 
 export interface Context {
   args: string[];

@@ -19,6 +19,9 @@ const OPTIONS = {
   destination: { type: 'string' },
   direction: { type: 'string' },
   description: { type: 'string' },
+  limit: { type: 'string' },
+  cursor: { type: 'string' },
+  event: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

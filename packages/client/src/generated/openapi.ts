@@ -1188,6 +1188,217 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/openapi/webhook/list-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The messages of a webhook endpoint
+         * @description The endpoint’s messages, newest (latest in the log) first, a page at a time: pending, delivered, failed (given up on) and waiting (pending for a disabled endpoint), with their attempts and next attempt. Delivered and failed messages are kept for PARCEL_WEBHOOK_RETENTION_MS (30 days). `limit` defaults to 20, at most 100.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
+         *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
+         *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
+         *     | 200 | 1 | `limit invalid` | limit is not a whole number from 1 to 100 |
+         *     | 200 | 1 | `cursor invalid` | cursor is not a next_cursor this operation answered |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        get: operations["listWebhookMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/openapi/webhook/list-attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery attempts of a webhook endpoint
+         * @description Every attempt at the endpoint’s messages, newest first, or at one message with `event_id`: when, how long, the HTTP status (null when there was no answer), the first 256 bytes of the answer and why it failed. Kept for PARCEL_WEBHOOK_RETENTION_MS.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
+         *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
+         *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
+         *     | 200 | 1 | `event_id require` | event_id is blank |
+         *     | 200 | 1 | `event_id invalid` | event_id is longer than 64 |
+         *     | 200 | 1 | `limit invalid` | limit is not a whole number from 1 to 100 |
+         *     | 200 | 1 | `cursor invalid` | cursor is not a next_cursor this operation answered |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        get: operations["listWebhookAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/openapi/webhook/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook message again
+         * @description Queues the message again, pending from now with no attempts: it goes out with the same `webhook-id` and a fresh timestamp and signature, in its place in the log order (before messages queued after it that still wait). A message still pending is left as it is: the answer says `already_pending: true` and nothing is queued twice.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
+         *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
+         *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
+         *     | 200 | 1 | `event_id require` | event_id is missing or blank |
+         *     | 200 | 1 | `event_id invalid` | event_id is not a string, or longer than 64 |
+         *     | 200 | 1 | `Webhook message not found` | the endpoint has no message of this event id (or retention pruned it) |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        post: operations["redeliverWebhookMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/openapi/webhook/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay a webhook endpoint’s events since a time
+         * @description Asks for every event of the account recorded since `since`, of the types the endpoint subscribes to, to be sent to it again, read from the event store’s log (delivered ones too), in log order: so in order per parcel. The webhook service performs it in the background; get-replay says how far it is. One replay per endpoint at a time; `since` at most 30 days back (PARCEL_WEBHOOK_REPLAY_MAX_AGE_MS). The endpoint’s deliveries wait while its replay is queued.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
+         *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
+         *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
+         *     | 200 | 1 | `since require` | since is missing or blank |
+         *     | 200 | 1 | `since invalid` | since is not an ISO 8601 time with seconds and `Z` or an offset |
+         *     | 200 | 1 | `since must be within the last 30 days` | since is further back than PARCEL_WEBHOOK_REPLAY_MAX_AGE_MS |
+         *     | 200 | 1 | `A replay of this webhook endpoint is already under way` | a replay of the endpoint is requested or running |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        post: operations["replayWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/openapi/webhook/get-replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How far a webhook replay is
+         * @description The replay’s status (`requested`, `running`, `done`), the events of the log read so far and how many were queued again.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
+         *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
+         *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
+         *     | 200 | 1 | `replay_id require` | replay_id is missing or blank |
+         *     | 200 | 1 | `replay_id invalid` | replay_id is longer than 64 |
+         *     | 200 | 1 | `Webhook replay not found` | the endpoint has no replay of this id |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        get: operations["getWebhookReplay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1412,6 +1623,12 @@ export interface components {
             /** @constant */
             status: "ready";
         };
+        RedeliveredWebhookMessage: {
+            endpoint_id: string;
+            event_id: string;
+            /** @description true: it was still waiting to go out, and nothing was queued again. */
+            already_pending: boolean;
+        };
         /**
          * @description Singapore time (UTC+08:00), ISO 8601 to the second, with its offset.
          * @example 2026-11-22T14:05:09+08:00
@@ -1475,6 +1692,25 @@ export interface components {
         TrackingNumberResult: {
             TrackingNumber: components["schemas"]["TrackingNumber"];
         };
+        WebhookAttempt: {
+            event_id: string;
+            /** @description 1 for the first attempt since the message was last queued. */
+            attempt: number;
+            /** @description Singapore time, like every B answer. */
+            at: string;
+            duration_ms: number;
+            /** @description The HTTP status answered; null when none was (network error, timeout, refused destination). */
+            status: number | null;
+            /** @description The first 256 bytes of the answer’s body, as text. */
+            answer: string;
+            /** @description Why it failed (`HTTP 503`, `no answer within 10000 ms`, `network error: …`, `refused destination: …`); empty when delivered. */
+            reason: string;
+        };
+        WebhookAttemptsPage: {
+            attempts: components["schemas"]["WebhookAttempt"][];
+            /** @description Pass it as `cursor` for the next (older) page; null on the last page. */
+            next_cursor: string | null;
+        };
         WebhookEndpoint: {
             endpoint_id: string;
             url: string;
@@ -1498,6 +1734,48 @@ export interface components {
             updated_at: string;
             /** @description The signing secret, `whsec_` plus base64 (Standard Webhooks). Shown only in this answer. */
             secret: string;
+        };
+        WebhookMessage: {
+            /** @description The `webhook-id` of every attempt and redelivery. */
+            event_id: string;
+            /** @description The message’s `type`: a `parcel.events.v1` type, or `WebhookTest`. */
+            event_type: string;
+            tracking_num: string | null;
+            /** @description The event’s position in the log (the order of delivery); null for a test event. */
+            position: number | null;
+            /**
+             * @description `failed`: given up on after the retry schedule (or not retried); `waiting`: pending for a disabled endpoint.
+             * @enum {string}
+             */
+            state: "pending" | "delivered" | "failed" | "waiting";
+            /** @description Attempts since it was last queued. */
+            attempts: number;
+            /** @description When it is tried next; null once settled. */
+            next_attempt_at: string | null;
+            /** @description Singapore time, like every B answer. */
+            queued_at: string;
+            /** @description When it was delivered or given up on; null while pending. */
+            settled_at: string | null;
+        };
+        WebhookMessagesPage: {
+            messages: components["schemas"]["WebhookMessage"][];
+            /** @description Pass it as `cursor` for the next (older) page; null on the last page. */
+            next_cursor: string | null;
+        };
+        WebhookReplay: {
+            replay_id: string;
+            endpoint_id: string;
+            /** @description Singapore time, like every B answer. */
+            since: string;
+            /** @description Singapore time, like every B answer. */
+            requested_at: string;
+            /** @enum {string} */
+            status: "requested" | "running" | "done";
+            /** @description Events of the log read so far. */
+            scanned: number;
+            /** @description Of those, the events queued again for the endpoint. */
+            queued: number;
+            finished_at: string | null;
         };
         ZplLabel: {
             /** @description A complete ZPL II label (^XA … ^XZ). */
@@ -3525,6 +3803,366 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    listWebhookMessages: {
+        parameters: {
+            query: {
+                /** @description The endpoint’s id, as create answered it. */
+                endpoint_id: string;
+                /** @description How many to answer, 1 to 100; 20 when omitted. */
+                limit?: string;
+                /** @description The `next_cursor` of the page before; omitted, the newest page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["WebhookMessagesPage"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    listWebhookAttempts: {
+        parameters: {
+            query: {
+                /** @description The endpoint’s id, as create answered it. */
+                endpoint_id: string;
+                /** @description Only the attempts at this message. */
+                event_id?: string;
+                /** @description How many to answer, 1 to 100; 20 when omitted. */
+                limit?: string;
+                /** @description The `next_cursor` of the page before; omitted, the newest page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["WebhookAttemptsPage"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    redeliverWebhookMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpoint_id: string;
+                    /** @description The message’s event id: its `webhook-id`. */
+                    event_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["RedeliveredWebhookMessage"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    replayWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpoint_id: string;
+                    /** @description ISO 8601 with seconds and `Z` or an offset: `2026-11-22T14:05:09+08:00`. */
+                    since: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["WebhookReplay"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    getWebhookReplay: {
+        parameters: {
+            query: {
+                /** @description The endpoint’s id, as create answered it. */
+                endpoint_id: string;
+                /** @description The id replay answered. */
+                replay_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["WebhookReplay"];
+                    } | components["schemas"]["FailureB"];
                 };
             };
             /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */

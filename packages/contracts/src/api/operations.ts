@@ -48,6 +48,7 @@ import {
   TrackingNumberResult,
   ZplLabel,
 } from './schemas.ts';
+import { WEBHOOK_LOG_OPERATIONS } from './webhookLogOperations.ts';
 import { WEBHOOK_OPERATIONS } from './webhookOperations.ts';
 
 /** `credentials`: the API name and key in the body (token issuance); `carrier`: a carrier's HMAC signature. */
@@ -711,6 +712,7 @@ export const OPERATIONS: readonly Operation[] = [
   },
   ...trackingOperations(SAMPLE),
   ...WEBHOOK_OPERATIONS.map(withCommon),
+  ...WEBHOOK_LOG_OPERATIONS.map(withCommon),
 ];
 
 export const operation = (id: string): Operation => {

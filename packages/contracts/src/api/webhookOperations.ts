@@ -25,13 +25,16 @@ export const WEBHOOK_SAMPLE = {
   unknownEndpointId: 'we_000000000000000000000000',
   secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw2W3oX6rRZyI=',
   time: '2026-11-22T14:05:09+08:00',
+  /** The test event's id in the examples (send-test-event answers it; redeliver asks for it). */
+  eventId: '3f0c8e9a-2b1d-4c6e-9a7f-5d2e1b0c4a8f',
+  replayId: 'rp_9b2e4c1a7d3f5e8b0a6c2d4e',
 } as const;
 
-const business = (message: string, when: string): ErrorDoc => ({ status: 200, code: 1, message, when });
-const okB = (data: unknown) => ({ code: 0, message: B.success, data });
-const failB = (message: string) => ({ code: 1, message, data: [] });
+export const business = (message: string, when: string): ErrorDoc => ({ status: 200, code: 1, message, when });
+export const okB = (data: unknown) => ({ code: 0, message: B.success, data });
+export const failB = (message: string) => ({ code: 1, message, data: [] });
 
-const endpointIdErrors = [
+export const endpointIdErrors = [
   business(B.require('endpoint_id'), 'endpoint_id is missing or blank'),
   business(B.invalid('endpoint_id'), 'endpoint_id is not a string, or longer than 64'),
   business(Webhook.notFound, 'the account has no endpoint of this id (another account’s id reads the same)'),
@@ -175,7 +178,7 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = [
         name: 'queued',
         summary: 'The test event is on its way',
         body: { endpoint_id: WEBHOOK_SAMPLE.endpointId },
-        response: okB({ endpoint_id: WEBHOOK_SAMPLE.endpointId, event_id: '3f0c8e9a-2b1d-4c6e-9a7f-5d2e1b0c4a8f' }),
+        response: okB({ endpoint_id: WEBHOOK_SAMPLE.endpointId, event_id: WEBHOOK_SAMPLE.eventId }),
       },
       { name: 'unknown', summary: 'An id the account does not have', body: { endpoint_id: WEBHOOK_SAMPLE.unknownEndpointId }, response: failB(Webhook.notFound) },
     ],

@@ -3,6 +3,7 @@
  * in log order (so in order per parcel), and no endpoint waits for another: a slow or dead one
  * holds up only its own queue. A failed attempt is retried on the schedule; past it the delivery is
  * given up and the queue moves on. An endpoint failing for `disableAfterMs` is disabled, with its reason.
+ * Every attempt is recorded in the delivery log; a settled message stays there until retention.
  */
 import type { Clock } from '@parcel/domain';
 import type { PendingDelivery, WebhookDeliveries, WebhookEndpoint, WebhookStore } from '@parcel/webhooks';
@@ -45,8 +46,11 @@ export function startDispatcher(deps: DispatcherDeps) {
     };
   }
 
+  /** An endpoint whose replay is being queued waits for it, so what it is sent stays in log order. */
+  const replaying = async (endpointId: string) => (await deliveries.openReplays()).some((r) => r.endpointId === endpointId);
+
   async function drain(endpointId: string): Promise<void> {
-    while (!stopped) {
+    while (!stopped && !(await replaying(endpointId))) {
       const now = clock.now();
       const d = await deliveries.head(endpointId);
       if (!d || d.nextAttemptAt > now) return;
@@ -54,14 +58,22 @@ export function startDispatcher(deps: DispatcherDeps) {
       if (!endpoint) return deliveries.dropEndpoint(endpointId);
       if (!endpoint.enabled) return;
       const attempt = await send(endpoint.url, headersFor(endpoint, d, now), d.body, { timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate });
+      const after = clock.now();
       const at = { endpointId, eventId: d.eventId, attempt: d.attempts + 1 };
+      await deliveries.recordAttempt({
+        ...at,
+        at: now,
+        durationMs: after.getTime() - now.getTime(),
+        status: attempt.status,
+        answer: attempt.answer,
+        reason: attempt.outcome === 'delivered' ? '' : attempt.reason,
+      });
       if (attempt.outcome === 'delivered') {
-        await deliveries.remove(endpointId, d.eventId);
+        await deliveries.settle(endpointId, d.eventId, 'delivered', at.attempt, after);
         log.debug({ ...at, status: attempt.status }, 'webhook delivered');
         continue;
       }
       const failingSince = d.failingSince ?? now;
-      const after = clock.now();
       // A change by the owner (enabling it again, a new URL) starts the failing time afresh.
       const counted = Math.max(failingSince.getTime(), endpoint.updatedAt.getTime());
       if (after.getTime() - counted >= config.disableAfterMs) {
@@ -73,7 +85,7 @@ export function startDispatcher(deps: DispatcherDeps) {
       }
       const delay = attempt.outcome === 'retry' ? config.retryScheduleMs[d.attempts] : undefined;
       if (delay === undefined) {
-        await deliveries.remove(endpointId, d.eventId);
+        await deliveries.settle(endpointId, d.eventId, 'failed', at.attempt, after);
         log.warn({ ...at, reason: attempt.reason }, 'webhook delivery given up');
         continue;
       }

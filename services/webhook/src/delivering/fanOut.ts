@@ -9,18 +9,28 @@ import { PARCEL_STREAM_PREFIX, WEBHOOK_EVENT_TYPES } from '@parcel/contracts';
 import type { WebhookEventType } from '@parcel/contracts';
 import type { Clock } from '@parcel/domain';
 import type { EventStore, RecordedEvent } from '@parcel/eventstore';
-import type { QueuedDelivery, WebhookDeliveries, WebhookStore } from '@parcel/webhooks';
+import type { QueuedDelivery, WebhookDeliveries, WebhookEndpoint, WebhookStore } from '@parcel/webhooks';
 
 const clientVisible = (type: string): type is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
 
-export function fanOut(deps: { eventStore: EventStore; endpoints: WebhookStore; deliveries: WebhookDeliveries; clock: Clock }) {
-  const owners = parcelOwners(deps.eventStore);
-  return async (page: readonly RecordedEvent[]): Promise<void> => {
-    const queued: QueuedDelivery[] = [];
+interface VisibleEvent {
+  recorded: RecordedEvent;
+  type: WebhookEventType;
+  clientId: string;
+  /** The `parcel.events.v1` JSON text sent for it. */
+  body(): string;
+}
+
+/** The client-visible parcel events of a page of the log, each with its account (fan-out and replay alike). */
+export function visibleEvents(eventStore: EventStore) {
+  const owners = parcelOwners(eventStore);
+  return async (page: readonly RecordedEvent[]): Promise<VisibleEvent[]> => {
+    const visible: VisibleEvent[] = [];
     for (const recorded of page) {
       if (!recorded.streamName.startsWith(PARCEL_STREAM_PREFIX)) continue;
       const event = toParcelEvent(recorded);
-      if (!clientVisible(event.type)) continue;
+      const type = event.type;
+      if (!clientVisible(type)) continue;
       const trackingNumber = event.data.trackingNumber;
       let clientId: string;
       if (event.type === 'ParcelRegistered') {
@@ -29,10 +39,23 @@ export function fanOut(deps: { eventStore: EventStore; endpoints: WebhookStore; 
       } else {
         clientId = await owners.ownerOf(trackingNumber);
       }
-      const endpoints = (await deps.endpoints.list(clientId)).filter((e) => e.enabled && e.eventTypes.includes(event.type as WebhookEventType));
+      visible.push({ recorded, type, clientId, body: () => JSON.stringify(parcelEventMessage(recorded, event, clientId)) });
+    }
+    return visible;
+  };
+}
+
+export const subscribes = (endpoint: WebhookEndpoint, type: WebhookEventType) => endpoint.eventTypes.includes(type);
+
+export function fanOut(deps: { eventStore: EventStore; endpoints: WebhookStore; deliveries: WebhookDeliveries; clock: Clock }) {
+  const visible = visibleEvents(deps.eventStore);
+  return async (page: readonly RecordedEvent[]): Promise<void> => {
+    const queued: QueuedDelivery[] = [];
+    for (const v of await visible(page)) {
+      const endpoints = (await deps.endpoints.list(v.clientId)).filter((e) => e.enabled && subscribes(e, v.type));
       if (endpoints.length === 0) continue;
-      const body = JSON.stringify(parcelEventMessage(recorded, event, clientId));
-      for (const e of endpoints) queued.push({ endpointId: e.id, eventId: recorded.id, position: recorded.globalPosition, body });
+      const body = v.body();
+      for (const e of endpoints) queued.push({ endpointId: e.id, eventId: v.recorded.id, position: v.recorded.globalPosition, body });
     }
     await deps.deliveries.enqueue(queued, deps.clock.now());
   };

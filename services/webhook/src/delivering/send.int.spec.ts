@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { send } from './send.ts';
+import { ANSWER_KEPT_BYTES, send } from './send.ts';
 
 const refuse = { timeoutMs: 2000, allowPrivate: false };
 
@@ -27,7 +27,7 @@ test.each([
   ['loopback', 'http://2130706433:9/'],
 ])('%s destination %s is refused before any connection', async (range, url) => {
   const attempt = await send(url, {}, '{}', refuse);
-  expect(attempt).toEqual({ outcome: 'failed', status: null, reason: `refused destination: ${range} address` });
+  expect(attempt).toEqual({ outcome: 'failed', status: null, reason: `refused destination: ${range} address`, answer: '' });
 });
 
 describe('against a local server', () => {
@@ -46,7 +46,7 @@ describe('against a local server', () => {
         return write();
       }
       if (req.url === '/429') return res.writeHead(429).end();
-      if (req.url === '/400') return res.writeHead(400).end();
+      if (req.url === '/400') return res.writeHead(400).end('bad é request');
       res.end('ok');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -64,22 +64,22 @@ describe('against a local server', () => {
     expect(refused).toMatchObject({ outcome: 'failed', status: null });
     expect((refused as { reason: string }).reason).toMatch(/^refused destination: localhost resolves to loopback address/);
     expect(hits).not.toContain('/ok');
-    expect(await send(`http://localhost:${port}/ok`, {}, '{}', allow)).toEqual({ outcome: 'delivered', status: 200 });
+    expect(await send(`http://localhost:${port}/ok`, {}, '{}', allow)).toEqual({ outcome: 'delivered', status: 200, answer: 'ok' });
   });
 
   test('a redirect is not followed and is not a delivery', async () => {
     hits.length = 0;
-    expect(await send(`${base}/redirect`, {}, '{}', allow)).toEqual({ outcome: 'failed', status: 302, reason: 'HTTP 302' });
+    expect(await send(`${base}/redirect`, {}, '{}', allow)).toEqual({ outcome: 'failed', status: 302, reason: 'HTTP 302', answer: '' });
     expect(hits).toEqual(['/redirect']);
   });
 
   test('no answer within the deadline is retried; 429 is retried; 400 is not', async () => {
-    expect(await send(`${base}/slow`, {}, '{}', allow)).toEqual({ outcome: 'retry', status: null, reason: 'no answer within 500 ms' });
-    expect(await send(`${base}/429`, {}, '{}', allow)).toEqual({ outcome: 'retry', status: 429, reason: 'HTTP 429' });
-    expect(await send(`${base}/400`, {}, '{}', allow)).toEqual({ outcome: 'failed', status: 400, reason: 'HTTP 400' });
+    expect(await send(`${base}/slow`, {}, '{}', allow)).toEqual({ outcome: 'retry', status: null, reason: 'no answer within 500 ms', answer: '' });
+    expect(await send(`${base}/429`, {}, '{}', allow)).toEqual({ outcome: 'retry', status: 429, reason: 'HTTP 429', answer: '' });
+    expect(await send(`${base}/400`, {}, '{}', allow)).toEqual({ outcome: 'failed', status: 400, reason: 'HTTP 400', answer: 'bad \u00e9 request' });
   });
 
-  test('an endless answer is read only up to the bound', async () => {
-    expect(await send(`${base}/huge`, {}, '{}', { ...allow, timeoutMs: 5000 })).toEqual({ outcome: 'delivered', status: 200 });
+  test('an endless answer is read only up to the bound, and only its first bytes are kept (issue 16, item 3)', async () => {
+    expect(await send(`${base}/huge`, {}, '{}', { ...allow, timeoutMs: 5000 })).toEqual({ outcome: 'delivered', status: 200, answer: 'x'.repeat(ANSWER_KEPT_BYTES) });
   });
 });

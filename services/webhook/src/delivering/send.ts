@@ -10,7 +10,11 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { literalAddress, refusedRange } from '@parcel/webhooks';
 
-export type Attempt = { outcome: 'delivered'; status: number } | { outcome: 'retry' | 'failed'; status: number | null; reason: string };
+/** `answer`: the first bytes of the answer's body as text (the delivery log keeps them); empty when there was none. */
+export type Attempt = { outcome: 'delivered'; status: number; answer: string } | { outcome: 'retry' | 'failed'; status: number | null; reason: string; answer: string };
+
+/** Bytes of an answer's body kept as text for the delivery log. */
+export const ANSWER_KEPT_BYTES = 256;
 
 export interface SendOptions {
   timeoutMs: number;
@@ -39,7 +43,7 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
 export function send(url: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<Attempt> {
   const literal = literalAddress(url);
   const range = literal === undefined ? undefined : refusedRange(literal, { allowPrivate: options.allowPrivate });
-  if (range) return Promise.resolve({ outcome: 'failed', status: null, reason: `refused destination: ${range} address` });
+  if (range) return Promise.resolve({ outcome: 'failed', status: null, reason: `refused destination: ${range} address`, answer: '' });
   const maxAnswerBytes = options.maxAnswerBytes ?? 4096;
   const target = new URL(url);
   const request = target.protocol === 'https:' ? https.request : http.request;
@@ -58,19 +62,26 @@ export function send(url: string, headers: Record<string, string>, body: string,
       lookup: guardedLookup(options.allowPrivate),
       agent: false,
     });
-    const timer = setTimeout(() => settle({ outcome: 'retry', status: null, reason: `no answer within ${options.timeoutMs} ms` }), options.timeoutMs);
+    const timer = setTimeout(() => settle({ outcome: 'retry', status: null, reason: `no answer within ${options.timeoutMs} ms`, answer: '' }), options.timeoutMs);
     req.on('error', (err) =>
-      settle(err instanceof RefusedDestination ? { outcome: 'failed', status: null, reason: `refused destination: ${err.message}` } : { outcome: 'retry', status: null, reason: `network error: ${err.message}` }),
+      settle(
+        err instanceof RefusedDestination
+          ? { outcome: 'failed', status: null, reason: `refused destination: ${err.message}`, answer: '' }
+          : { outcome: 'retry', status: null, reason: `network error: ${err.message}`, answer: '' },
+      ),
     );
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;
       let read = 0;
+      const kept: Buffer[] = [];
       const done = () => {
-        if (status >= 200 && status < 300) settle({ outcome: 'delivered', status });
-        else if (status >= 500 || RETRIED_STATUSES.has(status)) settle({ outcome: 'retry', status, reason: `HTTP ${status}` });
-        else settle({ outcome: 'failed', status, reason: `HTTP ${status}` });
+        const answer = Buffer.concat(kept).subarray(0, ANSWER_KEPT_BYTES).toString('utf8');
+        if (status >= 200 && status < 300) settle({ outcome: 'delivered', status, answer });
+        else if (status >= 500 || RETRIED_STATUSES.has(status)) settle({ outcome: 'retry', status, reason: `HTTP ${status}`, answer });
+        else settle({ outcome: 'failed', status, reason: `HTTP ${status}`, answer });
       };
       res.on('data', (chunk: Buffer) => {
+        if (read < ANSWER_KEPT_BYTES) kept.push(chunk.subarray(0, ANSWER_KEPT_BYTES - read));
         read += chunk.length;
         if (read >= maxAnswerBytes) done();
       });

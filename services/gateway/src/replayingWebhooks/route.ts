@@ -1,0 +1,69 @@
+/**
+ * Replay of a webhook endpoint over interface B (issue 16, item 3): the gateway records the
+ * request in the webhook state, and the webhook service performs it from the event store's log.
+ * One replay per endpoint at a time; `since` at most `replayMaxAgeMs` back.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Response, Router } from 'express';
+import { B, check, CODE_FAILURE, CODE_SUCCESS, ReplayWebhookRequest, Webhook, WebhookReplayQuery } from '@parcel/contracts';
+import type { WebhookReplayView } from '@parcel/contracts';
+import { formatSgt } from '@parcel/domain';
+import type { ReplayRequest, WebhookDeliveries, WebhookStore } from '@parcel/webhooks';
+import { accountOf } from '../context.ts';
+import type { GatewayContext } from '../context.ts';
+import { sendB } from '../http/interfaces.ts';
+import { mount } from '../http/mount.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const viewOf = (r: ReplayRequest): WebhookReplayView => ({
+  replay_id: r.id,
+  endpoint_id: r.endpointId,
+  since: formatSgt(r.since),
+  requested_at: formatSgt(r.requestedAt),
+  status: r.status,
+  scanned: r.scanned,
+  queued: r.queued,
+  finished_at: r.finishedAt ? formatSgt(r.finishedAt) : null,
+});
+
+const fail = (res: Response, message: string) => sendB(res, CODE_FAILURE, message, []);
+
+export function replayingWebhooks(router: Router, ctx: GatewayContext): void {
+  const store: WebhookStore | undefined = ctx.webhooks;
+  const deliveries: WebhookDeliveries | undefined = ctx.webhookDeliveries;
+  if (!store || !deliveries) return;
+  const { replayMaxAgeMs } = ctx.config.webhooks;
+
+  mount(router, ctx, 'replayWebhookEndpoint', async (req, res) => {
+    const body = check(ReplayWebhookRequest, req.body);
+    if (!body.ok) return fail(res, body.message);
+    const endpoint = await store.get(accountOf(res).clientId, body.value.endpoint_id);
+    if (!endpoint) return fail(res, Webhook.notFound);
+    const now = ctx.clock.now();
+    if (now.getTime() - body.value.since.getTime() > replayMaxAgeMs) return fail(res, Webhook.replayTooOld(Math.floor(replayMaxAgeMs / DAY_MS)));
+    const replay: ReplayRequest = {
+      id: `rp_${randomBytes(12).toString('hex')}`,
+      endpointId: endpoint.id,
+      since: body.value.since,
+      requestedAt: now,
+      status: 'requested',
+      position: 0,
+      scanned: 0,
+      queued: 0,
+      finishedAt: null,
+    };
+    if ((await deliveries.requestReplay(replay)) === 'busy') return fail(res, Webhook.replayBusy);
+    sendB(res, CODE_SUCCESS, B.success, viewOf(replay));
+  });
+
+  mount(router, ctx, 'getWebhookReplay', async (req, res) => {
+    const query = check(WebhookReplayQuery, req.query);
+    if (!query.ok) return fail(res, query.message);
+    const endpoint = await store.get(accountOf(res).clientId, query.value.endpoint_id);
+    if (!endpoint) return fail(res, Webhook.notFound);
+    const replay = await deliveries.getReplay(endpoint.id, query.value.replay_id);
+    if (!replay) return fail(res, Webhook.replayNotFound);
+    sendB(res, CODE_SUCCESS, B.success, viewOf(replay));
+  });
+}

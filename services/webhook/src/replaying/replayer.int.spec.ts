@@ -1,0 +1,103 @@
+/**
+ * Issue 16, item 3 "Replay since a time", the replayer alone on SQLite: from the store's log it
+ * queues again, pending whatever their state, the events of the endpoint's account and subscribed
+ * types recorded since `since`, and never another account's; a replay left running by a crash
+ * resumes after its stored position.
+ */
+import { randomUUID } from 'node:crypto';
+import { createParcelProjector, handleParcelCommand, randomIds } from '@parcel/application';
+import { sampleParcelOrder } from '@parcel/domain/testing';
+import { createSqliteEventStore } from '@parcel/eventstore-sqlite';
+import type { RecordedEvent } from '@parcel/eventstore';
+import { createOrder } from '@parcel/order';
+import { createSqliteProjectionStore } from '@parcel/projections-sqlite';
+import type { ReplayRequest } from '@parcel/webhooks';
+import { endpointOf } from '@parcel/webhooks/conformance';
+import { createSqliteWebhookDeliveries, createSqliteWebhookStore } from '@parcel/webhooks-sqlite';
+import pino from 'pino';
+import { startReplayer } from './replayer.ts';
+
+const clock = { now: () => new Date('2026-11-22T06:05:09Z') };
+const eventStore = createSqliteEventStore({ file: ':memory:' });
+const projections = createSqliteProjectionStore({ file: ':memory:' });
+const endpoints = createSqliteWebhookStore({ file: ':memory:' });
+const deliveries = createSqliteWebhookDeliveries({ file: ':memory:' });
+const deps = { eventStore, projector: createParcelProjector({ eventStore, views: projections.parcels }), clock, ids: randomIds };
+const TYPES = ['ParcelRegistered', 'ParcelCancelled'] as const;
+let log: RecordedEvent[] = [];
+const parcels: Record<string, string[]> = { demo: [], other: [] };
+
+async function order(clientId: string): Promise<string> {
+  const created = await createOrder(deps, { clientId, order: sampleParcelOrder({ custom_tracking_num: `REF-${clientId}-${parcels[clientId]!.length}` }), serviceType: 'LMD', carrier: 'GLX' }, { commandId: randomUUID() });
+  if (!created.ok) throw new Error('not created');
+  parcels[clientId]!.push(created.trackingNumber);
+  return created.trackingNumber;
+}
+
+beforeAll(async () => {
+  const first = await order('demo');
+  await order('other');
+  await handleParcelCommand(deps, first, () => ({ type: 'CancelParcel', data: { clientId: 'demo', now: clock.now() } }), {});
+  // The store stamps events in milliseconds: a pause, so the first parcel's events are recorded before `since`.
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  await order('demo');
+  await order('other');
+  await order('demo');
+  log = await eventStore.readAll({ limit: 1000 });
+});
+afterAll(async () => {
+  await Promise.all([eventStore.close(), projections.close(), endpoints.close(), deliveries.close()]);
+});
+
+const replayOf = (id: string, endpointId: string, over: Partial<ReplayRequest>): ReplayRequest => ({
+  id,
+  endpointId,
+  since: new Date(0),
+  requestedAt: clock.now(),
+  status: 'requested',
+  position: 0,
+  scanned: 0,
+  queued: 0,
+  finishedAt: null,
+  ...over,
+});
+const ownerOf = (e: RecordedEvent) => Object.keys(parcels).find((c) => parcels[c]!.some((tn) => e.streamName.endsWith(tn)));
+/** The demo account's events of the subscribed types, by the rule the replay documents. */
+const demoEvents = (keep: (e: RecordedEvent) => boolean) => log.filter((e) => ownerOf(e) === 'demo' && TYPES.some((t) => e.type.startsWith(`${t}.`)) && keep(e));
+
+async function perform(replay: ReplayRequest): Promise<ReplayRequest> {
+  await deliveries.requestReplay(replay);
+  const replayer = startReplayer({ eventStore, endpoints, deliveries, clock, log: pino({ level: 'silent' }), pollIntervalMs: 10 });
+  try {
+    for (let i = 0; i < 500 && (await deliveries.getReplay(replay.endpointId, replay.id))?.status !== 'done'; i++) await new Promise((r) => setTimeout(r, 10));
+  } finally {
+    await replayer.stop();
+  }
+  return (await deliveries.getReplay(replay.endpointId, replay.id))!;
+}
+
+test('queues again the account’s subscribed events recorded since the time, delivered ones too, in log order; not another account’s', async () => {
+  await endpoints.create(endpointOf('we_1', 'demo', { eventTypes: [...TYPES] }), 10);
+  const since = new Date(log.find((e) => e.streamName.endsWith(parcels.demo![1]!))!.recordedAt);
+  const expected = demoEvents((e) => new Date(e.recordedAt) >= since);
+  // One of them was delivered before: the replay makes it pending again.
+  await deliveries.enqueue([{ endpointId: 'we_1', eventId: expected[0]!.id, position: expected[0]!.globalPosition, body: '{}' }], clock.now());
+  await deliveries.settle('we_1', expected[0]!.id, 'delivered', 1, clock.now());
+
+  const done = await perform(replayOf('rp_1', 'we_1', { since }));
+  expect(done).toMatchObject({ status: 'done', scanned: log.length, queued: expected.length, position: log.at(-1)!.globalPosition, finishedAt: clock.now() });
+  const messages = (await deliveries.messages('we_1', { limit: 100 })).reverse();
+  expect(messages.map((m) => [m.eventId, m.position, m.state, m.attempts])).toEqual(expected.map((e) => [e.id, e.globalPosition, 'pending', 0]));
+  expect(messages.every((m) => JSON.parse(m.body).clientId === 'demo')).toBe(true);
+  expect(expected.length).toBeGreaterThan(0);
+  expect(demoEvents(() => true).length).toBeGreaterThan(expected.length);
+});
+
+test('a replay left running by a crash resumes after its stored position', async () => {
+  await endpoints.create(endpointOf('we_2', 'demo', { eventTypes: [...TYPES] }), 10);
+  const at = log[Math.floor(log.length / 2)]!.globalPosition;
+  const done = await perform(replayOf('rp_2', 'we_2', { status: 'running', position: at, scanned: 7, queued: 1 }));
+  const expected = demoEvents((e) => e.globalPosition > at);
+  expect(done).toMatchObject({ status: 'done', scanned: 7 + log.filter((e) => e.globalPosition > at).length, queued: 1 + expected.length });
+  expect((await deliveries.messages('we_2', { limit: 100 })).reverse().map((m) => m.eventId)).toEqual(expected.map((e) => e.id));
+});
