@@ -22,10 +22,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
-import { signature } from '@parcel/gateway';
 import { Cluster, requireInfra } from '../test/e2e/support/cluster.ts';
 import { cpuBetween, processCpuMs, readCpu } from './processCpu.ts';
 import { costs, printCosts, stackProcesses, warnIncomplete } from './stackCpu.ts';
+import { orderJson, signed } from './orders.ts';
 import { load, postgresCheckpointLag, printTable, sqliteCheckpointLag, startProcess, stopProcess, subscriptionsCaughtUp, waitForHttp } from './support.ts';
 import type { CheckpointLag, Row } from './support.ts';
 
@@ -38,30 +38,15 @@ const fixedS = Number(process.env.BENCH_FIXED_S ?? 30);
 /** The stack with no load after the drain, seconds. */
 const IDLE_S = 10;
 const root = path.resolve(import.meta.dirname, '..');
-let seq = 0;
 
-function signed(): Record<string, string> {
-  const seed = String(Date.now());
-  return { 'content-type': 'application/json', 'x-auth-name': 'demo', 'x-auth-seed': seed, 'x-auth-token': signature('demo', 'demo-secret', seed) };
-}
-
-const orderJson = () =>
-  JSON.stringify({
-    custom_tracking_num: `D-${process.pid}-${++seq}`,
-    recipient_name: 'Tan Ah Kow', recipient_country: 'SG', recipient_phone: '6591234567', recipient_address: '1 Raffles Place',
-    postal_code: '048616', sender_country: 'SG', client_size: '10,30,20', client_weight: 1.2, declared_value: 49.9,
-    declared_value_currency: 'SGD',
-    item: [{ description: 'Book', unitPrice: 24.95, quantity: 2, weight: 0.6, currency: 'SGD', totalValue: 49.9 }],
-  });
-
-const createOrder: autocannon.Request = { method: 'POST', path: '/v1/openapi/order/create-order', setupRequest: (req) => ({ ...req, headers: signed(), body: orderJson() }) };
+const createOrder: autocannon.Request = { method: 'POST', path: '/v1/openapi/order/create-order', setupRequest: (req) => ({ ...req, headers: signed(), body: orderJson('D') }) };
 
 async function a1Thousand(url: string): Promise<autocannon.Options> {
   const tokenReply = await fetch(`${url}/api/auth/token`, { method: 'POST', body: JSON.stringify({ ApiName: 'demo', ApiKey: 'demo-secret' }) });
   const token = ((await tokenReply.json()) as { Data: { AccessToken: string } }).Data.AccessToken;
   const numbers: string[] = [];
   while (numbers.length < 1000) {
-    const r = await fetch(`${url}/v1/openapi/order/create-order`, { method: 'POST', headers: signed(), body: orderJson() });
+    const r = await fetch(`${url}/v1/openapi/order/create-order`, { method: 'POST', headers: signed(), body: orderJson('D') });
     numbers.push(((await r.json()) as { data: { wmg_tracking_num: string } }).data.wmg_tracking_num);
   }
   return {

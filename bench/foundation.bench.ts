@@ -24,8 +24,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
-import { signature } from '@parcel/gateway';
 import { exportCommit } from './baseline.ts';
+import { orderJson, signed } from './orders.ts';
 import { load, printTable, rssMb, startProcess, stopProcess, waitForHttp } from './support.ts';
 import { aloneTurn, crudTurn, embeddedTurn, turns } from './turns.ts';
 import type { Turn } from './turns.ts';
@@ -35,23 +35,6 @@ const duration = Number(process.env.BENCH_DURATION_S ?? 10);
 const totalOrders = Number(process.env.BENCH_ORDERS ?? 100_000);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const root = path.resolve(import.meta.dirname, '..');
-let seq = 0;
-
-function orderJson(): string {
-  seq += 1;
-  return JSON.stringify({
-    custom_tracking_num: `B-${process.pid}-${seq}`,
-    recipient_name: 'Tan Ah Kow', recipient_country: 'SG', recipient_phone: '6591234567',
-    recipient_address: '1 Raffles Place', postal_code: '048616', sender_country: 'SG',
-    client_size: '10,30,20', client_weight: 1.2, declared_value: 49.9, declared_value_currency: 'SGD',
-    item: [{ description: 'Book', unitPrice: 24.95, quantity: 2, weight: 0.6, currency: 'SGD', totalValue: 49.9 }],
-  });
-}
-
-function signed(): Record<string, string> {
-  const seed = String(Date.now());
-  return { 'content-type': 'application/json', 'x-auth-name': 'demo', 'x-auth-seed': seed, 'x-auth-token': signature('demo', 'demo-secret', seed) };
-}
 
 const createOrderRequest: autocannon.Request = {
   method: 'POST',

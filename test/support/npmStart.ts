@@ -16,8 +16,10 @@ export interface NpmStart {
   /** npm's pid, also the id of the process group. */
   pid: number;
   url: string;
-  /** Everything the processes wrote, for failure messages. */
+  /** The end of what the processes wrote, for failure messages. */
   output(): string;
+  /** Everything the processes wrote so far, stdout and stderr. */
+  fullOutput(): string;
   /** Resolves once npm itself has exited. */
   exited: Promise<void>;
 }
@@ -63,7 +65,8 @@ export async function npmStart(env: { PORT: string; PARCEL_SANDBOX_PORT: string;
   child.stdout!.on('data', (c: Buffer) => chunks.push(c.toString()));
   child.stderr!.on('data', (c: Buffer) => chunks.push(c.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const output = () => chunks.join('').slice(-4000);
+  const fullOutput = () => chunks.join('');
+  const output = () => fullOutput().slice(-4000);
   const url = `http://127.0.0.1:${env.PORT}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
@@ -73,7 +76,7 @@ export async function npmStart(env: { PORT: string; PARCEL_SANDBOX_PORT: string;
     if (ready) break;
     await sleep(200);
   }
-  return { child, pid: child.pid!, url, output, exited };
+  return { child, pid: child.pid!, url, output, fullOutput, exited };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -55,7 +55,7 @@ describe('mongo projection store', () => {
     }
   });
 
-  it('upgrades a collection of the former layout: partner keys filled in, the former indexes dropped', async () => {
+  it('upgrades a collection of the former layout: partner keys filled in by concurrent starts, the former indexes gone after the next start', async () => {
     const formerDb = `parcel_projections_former_${randomUUID().slice(0, 8)}`;
     const client = await new MongoClient(url).connect();
     try {
@@ -84,11 +84,16 @@ describe('mongo projection store', () => {
       } finally {
         await first.close();
       }
+      // The upgrade's promise is that a later start finishes whatever concurrent starts left. On
+      // mongo-java-server, index changes from two clients at once are not atomic (its catalogue is
+      // read and written back whole), so now and then the former index is listed again after both
+      // returned (seen once in a CI run). One start after them must leave exactly today's indexes.
+      await (await createMongoProjectionStore({ url, dbName: formerDb })).close();
       const names = (await parcels.listIndexes().toArray()).map((index) => index.name).sort();
       expect(names).toEqual(parcelIndexNames);
     } finally {
       // Cleanup only (the name is this test's own): after two clients dropped the same index at
-      // once, mongo-java-server now and then fails the drop with "index not found" (seen once in CI).
+      // once, mongo-java-server now and then fails the drop with "index not found".
       await client.db(formerDb).dropDatabase().catch(() => undefined);
       await client.close();
     }

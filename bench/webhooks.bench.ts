@@ -1,0 +1,78 @@
+/**
+ * Webhook delivery benchmark (issue 16): create-orders at a fixed rate (BENCH_WEBHOOK_RATE orders/s,
+ * default 100, for BENCH_WEBHOOK_S seconds, default 20) against a stack with one webhook endpoint
+ * subscribed to every event type, pointing at a receiver in this process. Per wiring it reports:
+ * - the events delivered per second while the orders come in;
+ * - the server's CPU per order at the same rate with the endpoint disabled, and what delivery adds
+ *   per event (the same rate with the endpoint enabled, less that), read from /proc;
+ * - the latency from each create-order answer to its ParcelRegistered webhook's arrival, p50/p99/max
+ *   (both read on this process's clock; a webhook may arrive before the answer: a negative latency);
+ * - the backlog rate: the endpoint disabled, BENCH_WEBHOOK_BACKLOG orders (default 1 000) created,
+ *   the endpoint enabled again, and the time until every queued event arrived: what one endpoint's
+ *   queue delivers when it has work waiting (one request at a time per endpoint, to keep order).
+ * Wiring: the embedded stack (`npm start`).
+ * Run: `node bench/webhooks.bench.ts` (or `npm run bench`); writes bench/results/webhooks.json.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { processCpuMs } from './processCpu.ts';
+import { median } from './turns.ts';
+import { printColumns, startProcess, stopProcess, waitForHttp } from './support.ts';
+import { measureDelivery, startReceiver } from './webhookLoad.ts';
+import type { DeliveryFigures } from './webhookLoad.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+/**
+ * The receiver listens on loopback. A retry a second after each failure (the default waits 5 s,
+ * then 5 min), so the backlog's queue moves as soon as the receiver accepts again.
+ */
+const webhookEnv = { PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on', PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: Array(60).fill(1000).join(',') };
+
+async function embedded(receiverUrl: string, receiver: Awaited<ReturnType<typeof startReceiver>>): Promise<DeliveryFigures> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-bench-webhooks-'));
+  const server = startProcess([path.join(root, 'scripts/start.sh')], {
+    PORT: '18280', HOST: '127.0.0.1', PARCEL_DATA_DIR: dataDir, PARCEL_RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn', PARCEL_SANDBOX_PORT: '18289',
+    ...webhookEnv,
+  }, 'bash');
+  try {
+    const url = 'http://127.0.0.1:18280';
+    await waitForHttp(`${url}/healthz`, 120_000);
+    // scripts/start.sh execs node: the child is the whole embedded stack.
+    return await measureDelivery({ gateway: url, receiverUrl, receiver, cpuMs: () => processCpuMs(server.pid!) });
+  } finally {
+    await stopProcess(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const medianOf = (list: DeliveryFigures[]): DeliveryFigures => {
+  const keys = Object.keys(list[0]!) as (keyof DeliveryFigures)[];
+  return Object.fromEntries(keys.map((k) => [k, median(list.map((f) => f[k]))])) as unknown as DeliveryFigures;
+};
+
+async function main() {
+  const receiver = await startReceiver();
+  const results: Record<string, DeliveryFigures[]> = { embedded: [], distributed: [] };
+  try {
+    for (let round = 1; round <= rounds; round++) {
+      results.embedded!.push(await embedded(receiver.url, receiver));
+      console.log(`embedded, round ${round}:`, results.embedded!.at(-1));
+    }
+  } finally {
+    await receiver.close();
+  }
+  const medians = Object.fromEntries(Object.entries(results).filter(([, list]) => list.length > 0).map(([wiring, list]) => [wiring, medianOf(list)]));
+  console.log(`\nmedians of ${rounds} rounds`);
+  printColumns(
+    ['wiring', 'orders/s', 'events/s', 'p50 ms', 'p99 ms', 'max ms', 'cpu ms/order, no webhooks', 'cpu ms/event added', 'backlog events/s'],
+    Object.entries(medians).map(([wiring, f]) => [wiring, f.ordersPerS, f.eventsPerS, f.p50Ms, f.p99Ms, f.maxMs, f.cpuMsPerOrder, f.cpuMsPerEvent, f.backlogEventsPerS].map(String)),
+  );
+  mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+  const out = path.join(root, 'bench/results/webhooks.json');
+  writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), node: process.version, rounds, results, medians }, null, 2));
+  console.log(`wrote ${out}`);
+}
+
+await main();
