@@ -5,11 +5,12 @@
  * subscription and endpoint leases is killed with SIGKILL during delivery. Every event of every
  * acknowledged order reaches each of the account's endpoints at least once, in order per parcel,
  * with duplicates recognisable by `webhook-id`; another account's endpoint gets none of them.
+ * Before that, every endpoint operation, the delivery log and a replay go through both gateways.
  */
 import pg from 'pg';
 import { WEBHOOK_EVENT_TYPES } from '@parcel/contracts';
 import { formatSgt } from '@parcel/domain';
-import { clientB, OTHER, realTime } from '../support/client.ts';
+import { clientB, DEMO, OTHER, realTime } from '../support/client.ts';
 import type { Target } from '../support/client.ts';
 import { eventually } from '../support/carriers.ts';
 import { orderBody } from '../support/orders.ts';
@@ -68,7 +69,7 @@ afterAll(async () => {
   await cluster.stop();
 }, 60_000);
 
-async function createEndpoint(gateway: Target, receiver: Receiver, account = { apiName: 'demo', apiKey: 'demo-secret' }): Promise<string> {
+async function createEndpoint(gateway: Target, receiver: Receiver, account = DEMO): Promise<string> {
   const created = await clientB(gateway, account).post('webhook/create-endpoint', { url: `${receiver.url}/hook`, event_types: [...WEBHOOK_EVENT_TYPES] });
   expect(created.body.code).toBe(0);
   await receiver.configure({ secrets: [created.body.data.secret] });
