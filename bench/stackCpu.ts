@@ -12,11 +12,11 @@ import { listeningProcess, processesNamed } from './processCpu.ts';
 import type { Counted, CpuSpent } from './processCpu.ts';
 import { printColumns } from './support.ts';
 
-const KINDS: ServiceName[] = ['gateway', 'order', 'tracking', 'label', 'carrier-sandbox'];
+const KINDS: ServiceName[] = ['gateway', 'order', 'tracking', 'label', 'webhook', 'carrier-sandbox'];
 
 const found = (pid: number | undefined) => (pid === undefined ? [] : [pid]);
 
-/** The stack's processes under readable names: gateway-1, gateway-2, order-1, order-2, tracking, label, carrier-sandbox, then the JVMs and PostgreSQL. */
+/** The stack's processes under readable names: gateway-1, gateway-2, order-1, order-2, tracking, label, the webhook instances if any, carrier-sandbox, then the JVMs and PostgreSQL. */
 export function stackProcesses(cluster: Cluster, infra: { kafka: string; mongo: string }): Counted[] {
   const services = KINDS.flatMap((kind) => {
     const all = cluster.processes.filter((p) => p.name === kind);

@@ -55,7 +55,7 @@ export interface DeliveryFigures {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
-  /** The server side's CPU time per order at the fixed rate with no endpoint to deliver to. */
+  /** The server side's CPU time (the embedded process; every process of the distributed stack) per order at the fixed rate with no endpoint to deliver to. */
   cpuMsPerOrder: number;
   /** What delivery adds to it, per event delivered: the same rate with the endpoint, less the rate without. */
   cpuMsPerEvent: number;
@@ -98,7 +98,8 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const round = (value: number, places = 1) => Math.round(value * 10 ** places) / 10 ** places;
 
 /** The fixed-rate run and the backlog against one gateway, on a stack with no webhook endpoint yet. */
-export async function measureDelivery(options: { gateway: string; receiverUrl: string; receiver: Receiver; cpuMs: () => number }): Promise<DeliveryFigures> {
+/** `cpuSince()` starts a reading of the server side's CPU; the function it answers gives the ms spent since. */
+export async function measureDelivery(options: { gateway: string; receiverUrl: string; receiver: Receiver; cpuSince: () => () => number }): Promise<DeliveryFigures> {
   const { gateway, receiver } = options;
   const endpoint = await call(gateway, 'webhook/create-endpoint', { url: options.receiverUrl, event_types: [...WEBHOOK_EVENT_TYPES], description: 'bench' });
 
@@ -111,10 +112,10 @@ export async function measureDelivery(options: { gateway: string; receiverUrl: s
   // without webhooks, in the same run. Each phase's CPU is read over its orders and 2 s after them.
   const total = rate * seconds;
   const phaseCpu = async (run: () => Promise<void>) => {
-    const before = options.cpuMs();
+    const spent = options.cpuSince();
     await run();
     await new Promise((r) => setTimeout(r, 2000));
-    return options.cpuMs() - before;
+    return spent();
   };
   await call(gateway, 'webhook/update-endpoint', { endpoint_id: endpoint.endpoint_id, enabled: false });
   const cpuWithout = await phaseCpu(async () => void (await fixedRate(gateway, total)));

@@ -10,7 +10,8 @@
  * - the backlog rate: the endpoint disabled, BENCH_WEBHOOK_BACKLOG orders (default 1 000) created,
  *   the endpoint enabled again, and the time until every queued event arrived: what one endpoint's
  *   queue delivers when it has work waiting (one request at a time per endpoint, to keep order).
- * Wiring: the embedded stack (`npm start`).
+ * Wirings: the embedded stack (`npm start`), and the distributed one with two webhook instances
+ * (bench/webhooksDistributed.ts), which needs infra/up.sh's servers (`npm run bench` starts them).
  * Run: `node bench/webhooks.bench.ts` (or `npm run bench`); writes bench/results/webhooks.json.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { processCpuMs } from './processCpu.ts';
 import { median } from './turns.ts';
 import { printColumns, startProcess, stopProcess, waitForHttp } from './support.ts';
 import { measureDelivery, startReceiver } from './webhookLoad.ts';
+import { distributedWiring } from './webhooksDistributed.ts';
 import type { DeliveryFigures } from './webhookLoad.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -40,7 +42,11 @@ async function embedded(receiverUrl: string, receiver: Awaited<ReturnType<typeof
     const url = 'http://127.0.0.1:18280';
     await waitForHttp(`${url}/healthz`, 120_000);
     // scripts/start.sh execs node: the child is the whole embedded stack.
-    return await measureDelivery({ gateway: url, receiverUrl, receiver, cpuMs: () => processCpuMs(server.pid!) });
+    const cpuSince = () => {
+      const before = processCpuMs(server.pid!);
+      return () => processCpuMs(server.pid!) - before;
+    };
+    return await measureDelivery({ gateway: url, receiverUrl, receiver, cpuSince });
   } finally {
     await stopProcess(server);
     rmSync(dataDir, { recursive: true, force: true });
@@ -59,6 +65,8 @@ async function main() {
     for (let round = 1; round <= rounds; round++) {
       results.embedded!.push(await embedded(receiver.url, receiver));
       console.log(`embedded, round ${round}:`, results.embedded!.at(-1));
+      results.distributed!.push(await distributedWiring(webhookEnv, (gateway, cpuSince) => measureDelivery({ gateway, receiverUrl: receiver.url, receiver, cpuSince })));
+      console.log(`distributed, round ${round}:`, results.distributed!.at(-1));
     }
   } finally {
     await receiver.close();
