@@ -37,13 +37,19 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   let workers: { stop(): Promise<void> }[] = [];
   return {
     async start() {
+      const dispatcher = startDispatcher(deps);
+      const queue = fanOut(deps);
       subscription = deps.eventStore.subscribeToAll({
         subscriptionId: WEBHOOK_SUBSCRIPTION,
-        handleBatch: fanOut(deps),
+        // What a page queued goes out at once, not at the dispatcher's next poll.
+        handleBatch: async (page) => {
+          await queue(page);
+          dispatcher.wake();
+        },
         pollIntervalMs: deps.config.pollIntervalMs,
       });
       workers = [
-        startDispatcher(deps),
+        dispatcher,
         startReplayer({ ...deps, pollIntervalMs: deps.config.pollIntervalMs, leaseMs: deps.config.leaseMs }),
         startPruner({ ...deps, retentionMs: deps.config.retentionMs }),
       ];

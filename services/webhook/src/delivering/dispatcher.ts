@@ -128,16 +128,32 @@ export function startDispatcher(deps: DispatcherDeps) {
   }
 
   let timer: NodeJS.Timeout | undefined;
+  let ticking = false;
+  let wokenMeanwhile = false;
   const loop = () => {
+    clearTimeout(timer);
+    ticking = true;
     tick()
       .catch((err: unknown) => log.error({ err }, 'webhook dispatcher poll failed'))
       .finally(() => {
-        if (!stopped) timer = setTimeout(loop, config.pollIntervalMs);
+        ticking = false;
+        if (stopped) return;
+        if (wokenMeanwhile) {
+          wokenMeanwhile = false;
+          return loop();
+        }
+        timer = setTimeout(loop, config.pollIntervalMs);
       });
   };
   loop();
 
   return {
+    /** Looks for due deliveries now rather than at the next poll: called when this process queued some. */
+    wake() {
+      if (stopped) return;
+      if (ticking) wokenMeanwhile = true;
+      else loop();
+    },
     async stop() {
       stopped = true;
       clearTimeout(timer);
