@@ -2,7 +2,8 @@
  * Issue 16, item 3 "Replay since a time", the replayer alone on SQLite: from the store's log it
  * queues again, pending whatever their state, the events of the endpoint's account and subscribed
  * types recorded since `since`, and never another account's; a replay left running by a crash
- * resumes after its stored position; with several instances, the one holding the endpoint performs it.
+ * resumes after its stored position; with several instances, the one holding the endpoint performs it;
+ * a replay since a recent time reads the log from just before that time, not from its start.
  */
 import { randomUUID } from 'node:crypto';
 import { createParcelProjector, handleParcelCommand, randomIds } from '@parcel/application';
@@ -66,11 +67,11 @@ const ownerOf = (e: RecordedEvent) => Object.keys(parcels).find((c) => parcels[c
 const demoEvents = (keep: (e: RecordedEvent) => boolean) => log.filter((e) => ownerOf(e) === 'demo' && TYPES.some((t) => e.type.startsWith(`${t}.`)) && keep(e));
 
 const LEASE_MS = 30_000;
-const startOne = () => startReplayer({ eventStore, endpoints, deliveries, clock, log: pino({ level: 'silent' }), pollIntervalMs: 10, owner: 'instance-1', leaseMs: LEASE_MS });
+const startOne = (store = eventStore) => startReplayer({ eventStore: store, endpoints, deliveries, clock, log: pino({ level: 'silent' }), pollIntervalMs: 10, owner: 'instance-1', leaseMs: LEASE_MS });
 
-async function perform(replay: ReplayRequest): Promise<ReplayRequest> {
+async function perform(replay: ReplayRequest, store = eventStore): Promise<ReplayRequest> {
   await deliveries.requestReplay(replay);
-  const replayer = startOne();
+  const replayer = startOne(store);
   try {
     for (let i = 0; i < 500 && (await deliveries.getReplay(replay.endpointId, replay.id))?.status !== 'done'; i++) await new Promise((r) => setTimeout(r, 10));
   } finally {
@@ -122,5 +123,31 @@ test('a replay waits while another instance holds the endpoint, and is performed
     expect(await deliveries.claim('we_3', 'instance-2', clock.now(), until)).toBe(true);
   } finally {
     await replayer.stop();
+  }
+});
+
+test('a replay since a recent time reads the log from just before it: the older events are not read', async () => {
+  let now = new Date('2026-11-01T00:00:00Z');
+  const timed = createSqliteEventStore({ file: ':memory:', now: () => now });
+  try {
+    const OLD = 300;
+    for (let i = 0; i < OLD; i++) await timed.append({ streamName: `noise-${i}`, expectedRevision: 'no_stream', events: [{ id: randomUUID(), type: 'Noise.v1', data: {} }] });
+    // A day later, two of the account's parcels.
+    now = new Date('2026-11-02T00:00:00Z');
+    const timedDeps = { ...deps, eventStore: timed, projector: createParcelProjector({ eventStore: timed, views: projections.parcels }) };
+    for (let i = 0; i < 2; i++) {
+      const created = await createOrder(timedDeps, { clientId: 'demo', order: sampleParcelOrder({ custom_tracking_num: `REF-timed-${i}` }), serviceType: 'LMD', carrier: 'GLX' }, { commandId: randomUUID() });
+      expect(created.ok).toBe(true);
+    }
+    const recent = (await timed.readAll({ afterPosition: OLD, limit: 1000 })).length;
+    await endpoints.create(endpointOf('we_4', 'demo', { eventTypes: ['ParcelRegistered'] }), 10);
+    const done = await perform(replayOf('rp_4', 'we_4', { since: now }), timed);
+    expect(done).toMatchObject({ status: 'done', scanned: recent, queued: 2 });
+    expect(recent).toBeLessThan(10);
+    // Since before all of it, the whole log is read.
+    await endpoints.create(endpointOf('we_5', 'demo', { eventTypes: ['ParcelRegistered'] }), 10);
+    expect(await perform(replayOf('rp_5', 'we_5', { since: new Date('2026-10-01T00:00:00Z') }), timed)).toMatchObject({ status: 'done', scanned: OLD + recent, queued: 2 });
+  } finally {
+    await timed.close();
   }
 });

@@ -1,7 +1,8 @@
 /**
- * Performs replay requests (issue 16, item 3): reads the store's log from its start to its end, a
- * page at a time, and queues again for the endpoint every event of its account and subscribed
- * types recorded at or after `since`, pending whatever its state, in log order. Progress is stored
+ * Performs replay requests (issue 16, item 3): reads the store's log to its end, a page at a time,
+ * from a little before `since` (found by halving the log: `startAfter`), and queues again for the
+ * endpoint every event of its account and subscribed types recorded at or after `since`, pending
+ * whatever its state, in log order. Progress is stored
  * after each page, so a restarted service resumes the replay where it was. The dispatcher holds
  * the endpoint while its replay runs, so what it is sent stays in log order. An event recorded
  * while the replay runs may go out twice (fan-out and replay): receivers dedupe on `webhook-id`.
@@ -16,6 +17,36 @@ import type { Logger } from 'pino';
 import { subscribes, visibleEvents } from '../delivering/fanOut.ts';
 
 const PAGE = 500;
+/**
+ * How much earlier than `since` the reading starts. Log order is commit order, and an event's time
+ * is taken when it is written: across processes the two may disagree by a transaction's length.
+ */
+const SKEW_MS = 5 * 60_000;
+
+/**
+ * The position a replay reads after: that of the last event recorded before `since` less the skew,
+ * found by halving the log (about 2 log2(n) reads of one event), or 0 when the first event is not
+ * older than that. The log's times grow with its positions, give or take the skew.
+ */
+async function startAfter(eventStore: EventStore, since: Date): Promise<number> {
+  const bound = since.getTime() - SKEW_MS;
+  const firstAfter = async (position: number) => (await eventStore.readAll({ afterPosition: position, limit: 1 }))[0];
+  const older = async (position: number) => {
+    const event = await firstAfter(position);
+    return event !== undefined && Date.parse(event.recordedAt) < bound;
+  };
+  if (!(await older(0))) return 0;
+  // older(low) holds and older(high) does not: double high until it fails, then halve the gap.
+  let low = 0;
+  let high = 1;
+  while (await older(high)) [low, high] = [high, high * 2];
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (await older(middle)) low = middle;
+    else high = middle;
+  }
+  return (await firstAfter(low))!.globalPosition;
+}
 
 export interface ReplayDeps {
   eventStore: EventStore;
@@ -52,6 +83,8 @@ export function startReplayer(deps: ReplayDeps) {
 
   async function performHeld(request: ReplayRequest): Promise<void> {
     let replay: ReplayRequest = { ...request, status: 'running' };
+    // A replay resumed after a crash goes on from its stored position.
+    if (replay.position === 0 && replay.scanned === 0) replay = { ...replay, position: await startAfter(eventStore, replay.since) };
     await deliveries.updateReplay(replay);
     const endpoint = await endpoints.find(replay.endpointId);
     while (endpoint && !stopped) {
