@@ -98,6 +98,23 @@ export function createSqliteWebhookDeliveries(options: { file: string; busyTimeo
       throw error;
     }
   };
+  /**
+   * What is queued or asked for must survive a power loss: the fan-out's checkpoint moves once its
+   * page is queued, and a redelivery or a replay was answered as accepted. Those commits are synced
+   * (FULL), and a synced commit makes the whole WAL durable, the commits before it included. The
+   * rest (attempts, settlements, retries, leases, replay progress) are not synced (NORMAL): they
+   * survive a crash of the process, and a power loss may lose the last of them, so a message settled
+   * just before goes out again, with its webhook-id (at least once), and a replay redoes a page.
+   */
+  db.exec('PRAGMA synchronous = NORMAL');
+  const synced = <T>(work: () => T): T => {
+    db.exec('PRAGMA synchronous = FULL');
+    try {
+      return transaction(work);
+    } finally {
+      db.exec('PRAGMA synchronous = NORMAL');
+    }
+  };
 
   const insert = db.prepare(`INSERT INTO webhook_deliveries (endpoint_id, event_id, position, body, next_attempt_at, state, queued_at)
     VALUES (?, ?, ?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING`);
@@ -138,13 +155,13 @@ export function createSqliteWebhookDeliveries(options: { file: string; busyTimeo
   return {
     async enqueue(deliveries, now) {
       if (deliveries.length === 0) return;
-      transaction(() => {
+      synced(() => {
         for (const d of deliveries) insert.run(d.endpointId, d.eventId, d.position, d.body, now.getTime(), now.getTime());
       });
     },
     async requeue(deliveries, now) {
       if (deliveries.length === 0) return;
-      transaction(() => {
+      synced(() => {
         for (const d of deliveries) upsert.run(d.endpointId, d.eventId, d.position, d.body, now.getTime(), now.getTime());
       });
     },
@@ -173,7 +190,7 @@ export function createSqliteWebhookDeliveries(options: { file: string; busyTimeo
       return (rows as unknown as AttemptRow[]).map(attemptOf);
     },
     async redeliver(endpointId, eventId, now) {
-      return transaction(() => {
+      return synced(() => {
         const row = stateOf.get(endpointId, eventId) as { state: string } | undefined;
         if (!row) return 'unknown';
         if (row.state === 'pending') return 'pending';
@@ -183,7 +200,7 @@ export function createSqliteWebhookDeliveries(options: { file: string; busyTimeo
     },
     async requestReplay(r) {
       const values = [r.id, r.endpointId, r.since.getTime(), r.requestedAt.getTime(), r.status, r.position, r.scanned, r.queued, r.finishedAt?.getTime() ?? null];
-      return requestReplay.run(...values, r.endpointId).changes === 1 ? 'requested' : 'busy';
+      return synced(() => requestReplay.run(...values, r.endpointId).changes === 1) ? 'requested' : 'busy';
     },
     async getReplay(endpointId, id) {
       const row = getReplay.get(endpointId, id) as unknown as ReplayRow | undefined;
