@@ -6,8 +6,9 @@
  * as the last of them left it, so two instances never both drain one endpoint's queue.
  */
 import type { WebhookDeliveries } from '@parcel/webhooks';
-import { deliveryLog, MESSAGE_COLUMNS, pendingOf } from './postgresDeliveryLog.ts';
-import type { MessageRow } from './postgresDeliveryLog.ts';
+import { pendingOf } from '@parcel/webhooks/adapter';
+import type { MessageRow } from '@parcel/webhooks/adapter';
+import { deliveryLog, MESSAGE_COLUMNS } from './postgresDeliveryLog.ts';
 import { inTransaction, openPool } from './postgresSchema.ts';
 import type { PostgresWebhooksOptions } from './postgresSchema.ts';
 

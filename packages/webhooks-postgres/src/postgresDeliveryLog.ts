@@ -3,46 +3,11 @@
  * redelivery, replay requests and retention. Times are Unix milliseconds (bigint, read as text).
  */
 import type pg from 'pg';
-import type { DeliveryMessage, DeliveryState, PendingDelivery, RecordedAttempt, ReplayRequest, ReplayStatus, WebhookDeliveries } from '@parcel/webhooks';
+import type { WebhookDeliveries } from '@parcel/webhooks';
+import { attemptOf, messageOf, replayOf } from '@parcel/webhooks/adapter';
+import type { AttemptRow, MessageRow, ReplayRow } from '@parcel/webhooks/adapter';
 import { inTransaction } from './postgresSchema.ts';
 import type { WebhookTables } from './postgresSchema.ts';
-
-export interface MessageRow {
-  endpoint_id: string;
-  event_id: string;
-  position: string;
-  body: string;
-  attempts: number;
-  next_attempt_at: string;
-  failing_since: string | null;
-  state: string;
-  queued_at: string;
-  settled_at: string | null;
-}
-
-interface AttemptRow {
-  seq: string;
-  endpoint_id: string;
-  event_id: string;
-  attempt: number;
-  at: string;
-  duration_ms: number;
-  status: number | null;
-  answer: string;
-  reason: string;
-}
-
-interface ReplayRow {
-  id: string;
-  endpoint_id: string;
-  since: string;
-  requested_at: string;
-  status: string;
-  position: string;
-  scanned: number;
-  queued: number;
-  finished_at: string | null;
-}
 
 // Columns read as text: their aliases shadow the columns in ORDER BY, so every ORDER BY names the
 // table's (`m.`, `a.`, `r.`) to sort by the numbers, not by their text ('10' before '9').
@@ -50,49 +15,6 @@ export const MESSAGE_COLUMNS = `endpoint_id, event_id, position::text, body, att
   queued_at::text, settled_at::text`;
 const ATTEMPT_COLUMNS = 'seq::text, endpoint_id, event_id, attempt, at::text, duration_ms, status, answer, reason';
 const REPLAY_COLUMNS = 'id, endpoint_id, since::text, requested_at::text, status, position::text, scanned, queued, finished_at::text';
-
-const dateOrNull = (ms: string | null) => (ms === null ? null : new Date(Number(ms)));
-
-export const pendingOf = (row: MessageRow): PendingDelivery => ({
-  endpointId: row.endpoint_id,
-  eventId: row.event_id,
-  position: Number(row.position),
-  body: row.body,
-  attempts: row.attempts,
-  nextAttemptAt: new Date(Number(row.next_attempt_at)),
-  failingSince: dateOrNull(row.failing_since),
-});
-
-const messageOf = (row: MessageRow): DeliveryMessage => ({
-  ...pendingOf(row),
-  state: row.state as DeliveryState,
-  queuedAt: new Date(Number(row.queued_at)),
-  settledAt: dateOrNull(row.settled_at),
-});
-
-const attemptOf = (row: AttemptRow): RecordedAttempt => ({
-  seq: Number(row.seq),
-  endpointId: row.endpoint_id,
-  eventId: row.event_id,
-  attempt: row.attempt,
-  at: new Date(Number(row.at)),
-  durationMs: row.duration_ms,
-  status: row.status,
-  answer: row.answer,
-  reason: row.reason,
-});
-
-const replayOf = (row: ReplayRow): ReplayRequest => ({
-  id: row.id,
-  endpointId: row.endpoint_id,
-  since: new Date(Number(row.since)),
-  requestedAt: new Date(Number(row.requested_at)),
-  status: row.status as ReplayStatus,
-  position: Number(row.position),
-  scanned: row.scanned,
-  queued: row.queued,
-  finishedAt: dateOrNull(row.finished_at),
-});
 
 type DeliveryLog = Pick<
   WebhookDeliveries,

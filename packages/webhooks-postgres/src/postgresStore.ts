@@ -4,52 +4,13 @@
  * transaction under an advisory lock per account, so concurrent creates on two gateways cannot
  * both pass it (a count in the insert's own statement would not see the other's uncommitted row).
  */
-import type { WebhookEventType } from '@parcel/contracts';
 import type { CreateOutcome, WebhookEndpoint, WebhookStore } from '@parcel/webhooks';
+import { endpointColumns, endpointOfRow } from '@parcel/webhooks/adapter';
+import type { EndpointRow } from '@parcel/webhooks/adapter';
 import { capLockClass, inTransaction, openPool, schemaKey } from './postgresSchema.ts';
 import type { PostgresWebhooksOptions } from './postgresSchema.ts';
 
-interface Row {
-  client_id: string;
-  id: string;
-  url: string;
-  event_types: string;
-  description: string;
-  enabled: boolean;
-  disabled_reason: string;
-  secrets: string;
-  created_at: string;
-  updated_at: string;
-}
-
-interface StoredSecret {
-  secret: string;
-  expiresAt: number | null;
-}
-
-const endpointOf = (row: Row): WebhookEndpoint => ({
-  id: row.id,
-  clientId: row.client_id,
-  url: row.url,
-  eventTypes: JSON.parse(row.event_types) as WebhookEventType[],
-  description: row.description,
-  enabled: row.enabled,
-  disabledReason: row.disabled_reason,
-  secrets: (JSON.parse(row.secrets) as StoredSecret[]).map((s) => ({ secret: s.secret, expiresAt: s.expiresAt === null ? null : new Date(s.expiresAt) })),
-  createdAt: new Date(Number(row.created_at)),
-  updatedAt: new Date(Number(row.updated_at)),
-});
-
-const columnsOf = (e: WebhookEndpoint) => [
-  e.url,
-  JSON.stringify(e.eventTypes),
-  e.description,
-  e.enabled,
-  e.disabledReason,
-  JSON.stringify(e.secrets.map((s): StoredSecret => ({ secret: s.secret, expiresAt: s.expiresAt?.getTime() ?? null }))),
-  e.createdAt.getTime(),
-  e.updatedAt.getTime(),
-];
+const columnsOf = (e: WebhookEndpoint) => endpointColumns(e, (on) => on);
 
 const COLUMNS = 'client_id, id, url, event_types, description, enabled, disabled_reason, secrets, created_at::text, updated_at::text';
 
@@ -69,8 +30,8 @@ export async function createPostgresWebhookStore(options: PostgresWebhooksOption
     delete: `DELETE FROM ${t.endpoints} WHERE client_id = $1 AND id = $2`,
   };
   const one = async (text: string, values: unknown[]) => {
-    const { rows } = await pool.query<Row>(text, values);
-    return rows[0] ? endpointOf(rows[0]) : undefined;
+    const { rows } = await pool.query<EndpointRow>(text, values);
+    return rows[0] ? endpointOfRow(rows[0]) : undefined;
   };
 
   return {
@@ -83,7 +44,7 @@ export async function createPostgresWebhookStore(options: PostgresWebhooksOption
       return inserted === 1 ? 'created' : 'limit';
     },
     async list(clientId) {
-      return (await pool.query<Row>(sql.list, [clientId])).rows.map(endpointOf);
+      return (await pool.query<EndpointRow>(sql.list, [clientId])).rows.map(endpointOfRow);
     },
     get: (clientId, id) => one(sql.get, [clientId, id]),
     find: (id) => one(sql.find, [id]),

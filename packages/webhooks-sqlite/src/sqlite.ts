@@ -3,8 +3,9 @@
  * written in one statement, so two concurrent creates cannot both pass it.
  */
 import { DatabaseSync } from 'node:sqlite';
-import type { WebhookEventType } from '@parcel/contracts';
 import type { CreateOutcome, WebhookEndpoint, WebhookStore } from '@parcel/webhooks';
+import { endpointColumns, endpointOfRow } from '@parcel/webhooks/adapter';
+import type { EndpointRow } from '@parcel/webhooks/adapter';
 
 const schema = `
 CREATE TABLE IF NOT EXISTS webhook_endpoints (
@@ -22,48 +23,7 @@ CREATE TABLE IF NOT EXISTS webhook_endpoints (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS webhook_endpoints_by_id ON webhook_endpoints (id);`;
 
-interface Row {
-  client_id: string;
-  id: string;
-  url: string;
-  event_types: string;
-  description: string;
-  enabled: number;
-  disabled_reason: string;
-  secrets: string;
-  created_at: number;
-  updated_at: number;
-}
-
-interface StoredSecret {
-  secret: string;
-  expiresAt: number | null;
-}
-
-const endpointOf = (row: Row): WebhookEndpoint => ({
-  id: row.id,
-  clientId: row.client_id,
-  url: row.url,
-  eventTypes: JSON.parse(row.event_types) as WebhookEventType[],
-  description: row.description,
-  enabled: row.enabled === 1,
-  disabledReason: row.disabled_reason,
-  secrets: (JSON.parse(row.secrets) as StoredSecret[]).map((s) => ({ secret: s.secret, expiresAt: s.expiresAt === null ? null : new Date(s.expiresAt) })),
-  createdAt: new Date(row.created_at),
-  updatedAt: new Date(row.updated_at),
-});
-
-const columnsOf = (e: WebhookEndpoint) =>
-  [
-    e.url,
-    JSON.stringify(e.eventTypes),
-    e.description,
-    e.enabled ? 1 : 0,
-    e.disabledReason,
-    JSON.stringify(e.secrets.map((s): StoredSecret => ({ secret: s.secret, expiresAt: s.expiresAt?.getTime() ?? null }))),
-    e.createdAt.getTime(),
-    e.updatedAt.getTime(),
-  ] as const;
+const columnsOf = (e: WebhookEndpoint) => endpointColumns(e, (on) => (on ? 1 : 0));
 
 const COLUMNS = 'client_id, id, url, event_types, description, enabled, disabled_reason, secrets, created_at, updated_at';
 
@@ -86,15 +46,15 @@ export function createSqliteWebhookStore(options: { file: string; busyTimeoutMs?
       return changes === 1 ? 'created' : 'limit';
     },
     async list(clientId) {
-      return (list.all(clientId) as unknown as Row[]).map(endpointOf);
+      return (list.all(clientId) as unknown as EndpointRow[]).map(endpointOfRow);
     },
     async get(clientId, id) {
-      const row = get.get(clientId, id) as unknown as Row | undefined;
-      return row ? endpointOf(row) : undefined;
+      const row = get.get(clientId, id) as unknown as EndpointRow | undefined;
+      return row ? endpointOfRow(row) : undefined;
     },
     async find(id) {
-      const row = find.get(id) as unknown as Row | undefined;
-      return row ? endpointOf(row) : undefined;
+      const row = find.get(id) as unknown as EndpointRow | undefined;
+      return row ? endpointOfRow(row) : undefined;
     },
     async update(endpoint) {
       return update.run(...columnsOf(endpoint), endpoint.clientId, endpoint.id).changes === 1;

@@ -1,87 +1,9 @@
 /** The delivery log and queue on SQLite, in the webhook store's file (its own connection; WAL). */
 import { DatabaseSync } from 'node:sqlite';
-import type { DeliveryMessage, DeliveryState, PendingDelivery, RecordedAttempt, ReplayRequest, ReplayStatus, WebhookDeliveries } from '@parcel/webhooks';
+import type { WebhookDeliveries } from '@parcel/webhooks';
+import { attemptOf, messageOf, pendingOf, replayOf } from '@parcel/webhooks/adapter';
+import type { AttemptRow, MessageRow, ReplayRow } from '@parcel/webhooks/adapter';
 import { migrateDeliveries } from './deliveriesSchema.ts';
-
-interface MessageRow {
-  endpoint_id: string;
-  event_id: string;
-  position: number;
-  body: string;
-  attempts: number;
-  next_attempt_at: number;
-  failing_since: number | null;
-  state: string;
-  queued_at: number;
-  settled_at: number | null;
-}
-
-interface AttemptRow {
-  seq: number;
-  endpoint_id: string;
-  event_id: string;
-  attempt: number;
-  at: number;
-  duration_ms: number;
-  status: number | null;
-  answer: string;
-  reason: string;
-}
-
-interface ReplayRow {
-  id: string;
-  endpoint_id: string;
-  since: number;
-  requested_at: number;
-  status: string;
-  position: number;
-  scanned: number;
-  queued: number;
-  finished_at: number | null;
-}
-
-const dateOrNull = (ms: number | null) => (ms === null ? null : new Date(Number(ms)));
-
-const pendingOf = (row: MessageRow): PendingDelivery => ({
-  endpointId: row.endpoint_id,
-  eventId: row.event_id,
-  position: Number(row.position),
-  body: row.body,
-  attempts: Number(row.attempts),
-  nextAttemptAt: new Date(Number(row.next_attempt_at)),
-  failingSince: dateOrNull(row.failing_since),
-});
-
-const messageOf = (row: MessageRow): DeliveryMessage => ({
-  ...pendingOf(row),
-  state: row.state as DeliveryState,
-  queuedAt: new Date(Number(row.queued_at)),
-  settledAt: dateOrNull(row.settled_at),
-});
-
-const attemptOf = (row: AttemptRow): RecordedAttempt => ({
-  seq: Number(row.seq),
-  endpointId: row.endpoint_id,
-  eventId: row.event_id,
-  attempt: Number(row.attempt),
-  at: new Date(Number(row.at)),
-  durationMs: Number(row.duration_ms),
-  status: row.status === null ? null : Number(row.status),
-  answer: row.answer,
-  reason: row.reason,
-});
-
-const replayOf = (row: ReplayRow): ReplayRequest => ({
-  id: row.id,
-  endpointId: row.endpoint_id,
-  since: new Date(Number(row.since)),
-  requestedAt: new Date(Number(row.requested_at)),
-  status: row.status as ReplayStatus,
-  position: Number(row.position),
-  scanned: Number(row.scanned),
-  queued: Number(row.queued),
-  finishedAt: dateOrNull(row.finished_at),
-});
 
 export function createSqliteWebhookDeliveries(options: { file: string; busyTimeoutMs?: number }): WebhookDeliveries {
   const db = new DatabaseSync(options.file, { timeout: options.busyTimeoutMs ?? 5000 });
