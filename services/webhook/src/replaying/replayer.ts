@@ -15,6 +15,7 @@ import type { EventStore } from '@parcel/eventstore';
 import type { QueuedDelivery, ReplayRequest, WebhookDeliveries, WebhookStore } from '@parcel/webhooks';
 import type { Logger } from 'pino';
 import { subscribes, visibleEvents } from '../delivering/fanOut.ts';
+import { startPolling } from '../polling.ts';
 
 const PAGE = 500;
 /**
@@ -62,7 +63,6 @@ export interface ReplayDeps {
 
 export function startReplayer(deps: ReplayDeps) {
   const { eventStore, endpoints, deliveries, clock, log } = deps;
-  let stopped = false;
   const visible = visibleEvents(eventStore);
 
   const owner = `${deps.owner}/replay`;
@@ -71,23 +71,23 @@ export function startReplayer(deps: ReplayDeps) {
     return deliveries.claim(endpointId, owner, now, new Date(now.getTime() + deps.leaseMs));
   };
 
-  async function perform(request: ReplayRequest): Promise<void> {
+  async function perform(request: ReplayRequest, stopping: AbortSignal): Promise<void> {
     // Another instance performs it (or drains the endpoint's queue until it sees the replay).
     if (!(await claim(request.endpointId))) return;
     try {
-      await performHeld(request);
+      await performHeld(request, stopping);
     } finally {
       await deliveries.release(request.endpointId, owner);
     }
   }
 
-  async function performHeld(request: ReplayRequest): Promise<void> {
+  async function performHeld(request: ReplayRequest, stopping: AbortSignal): Promise<void> {
     let replay: ReplayRequest = { ...request, status: 'running' };
     // A replay resumed after a crash goes on from its stored position.
     if (replay.position === 0 && replay.scanned === 0) replay = { ...replay, position: await startAfter(eventStore, replay.since) };
     await deliveries.updateReplay(replay);
     const endpoint = await endpoints.find(replay.endpointId);
-    while (endpoint && !stopped) {
+    while (endpoint && !stopping.aborted) {
       const page = await eventStore.readAll({ afterPosition: replay.position, limit: PAGE });
       const queued: QueuedDelivery[] = [];
       for (const v of await visible(page)) {
@@ -100,31 +100,17 @@ export function startReplayer(deps: ReplayDeps) {
       await deliveries.updateReplay(replay);
       if (!(await claim(replay.endpointId))) return;
     }
-    if (stopped) return;
+    if (stopping.aborted) return;
     // A deleted endpoint's replay is done with what it had (dropEndpoint forgets it anyway).
     replay = { ...replay, status: 'done', finishedAt: clock.now() };
     await deliveries.updateReplay(replay);
     log.info({ replayId: replay.id, endpointId: replay.endpointId, scanned: replay.scanned, queued: replay.queued }, 'webhook replay done');
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const loop = () => {
-    running = (async () => {
-      for (const replay of await deliveries.openReplays()) if (!stopped) await perform(replay);
-    })()
-      .catch((err: unknown) => log.error({ err }, 'webhook replay failed; will resume'))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(loop, deps.pollIntervalMs);
-      });
-  };
-  loop();
-
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+  return startPolling(
+    async (stopping) => {
+      for (const replay of await deliveries.openReplays()) if (!stopping.aborted) await perform(replay, stopping);
     },
-  };
+    { intervalMs: deps.pollIntervalMs, onError: (err) => log.error({ err }, 'webhook replay failed; will resume') },
+  );
 }
