@@ -3,21 +3,21 @@ import { attemptOf, endpointColumns, endpointOfRow, messageOf, replayOf } from '
 import type { EndpointRow } from './rows.ts';
 
 const t0 = 1_763_791_509_000;
+const sqlite: EndpointRow = {
+  client_id: 'c1',
+  id: 'we_1',
+  url: 'https://hooks.example/we_1',
+  event_types: '["ParcelRegistered"]',
+  description: '',
+  enabled: 1,
+  disabled_reason: '',
+  secrets: `[{"secret":"whsec_a","expiresAt":null},{"secret":"whsec_b","expiresAt":${t0}}]`,
+  created_at: t0,
+  updated_at: t0 + 1,
+};
 
 describe('webhook rows read the same from either driver', () => {
   it('an endpoint: SQLite 0/1 and numbers, pg booleans and bigint text', () => {
-    const sqlite: EndpointRow = {
-      client_id: 'c1',
-      id: 'we_1',
-      url: 'https://hooks.example/we_1',
-      event_types: '["ParcelRegistered"]',
-      description: '',
-      enabled: 1,
-      disabled_reason: '',
-      secrets: `[{"secret":"whsec_a","expiresAt":null},{"secret":"whsec_b","expiresAt":${t0}}]`,
-      created_at: t0,
-      updated_at: t0 + 1,
-    };
     const pg: EndpointRow = { ...sqlite, enabled: true, created_at: String(t0), updated_at: String(t0 + 1) };
     const endpoint = endpointOfRow(sqlite);
     expect(endpointOfRow(pg)).toEqual(endpoint);
@@ -31,18 +31,7 @@ describe('webhook rows read the same from either driver', () => {
   });
 
   it('an endpoint written and read back is the same, whichever way the flag is written', () => {
-    const endpoint = endpointOfRow({
-      client_id: 'c1',
-      id: 'we_1',
-      url: 'https://hooks.example/we_1',
-      event_types: '["ParcelRegistered","LabelGenerated"]',
-      description: 'ops',
-      enabled: 0,
-      disabled_reason: 'failing since 2026-11-20',
-      secrets: `[{"secret":"whsec_a","expiresAt":${t0}}]`,
-      created_at: t0,
-      updated_at: t0,
-    });
+    const endpoint = endpointOfRow({ ...sqlite, event_types: '["ParcelRegistered","LabelGenerated"]', enabled: 0, disabled_reason: 'failing since 2026-11-20' });
     const [url, event_types, description, enabled, disabled_reason, secrets, created_at, updated_at] = endpointColumns(endpoint, (on) => (on ? 1 : 0));
     const row = { client_id: 'c1', id: 'we_1', url, event_types, description, enabled, disabled_reason, secrets, created_at, updated_at };
     expect(endpointOfRow(row)).toEqual(endpoint);
