@@ -98,4 +98,4 @@ export function webhookStoreConformance(name: string, open: () => Promise<Webhoo
     });
   });
 }
-export { webhookDeliveriesConformance } from './deliveriesConformance.ts';
+export { replayRequestOf, webhookDeliveriesConformance } from './deliveriesConformance.ts';

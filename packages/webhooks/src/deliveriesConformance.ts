@@ -16,7 +16,8 @@ const attempt = (endpointId: string, eventId: string, n: number, over: Partial<D
   reason: 'HTTP 500',
   ...over,
 });
-const replayOf = (id: string, endpointId: string, over: Partial<ReplayRequest> = {}): ReplayRequest => ({
+/** A replay request as asked for at T0 + 1 min, since T0 (`over` replaces any of it). */
+export const replayRequestOf = (id: string, endpointId: string, over: Partial<ReplayRequest> = {}): ReplayRequest => ({
   id,
   endpointId,
   since: T0,
@@ -160,18 +161,18 @@ export function webhookDeliveriesConformance(name: string, open: () => Promise<{
 
     it('allows one open replay per endpoint, and keeps its progress', async () => {
       const d = await start();
-      expect(await d.requestReplay(replayOf('rp_1', 'we_a'))).toBe('requested');
-      expect(await d.requestReplay(replayOf('rp_2', 'we_a'))).toBe('busy');
-      expect(await d.requestReplay(replayOf('rp_3', 'we_b', { requestedAt: at(70_000) }))).toBe('requested');
+      expect(await d.requestReplay(replayRequestOf('rp_1', 'we_a'))).toBe('requested');
+      expect(await d.requestReplay(replayRequestOf('rp_2', 'we_a'))).toBe('busy');
+      expect(await d.requestReplay(replayRequestOf('rp_3', 'we_b', { requestedAt: at(70_000) }))).toBe('requested');
       expect((await d.openReplays()).map((r) => r.id)).toEqual(['rp_1', 'rp_3']);
-      const running = replayOf('rp_1', 'we_a', { status: 'running', position: 42, scanned: 40, queued: 7 });
+      const running = replayRequestOf('rp_1', 'we_a', { status: 'running', position: 42, scanned: 40, queued: 7 });
       await d.updateReplay(running);
       expect(await d.getReplay('we_a', 'rp_1')).toEqual(running);
       expect(await d.getReplay('we_b', 'rp_1')).toBeUndefined();
       const done = { ...running, status: 'done' as const, finishedAt: at(90_000) };
       await d.updateReplay(done);
       expect((await d.openReplays()).map((r) => r.id)).toEqual(['rp_3']);
-      expect(await d.requestReplay(replayOf('rp_4', 'we_a'))).toBe('requested');
+      expect(await d.requestReplay(replayRequestOf('rp_4', 'we_a'))).toBe('requested');
     });
 
     it('prunes what was settled, attempted or finished before the time; pending messages stay', async () => {
@@ -181,9 +182,9 @@ export function webhookDeliveriesConformance(name: string, open: () => Promise<{
       await d.settle('we_a', 'ev-2', 'failed', 1, at(5000));
       await d.recordAttempt(attempt('we_a', 'ev-1', 1, { at: at(1000) }));
       await d.recordAttempt(attempt('we_a', 'ev-2', 1, { at: at(5000) }));
-      await d.requestReplay(replayOf('rp_1', 'we_a'));
-      await d.updateReplay(replayOf('rp_1', 'we_a', { status: 'done', finishedAt: at(1000) }));
-      await d.requestReplay(replayOf('rp_2', 'we_a'));
+      await d.requestReplay(replayRequestOf('rp_1', 'we_a'));
+      await d.updateReplay(replayRequestOf('rp_1', 'we_a', { status: 'done', finishedAt: at(1000) }));
+      await d.requestReplay(replayRequestOf('rp_2', 'we_a'));
       expect(await d.prune(at(2000))).toEqual({ messages: 1, attempts: 1, replays: 1 });
       expect((await d.messages('we_a', { limit: 10 })).map((m) => m.eventId)).toEqual(['ev-3', 'ev-2']);
       expect((await d.attempts('we_a', { limit: 10 })).map((a) => a.eventId)).toEqual(['ev-2']);
@@ -197,7 +198,7 @@ export function webhookDeliveriesConformance(name: string, open: () => Promise<{
       const d = await start();
       await d.enqueue([queued('we_a', 1), queued('we_b', 1)], T0);
       await d.recordAttempt(attempt('we_a', 'ev-1', 1));
-      await d.requestReplay(replayOf('rp_1', 'we_a'));
+      await d.requestReplay(replayRequestOf('rp_1', 'we_a'));
       await d.dropEndpoint('we_a');
       expect(await d.head('we_a')).toBeUndefined();
       expect(await d.messages('we_a', { limit: 10 })).toEqual([]);

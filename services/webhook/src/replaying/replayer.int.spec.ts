@@ -13,7 +13,7 @@ import type { RecordedEvent } from '@parcel/eventstore';
 import { createOrder } from '@parcel/order';
 import { createSqliteProjectionStore } from '@parcel/projections-sqlite';
 import type { ReplayRequest } from '@parcel/webhooks';
-import { endpointOf } from '@parcel/webhooks/conformance';
+import { endpointOf, replayRequestOf } from '@parcel/webhooks/conformance';
 import { createSqliteWebhookDeliveries, createSqliteWebhookStore } from '@parcel/webhooks-sqlite';
 import pino from 'pino';
 import { startReplayer } from './replayer.ts';
@@ -50,18 +50,6 @@ afterAll(async () => {
   await Promise.all([eventStore.close(), projections.close(), endpoints.close(), deliveries.close()]);
 });
 
-const replayOf = (id: string, endpointId: string, over: Partial<ReplayRequest>): ReplayRequest => ({
-  id,
-  endpointId,
-  since: new Date(0),
-  requestedAt: clock.now(),
-  status: 'requested',
-  position: 0,
-  scanned: 0,
-  queued: 0,
-  finishedAt: null,
-  ...over,
-});
 const ownerOf = (e: RecordedEvent) => Object.keys(parcels).find((c) => parcels[c]!.some((tn) => e.streamName.endsWith(tn)));
 /** The demo account's events of the subscribed types, by the rule the replay documents. */
 const demoEvents = (keep: (e: RecordedEvent) => boolean) => log.filter((e) => ownerOf(e) === 'demo' && TYPES.some((t) => e.type.startsWith(`${t}.`)) && keep(e));
@@ -88,7 +76,7 @@ test('queues again the account’s subscribed events recorded since the time, de
   await deliveries.enqueue([{ endpointId: 'we_1', eventId: expected[0]!.id, position: expected[0]!.globalPosition, body: '{}' }], clock.now());
   await deliveries.settle('we_1', expected[0]!.id, 'delivered', 1, clock.now());
 
-  const done = await perform(replayOf('rp_1', 'we_1', { since }));
+  const done = await perform(replayRequestOf('rp_1', 'we_1', { since }));
   expect(done).toMatchObject({ status: 'done', scanned: log.length, queued: expected.length, position: log.at(-1)!.globalPosition, finishedAt: clock.now() });
   const messages = (await deliveries.messages('we_1', { limit: 100 })).reverse();
   expect(messages.map((m) => [m.eventId, m.position, m.state, m.attempts])).toEqual(expected.map((e) => [e.id, e.globalPosition, 'pending', 0]));
@@ -100,7 +88,7 @@ test('queues again the account’s subscribed events recorded since the time, de
 test('a replay left running by a crash resumes after its stored position', async () => {
   await endpoints.create(endpointOf('we_2', 'demo', { eventTypes: [...TYPES] }), 10);
   const at = log[Math.floor(log.length / 2)]!.globalPosition;
-  const done = await perform(replayOf('rp_2', 'we_2', { status: 'running', position: at, scanned: 7, queued: 1 }));
+  const done = await perform(replayRequestOf('rp_2', 'we_2', { since: new Date(0), status: 'running', position: at, scanned: 7, queued: 1 }));
   const expected = demoEvents((e) => e.globalPosition > at);
   expect(done).toMatchObject({ status: 'done', scanned: 7 + log.filter((e) => e.globalPosition > at).length, queued: 1 + expected.length });
   expect((await deliveries.messages('we_2', { limit: 100 })).reverse().map((m) => m.eventId)).toEqual(expected.map((e) => e.id));
@@ -110,7 +98,7 @@ test('a replay waits while another instance holds the endpoint, and is performed
   await endpoints.create(endpointOf('we_3', 'demo', { eventTypes: [...TYPES] }), 10);
   const until = new Date(clock.now().getTime() + LEASE_MS);
   expect(await deliveries.claim('we_3', 'instance-2', clock.now(), until)).toBe(true);
-  await deliveries.requestReplay(replayOf('rp_3', 'we_3', { since: new Date(0) }));
+  await deliveries.requestReplay(replayRequestOf('rp_3', 'we_3', { since: new Date(0) }));
   const replayer = startOne();
   try {
     // Several polls of the replayer go by while the other instance holds the endpoint.
@@ -141,12 +129,12 @@ test('a replay since a recent time reads the log from just before it: the older 
     }
     const recent = (await timed.readAll({ afterPosition: OLD, limit: 1000 })).length;
     await endpoints.create(endpointOf('we_4', 'demo', { eventTypes: ['ParcelRegistered'] }), 10);
-    const done = await perform(replayOf('rp_4', 'we_4', { since: now }), timed);
+    const done = await perform(replayRequestOf('rp_4', 'we_4', { since: now }), timed);
     expect(done).toMatchObject({ status: 'done', scanned: recent, queued: 2 });
     expect(recent).toBeLessThan(10);
     // Since before all of it, the whole log is read.
     await endpoints.create(endpointOf('we_5', 'demo', { eventTypes: ['ParcelRegistered'] }), 10);
-    expect(await perform(replayOf('rp_5', 'we_5', { since: new Date('2026-10-01T00:00:00Z') }), timed)).toMatchObject({ status: 'done', scanned: OLD + recent, queued: 2 });
+    expect(await perform(replayRequestOf('rp_5', 'we_5', { since: new Date('2026-10-01T00:00:00Z') }), timed)).toMatchObject({ status: 'done', scanned: OLD + recent, queued: 2 });
   } finally {
     await timed.close();
   }
