@@ -63,10 +63,13 @@ export function migrateDeliveries(db: DatabaseSync): void {
     for (const [name, type] of missing) db.exec(`ALTER TABLE webhook_deliveries ADD COLUMN ${name} ${type}`);
     // An older row was queued no later than its first attempt was due.
     if (missing.length > 0) db.exec('UPDATE webhook_deliveries SET queued_at = next_attempt_at WHERE queued_at = 0');
+    // webhook_deliveries_queue holds only what is pending: the head of a queue and the due endpoints are
+    // found without reading the settled messages that stay until retention (both were scans of them).
     db.exec(`DROP INDEX IF EXISTS webhook_deliveries_in_order;
       CREATE INDEX IF NOT EXISTS webhook_deliveries_pending ON webhook_deliveries (endpoint_id, state, position);
       CREATE INDEX IF NOT EXISTS webhook_deliveries_newest ON webhook_deliveries (endpoint_id, position, event_id);
-      CREATE INDEX IF NOT EXISTS webhook_deliveries_settled ON webhook_deliveries (settled_at);`);
+      CREATE INDEX IF NOT EXISTS webhook_deliveries_settled ON webhook_deliveries (settled_at);
+      CREATE INDEX IF NOT EXISTS webhook_deliveries_queue ON webhook_deliveries (endpoint_id, position, event_id) WHERE state = 'pending';`);
     db.exec('COMMIT');
   } catch (error) {
     db.exec('ROLLBACK');

@@ -12,7 +12,7 @@
 import type { Clock } from '@parcel/domain';
 import type { PendingDelivery, WebhookDeliveries, WebhookEndpoint, WebhookStore } from '@parcel/webhooks';
 import type { Logger } from 'pino';
-import { send } from './send.ts';
+import { keptAlive, send } from './send.ts';
 import { signature } from './sign.ts';
 
 export interface DeliveryConfig {
@@ -40,6 +40,7 @@ export function startDispatcher(deps: DispatcherDeps) {
   const { endpoints, deliveries, clock, log, config, owner } = deps;
   const running = new Map<string, Promise<void>>();
   let stopped = false;
+  const connections = keptAlive(config.allowPrivate);
 
   function headersFor(endpoint: WebhookEndpoint, d: PendingDelivery, now: Date): Record<string, string> {
     const timestamp = Math.floor(now.getTime() / 1000);
@@ -79,7 +80,7 @@ export function startDispatcher(deps: DispatcherDeps) {
       const endpoint = await endpoints.find(endpointId);
       if (!endpoint) return deliveries.dropEndpoint(endpointId);
       if (!endpoint.enabled) return;
-      const attempt = await send(endpoint.url, headersFor(endpoint, d, now), d.body, { timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate });
+      const attempt = await send(endpoint.url, headersFor(endpoint, d, now), d.body, { timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate, connections });
       const after = clock.now();
       const at = { endpointId, eventId: d.eventId, attempt: d.attempts + 1 };
       await deliveries.recordAttempt({
@@ -158,6 +159,7 @@ export function startDispatcher(deps: DispatcherDeps) {
       stopped = true;
       clearTimeout(timer);
       await Promise.all(running.values());
+      connections.close();
     },
   };
 }

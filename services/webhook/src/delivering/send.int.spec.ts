@@ -5,7 +5,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ANSWER_KEPT_BYTES, send } from './send.ts';
+import { ANSWER_KEPT_BYTES, keptAlive, send } from './send.ts';
+import type { Connections } from './send.ts';
 
 const refuse = { timeoutMs: 2000, allowPrivate: false };
 
@@ -34,6 +35,7 @@ describe('against a local server', () => {
   let server: http.Server;
   let base: string;
   const hits: string[] = [];
+  let connected = 0;
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       hits.push(req.url!);
@@ -49,6 +51,7 @@ describe('against a local server', () => {
       if (req.url === '/400') return res.writeHead(400).end('bad é request');
       res.end('ok');
     });
+    server.on('connection', () => connected++);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -81,5 +84,49 @@ describe('against a local server', () => {
 
   test('an endless answer is read only up to the bound, and only its first bytes are kept (issue 16, item 3)', async () => {
     expect(await send(`${base}/huge`, {}, '{}', { ...allow, timeoutMs: 5000 })).toEqual({ outcome: 'delivered', status: 200, answer: 'x'.repeat(ANSWER_KEPT_BYTES) });
+  });
+
+  describe('kept-alive connections', () => {
+    const connectionsFor = async (urls: string[], connections?: Connections) => {
+      const before = connected;
+      const attempts = [];
+      for (const url of urls) attempts.push(await send(url, {}, '{}', { ...allow, timeoutMs: 5000, connections }));
+      return { attempts, opened: connected - before };
+    };
+
+    test('an answer read to its end leaves its connection to the next attempt', async () => {
+      const connections = keptAlive(true);
+      try {
+        const { attempts, opened } = await connectionsFor([`${base}/ok`, `${base}/400`, `${base}/ok`], connections);
+        expect(attempts.map((a) => a.outcome)).toEqual(['delivered', 'failed', 'delivered']);
+        expect(opened).toBe(1);
+      } finally {
+        connections.close();
+      }
+      expect((await connectionsFor([`${base}/ok`, `${base}/ok`])).opened).toBe(2);
+    });
+
+    test('an answer cut at the bound, or late, closes its connection', async () => {
+      const connections = keptAlive(true);
+      try {
+        expect((await connectionsFor([`${base}/huge`, `${base}/ok`], connections)).opened).toBe(2);
+        const late = await send(`${base}/slow`, {}, '{}', { ...allow, connections });
+        expect(late.outcome).toBe('retry');
+        expect((await connectionsFor([`${base}/ok`], connections)).opened).toBe(1);
+      } finally {
+        connections.close();
+      }
+    });
+
+    test('a new connection is still checked after DNS resolution', async () => {
+      const port = (server.address() as AddressInfo).port;
+      const connections = keptAlive(false);
+      try {
+        const refused = await send(`http://localhost:${port}/ok`, {}, '{}', { ...refuse, connections });
+        expect((refused as { reason: string }).reason).toMatch(/^refused destination: localhost resolves to loopback address/);
+      } finally {
+        connections.close();
+      }
+    });
   });
 });

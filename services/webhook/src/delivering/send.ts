@@ -3,6 +3,8 @@
  * for the whole exchange, the answer read only up to a bound. The destination rule is applied to
  * every address the host name resolves to, inside the connection's own lookup, so the address
  * checked is the address connected to (no window for DNS rebinding); a literal IP is checked first.
+ * With `connections` (one set per dispatcher) a connection whose answer was read to its end is kept
+ * for the next attempt at the same origin: a new one costs a connect, and the checks, per attempt.
  */
 import dns from 'node:dns';
 import http from 'node:http';
@@ -21,6 +23,14 @@ export interface SendOptions {
   allowPrivate: boolean;
   /** Bytes of the answer read before the connection is dropped. */
   maxAnswerBytes?: number;
+  /** Connections kept alive between attempts (`keptAlive`); without them each attempt has a connection of its own. */
+  connections?: Connections;
+}
+
+export interface Connections {
+  http: http.Agent;
+  https: https.Agent;
+  close(): void;
 }
 
 class RefusedDestination extends Error {}
@@ -40,15 +50,24 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
   };
 }
 
+/** Kept-alive connections whose every new connection is checked by the destination rule, as in `send`. */
+export function keptAlive(allowPrivate: boolean): Connections {
+  const options = { keepAlive: true, lookup: guardedLookup(allowPrivate) };
+  const agents = { http: new http.Agent(options), https: new https.Agent(options) };
+  return { ...agents, close: () => Object.values(agents).forEach((a) => a.destroy()) };
+}
+
 export function send(url: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<Attempt> {
   const literal = literalAddress(url);
   const range = literal === undefined ? undefined : refusedRange(literal, { allowPrivate: options.allowPrivate });
   if (range) return Promise.resolve({ outcome: 'failed', status: null, reason: `refused destination: ${range} address`, answer: '' });
   const maxAnswerBytes = options.maxAnswerBytes ?? 4096;
   const target = new URL(url);
-  const request = target.protocol === 'https:' ? https.request : http.request;
+  const secure = target.protocol === 'https:';
+  const request = secure ? https.request : http.request;
   return new Promise<Attempt>((resolve) => {
     let settled = false;
+    // Once an answer is read to its end its connection is back with the agent: destroying the request leaves it open.
     const settle = (attempt: Attempt) => {
       if (settled) return;
       settled = true;
@@ -60,7 +79,7 @@ export function send(url: string, headers: Record<string, string>, body: string,
       method: 'POST',
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
       lookup: guardedLookup(options.allowPrivate),
-      agent: false,
+      agent: options.connections ? (secure ? options.connections.https : options.connections.http) : false,
     });
     const timer = setTimeout(() => settle({ outcome: 'retry', status: null, reason: `no answer within ${options.timeoutMs} ms`, answer: '' }), options.timeoutMs);
     req.on('error', (err) =>
