@@ -50,11 +50,14 @@ describe('webhook endpoints over interface B', () => {
     expect((await b.post('webhook/delete-endpoint', { endpoint_id: id })).body).toEqual(fail('Webhook endpoint not found'));
   });
 
-  test('another account’s endpoint reads, changes and deletes exactly as a missing one', async () => {
+  test('another account’s endpoint reads, changes, rotates, tests and deletes exactly as a missing one', async () => {
     const id = (await create(body)).body.data.endpoint_id;
     const other = clientB(stack, OTHER);
     expect((await other.get('webhook/get-endpoint', { endpoint_id: id })).body).toEqual(fail('Webhook endpoint not found'));
     expect((await other.post('webhook/update-endpoint', { endpoint_id: id, enabled: false })).body).toEqual(fail('Webhook endpoint not found'));
+    // Rotating would hand the other account a secret that signs this account's webhooks.
+    expect((await other.post('webhook/rotate-secret', { endpoint_id: id })).body).toEqual(fail('Webhook endpoint not found'));
+    expect((await other.post('webhook/send-test-event', { endpoint_id: id })).body).toEqual(fail('Webhook endpoint not found'));
     expect((await other.post('webhook/delete-endpoint', { endpoint_id: id })).body).toEqual(fail('Webhook endpoint not found'));
     expect((await other.get('webhook/list-endpoints')).body.data.map((e: { endpoint_id: string }) => e.endpoint_id)).not.toContain(id);
     expect((await clientB(stack).get('webhook/get-endpoint', { endpoint_id: id })).body.data.enabled).toBe(true);
