@@ -16,6 +16,9 @@ export interface QueuedDelivery {
   body: string;
 }
 
+/** A test event's position: it has no place in the log, so it is queued behind every parcel event. */
+export const TEST_EVENT_POSITION = Number.MAX_SAFE_INTEGER;
+
 export interface PendingDelivery extends QueuedDelivery {
   /** Attempts since it was last queued (a redelivery or a replay starts again at 0). */
   attempts: number;

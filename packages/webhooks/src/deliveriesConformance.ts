@@ -1,5 +1,6 @@
 /** The conformance suite of the delivery port, run against every adapter. */
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { TEST_EVENT_POSITION } from './deliveries.ts';
 import type { DeliveryAttempt, QueuedDelivery, ReplayRequest, WebhookDeliveries } from './deliveries.ts';
 
 const T0 = new Date('2026-11-22T06:05:09Z');
@@ -100,7 +101,7 @@ export function webhookDeliveriesConformance(name: string, open: () => Promise<{
 
     it('pages messages that share a position (test events) by event id, none twice or lost', async () => {
       const d = await start();
-      const top = Number.MAX_SAFE_INTEGER;
+      const top = TEST_EVENT_POSITION;
       await d.enqueue(['t-a', 't-b', 't-c'].map((eventId) => ({ endpointId: 'we_a', eventId, position: top, body: '{}' })), T0);
       const page1 = await d.messages('we_a', { limit: 2 });
       const page2 = await d.messages('we_a', { limit: 2, before: { position: top, eventId: page1[1]!.eventId } });

@@ -10,6 +10,7 @@ export type {
   ReplayStatus,
   WebhookDeliveries,
 } from './deliveries.ts';
+export { TEST_EVENT_POSITION } from './deliveries.ts';
 export { newSigningSecret, SECRET_PREFIX } from './secrets.ts';
 export { literalAddress, refusedRange } from './destinations.ts';
 export type { DestinationPolicy } from './destinations.ts';

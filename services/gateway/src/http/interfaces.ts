@@ -1,6 +1,6 @@
 /** Which interface a path belongs to decides the envelope's casing and the generic error text. */
 import type { Request, Response } from 'express';
-import { envelopeA, envelopeB } from '@parcel/contracts';
+import { CODE_FAILURE, envelopeA, envelopeB } from '@parcel/contracts';
 
 export type Interface = 'A' | 'B';
 
@@ -13,6 +13,9 @@ export function sendA(res: Response, code: number, message: string, data: unknow
 export function sendB(res: Response, code: number, message: string, data: unknown, status = 200): void {
   res.status(status).json(envelopeB(code, message, data));
 }
+
+/** A B failure answer (code 1, HTTP 200, empty data): what every refused request of interface B gets. */
+export const failB = (res: Response, message: string): void => sendB(res, CODE_FAILURE, message, []);
 
 export function sendFor(req: Request, res: Response, code: number, message: string, status: number): void {
   if (interfaceOf(req.path) === 'A') sendA(res, code, message, [], status);

@@ -3,11 +3,10 @@
  * attempts, newest first a page at a time, and redelivery of one message. Every operation first
  * finds the endpoint in the account, so another account's id reads as missing.
  */
-import type { Response, Router } from 'express';
+import type { Router } from 'express';
 import {
   B,
   check,
-  CODE_FAILURE,
   CODE_SUCCESS,
   RedeliverWebhookRequest,
   Webhook,
@@ -17,14 +16,12 @@ import {
 } from '@parcel/contracts';
 import type { WebhookAttemptView, WebhookMessageView } from '@parcel/contracts';
 import { formatSgt } from '@parcel/domain';
+import { TEST_EVENT_POSITION } from '@parcel/webhooks';
 import type { DeliveryMessage, MessageCursor, RecordedAttempt, WebhookDeliveries, WebhookEndpoint, WebhookStore } from '@parcel/webhooks';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
-import { sendB } from '../http/interfaces.ts';
+import { failB, sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
-
-/** A test event is queued behind every parcel event: it has no place in the log. */
-const TEST_EVENT_POSITION = Number.MAX_SAFE_INTEGER;
 
 function messageView(m: DeliveryMessage, endpoint: WebhookEndpoint): WebhookMessageView {
   const body = JSON.parse(m.body) as { type?: string; trackingNumber?: string };
@@ -70,34 +67,32 @@ function paged<T>(rows: T[], limit: number, cursorOf: (last: T) => string): { it
   return { items, next: rows.length > limit ? encode(cursorOf(items.at(-1)!)) : null };
 }
 
-const fail = (res: Response, message: string) => sendB(res, CODE_FAILURE, message, []);
-
 export function inspectingWebhookLog(router: Router, ctx: GatewayContext): void {
   const store: WebhookStore | undefined = ctx.webhooks;
   const deliveries: WebhookDeliveries | undefined = ctx.webhookDeliveries;
-  // The distributed wiring has no webhook store yet: its gateway answers these paths as unknown.
+  // Both wirings give the gateway a store and a delivery log; an app built without them answers these paths as unknown.
   if (!store || !deliveries) return;
 
   mount(router, ctx, 'listWebhookMessages', async (req, res) => {
     const query = check(WebhookMessagesQuery, req.query);
-    if (!query.ok) return fail(res, query.message);
+    if (!query.ok) return failB(res, query.message);
     const { endpoint_id, limit = WEBHOOK_LOG_PAGE.default, cursor } = query.value;
     const before = cursor === undefined ? undefined : messageCursor(cursor);
-    if (cursor !== undefined && !before) return fail(res, B.invalid('cursor'));
+    if (cursor !== undefined && !before) return failB(res, B.invalid('cursor'));
     const endpoint = await store.get(accountOf(res).clientId, endpoint_id);
-    if (!endpoint) return fail(res, Webhook.notFound);
+    if (!endpoint) return failB(res, Webhook.notFound);
     const page = paged(await deliveries.messages(endpoint.id, { limit: limit + 1, ...(before ? { before } : {}) }), limit, (m) => `${m.position}.${m.eventId}`);
     sendB(res, CODE_SUCCESS, B.success, { messages: page.items.map((m) => messageView(m, endpoint)), next_cursor: page.next });
   });
 
   mount(router, ctx, 'listWebhookAttempts', async (req, res) => {
     const query = check(WebhookAttemptsQuery, req.query);
-    if (!query.ok) return fail(res, query.message);
+    if (!query.ok) return failB(res, query.message);
     const { endpoint_id, event_id, limit = WEBHOOK_LOG_PAGE.default, cursor } = query.value;
     const before = cursor === undefined ? undefined : attemptCursor(cursor);
-    if (cursor !== undefined && before === undefined) return fail(res, B.invalid('cursor'));
+    if (cursor !== undefined && before === undefined) return failB(res, B.invalid('cursor'));
     const endpoint = await store.get(accountOf(res).clientId, endpoint_id);
-    if (!endpoint) return fail(res, Webhook.notFound);
+    if (!endpoint) return failB(res, Webhook.notFound);
     const rows = await deliveries.attempts(endpoint.id, { limit: limit + 1, ...(before === undefined ? {} : { before }), ...(event_id ? { eventId: event_id } : {}) });
     const page = paged(rows, limit, (a) => String(a.seq));
     sendB(res, CODE_SUCCESS, B.success, { attempts: page.items.map(attemptView), next_cursor: page.next });
@@ -105,11 +100,11 @@ export function inspectingWebhookLog(router: Router, ctx: GatewayContext): void 
 
   mount(router, ctx, 'redeliverWebhookMessage', async (req, res) => {
     const body = check(RedeliverWebhookRequest, req.body);
-    if (!body.ok) return fail(res, body.message);
+    if (!body.ok) return failB(res, body.message);
     const endpoint = await store.get(accountOf(res).clientId, body.value.endpoint_id);
-    if (!endpoint) return fail(res, Webhook.notFound);
+    if (!endpoint) return failB(res, Webhook.notFound);
     const outcome = await deliveries.redeliver(endpoint.id, body.value.event_id, ctx.clock.now());
-    if (outcome === 'unknown') return fail(res, Webhook.messageNotFound);
+    if (outcome === 'unknown') return failB(res, Webhook.messageNotFound);
     sendB(res, CODE_SUCCESS, B.success, { endpoint_id: endpoint.id, event_id: body.value.event_id, already_pending: outcome === 'pending' });
   });
 }

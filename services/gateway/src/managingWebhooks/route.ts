@@ -1,10 +1,9 @@
 /** Webhook endpoints over interface B (issue 16): create (the secret shown once), list, get, update, rotate the secret, send a test event, delete. */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Response, Router } from 'express';
+import type { Router } from 'express';
 import {
   B,
   check,
-  CODE_FAILURE,
   CODE_SUCCESS,
   CreateWebhookEndpointRequest,
   UpdateWebhookEndpointRequest,
@@ -14,11 +13,11 @@ import {
 } from '@parcel/contracts';
 import type { WebhookEndpointView } from '@parcel/contracts';
 import { formatSgt } from '@parcel/domain';
-import { literalAddress, newSigningSecret, refusedRange } from '@parcel/webhooks';
+import { literalAddress, newSigningSecret, refusedRange, TEST_EVENT_POSITION } from '@parcel/webhooks';
 import type { WebhookEndpoint, WebhookStore } from '@parcel/webhooks';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
-import { sendB } from '../http/interfaces.ts';
+import { failB, sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
 /** The answer's shape: never a secret. */
@@ -36,8 +35,6 @@ const viewOf = (e: WebhookEndpoint): WebhookEndpointView => ({
 /** Issue 16: the old secret keeps signing alongside the new one for 24 h. */
 const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-const fail = (res: Response, message: string) => sendB(res, CODE_FAILURE, message, []);
-
 export function managingWebhooks(router: Router, ctx: GatewayContext): void {
   const store: WebhookStore | undefined = ctx.webhooks;
   // Both wirings give the gateway a store; an app built without one (tests of other routes) answers these paths as unknown.
@@ -51,8 +48,8 @@ export function managingWebhooks(router: Router, ctx: GatewayContext): void {
 
   mount(router, ctx, 'createWebhookEndpoint', async (req, res) => {
     const body = check(CreateWebhookEndpointRequest, req.body);
-    if (!body.ok) return fail(res, body.message);
-    if (refused(body.value.url)) return fail(res, Webhook.urlRefused);
+    if (!body.ok) return failB(res, body.message);
+    if (refused(body.value.url)) return failB(res, Webhook.urlRefused);
     const now = ctx.clock.now();
     const endpoint: WebhookEndpoint = {
       id: `we_${randomBytes(12).toString('hex')}`,
@@ -66,7 +63,7 @@ export function managingWebhooks(router: Router, ctx: GatewayContext): void {
       createdAt: now,
       updatedAt: now,
     };
-    if ((await store.create(endpoint, maxEndpoints)) === 'limit') return fail(res, Webhook.limit(maxEndpoints));
+    if ((await store.create(endpoint, maxEndpoints)) === 'limit') return failB(res, Webhook.limit(maxEndpoints));
     sendB(res, CODE_SUCCESS, B.success, { ...viewOf(endpoint), secret: endpoint.secrets[0]!.secret });
   });
 
@@ -76,19 +73,19 @@ export function managingWebhooks(router: Router, ctx: GatewayContext): void {
 
   mount(router, ctx, 'getWebhookEndpoint', async (req, res) => {
     const query = check(WebhookEndpointIdQuery, req.query);
-    if (!query.ok) return fail(res, query.message);
+    if (!query.ok) return failB(res, query.message);
     const endpoint = await store.get(accountOf(res).clientId, query.value.endpoint_id);
-    if (!endpoint) return fail(res, Webhook.notFound);
+    if (!endpoint) return failB(res, Webhook.notFound);
     sendB(res, CODE_SUCCESS, B.success, viewOf(endpoint));
   });
 
   mount(router, ctx, 'updateWebhookEndpoint', async (req, res) => {
     const body = check(UpdateWebhookEndpointRequest, req.body);
-    if (!body.ok) return fail(res, body.message);
+    if (!body.ok) return failB(res, body.message);
     const { endpoint_id, url, event_types, description, enabled } = body.value;
-    if (url !== undefined && refused(url)) return fail(res, Webhook.urlRefused);
+    if (url !== undefined && refused(url)) return failB(res, Webhook.urlRefused);
     const found = await store.get(accountOf(res).clientId, endpoint_id);
-    if (!found) return fail(res, Webhook.notFound);
+    if (!found) return failB(res, Webhook.notFound);
     const changed: WebhookEndpoint = {
       ...found,
       url: url ?? found.url,
@@ -98,41 +95,41 @@ export function managingWebhooks(router: Router, ctx: GatewayContext): void {
       disabledReason: enabled === undefined ? found.disabledReason : '',
       updatedAt: ctx.clock.now(),
     };
-    if (!(await store.update(changed))) return fail(res, Webhook.notFound);
+    if (!(await store.update(changed))) return failB(res, Webhook.notFound);
     sendB(res, CODE_SUCCESS, B.success, viewOf(changed));
   });
 
   mount(router, ctx, 'rotateWebhookSecret', async (req, res) => {
     const body = check(WebhookEndpointIdRequest, req.body);
-    if (!body.ok) return fail(res, body.message);
+    if (!body.ok) return failB(res, body.message);
     const found = await store.get(accountOf(res).clientId, body.value.endpoint_id);
-    if (!found) return fail(res, Webhook.notFound);
+    if (!found) return failB(res, Webhook.notFound);
     const now = ctx.clock.now();
     const until = new Date(now.getTime() + ROTATION_OVERLAP_MS);
     // Secrets already rotated out keep their own expiry; the current one starts its 24 h now.
     const kept = found.secrets.filter((s) => s.expiresAt === null || s.expiresAt > now).map((s) => ({ secret: s.secret, expiresAt: s.expiresAt ?? until }));
     const rotated: WebhookEndpoint = { ...found, secrets: [{ secret: newSigningSecret(), expiresAt: null }, ...kept], updatedAt: now };
-    if (!(await store.update(rotated))) return fail(res, Webhook.notFound);
+    if (!(await store.update(rotated))) return failB(res, Webhook.notFound);
     sendB(res, CODE_SUCCESS, B.success, { ...viewOf(rotated), secret: rotated.secrets[0]!.secret });
   });
 
   mount(router, ctx, 'sendWebhookTestEvent', async (req, res) => {
     const body = check(WebhookEndpointIdRequest, req.body);
-    if (!body.ok) return fail(res, body.message);
+    if (!body.ok) return failB(res, body.message);
     const endpoint = await store.get(accountOf(res).clientId, body.value.endpoint_id);
-    if (!endpoint || !ctx.webhookDeliveries) return fail(res, Webhook.notFound);
+    if (!endpoint || !ctx.webhookDeliveries) return failB(res, Webhook.notFound);
     const now = ctx.clock.now();
     const eventId = randomUUID();
     const message = { type: 'WebhookTest', schema: 'WebhookTest.v1', eventId, clientId: endpoint.clientId, endpointId: endpoint.id, time: formatSgt(now) };
     // Behind every parcel event already queued for the endpoint: a test event has no place in the log.
-    await ctx.webhookDeliveries.enqueue([{ endpointId: endpoint.id, eventId, position: Number.MAX_SAFE_INTEGER, body: JSON.stringify(message) }], now);
+    await ctx.webhookDeliveries.enqueue([{ endpointId: endpoint.id, eventId, position: TEST_EVENT_POSITION, body: JSON.stringify(message) }], now);
     sendB(res, CODE_SUCCESS, B.success, { endpoint_id: endpoint.id, event_id: eventId });
   });
 
   mount(router, ctx, 'deleteWebhookEndpoint', async (req, res) => {
     const body = check(WebhookEndpointIdRequest, req.body);
-    if (!body.ok) return fail(res, body.message);
-    if (!(await store.delete(accountOf(res).clientId, body.value.endpoint_id))) return fail(res, Webhook.notFound);
+    if (!body.ok) return failB(res, body.message);
+    if (!(await store.delete(accountOf(res).clientId, body.value.endpoint_id))) return failB(res, Webhook.notFound);
     sendB(res, CODE_SUCCESS, B.success, { endpoint_id: body.value.endpoint_id });
   });
 }

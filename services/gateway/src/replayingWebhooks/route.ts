@@ -4,14 +4,14 @@
  * One replay per endpoint at a time; `since` at most `replayMaxAgeMs` back.
  */
 import { randomBytes } from 'node:crypto';
-import type { Response, Router } from 'express';
-import { B, check, CODE_FAILURE, CODE_SUCCESS, ReplayWebhookRequest, Webhook, WebhookReplayQuery } from '@parcel/contracts';
+import type { Router } from 'express';
+import { B, check, CODE_SUCCESS, ReplayWebhookRequest, Webhook, WebhookReplayQuery } from '@parcel/contracts';
 import type { WebhookReplayView } from '@parcel/contracts';
 import { formatSgt } from '@parcel/domain';
 import type { ReplayRequest, WebhookDeliveries, WebhookStore } from '@parcel/webhooks';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
-import { sendB } from '../http/interfaces.ts';
+import { failB, sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -27,8 +27,6 @@ const viewOf = (r: ReplayRequest): WebhookReplayView => ({
   finished_at: r.finishedAt ? formatSgt(r.finishedAt) : null,
 });
 
-const fail = (res: Response, message: string) => sendB(res, CODE_FAILURE, message, []);
-
 export function replayingWebhooks(router: Router, ctx: GatewayContext): void {
   const store: WebhookStore | undefined = ctx.webhooks;
   const deliveries: WebhookDeliveries | undefined = ctx.webhookDeliveries;
@@ -37,11 +35,11 @@ export function replayingWebhooks(router: Router, ctx: GatewayContext): void {
 
   mount(router, ctx, 'replayWebhookEndpoint', async (req, res) => {
     const body = check(ReplayWebhookRequest, req.body);
-    if (!body.ok) return fail(res, body.message);
+    if (!body.ok) return failB(res, body.message);
     const endpoint = await store.get(accountOf(res).clientId, body.value.endpoint_id);
-    if (!endpoint) return fail(res, Webhook.notFound);
+    if (!endpoint) return failB(res, Webhook.notFound);
     const now = ctx.clock.now();
-    if (now.getTime() - body.value.since.getTime() > replayMaxAgeMs) return fail(res, Webhook.replayTooOld(Math.floor(replayMaxAgeMs / DAY_MS)));
+    if (now.getTime() - body.value.since.getTime() > replayMaxAgeMs) return failB(res, Webhook.replayTooOld(Math.floor(replayMaxAgeMs / DAY_MS)));
     const replay: ReplayRequest = {
       id: `rp_${randomBytes(12).toString('hex')}`,
       endpointId: endpoint.id,
@@ -53,17 +51,17 @@ export function replayingWebhooks(router: Router, ctx: GatewayContext): void {
       queued: 0,
       finishedAt: null,
     };
-    if ((await deliveries.requestReplay(replay)) === 'busy') return fail(res, Webhook.replayBusy);
+    if ((await deliveries.requestReplay(replay)) === 'busy') return failB(res, Webhook.replayBusy);
     sendB(res, CODE_SUCCESS, B.success, viewOf(replay));
   });
 
   mount(router, ctx, 'getWebhookReplay', async (req, res) => {
     const query = check(WebhookReplayQuery, req.query);
-    if (!query.ok) return fail(res, query.message);
+    if (!query.ok) return failB(res, query.message);
     const endpoint = await store.get(accountOf(res).clientId, query.value.endpoint_id);
-    if (!endpoint) return fail(res, Webhook.notFound);
+    if (!endpoint) return failB(res, Webhook.notFound);
     const replay = await deliveries.getReplay(endpoint.id, query.value.replay_id);
-    if (!replay) return fail(res, Webhook.replayNotFound);
+    if (!replay) return failB(res, Webhook.replayNotFound);
     sendB(res, CODE_SUCCESS, B.success, viewOf(replay));
   });
 }
