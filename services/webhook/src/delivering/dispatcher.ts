@@ -12,6 +12,7 @@
 import type { Clock } from '@parcel/domain';
 import type { PendingDelivery, WebhookDeliveries, WebhookEndpoint, WebhookStore } from '@parcel/webhooks';
 import type { Logger } from 'pino';
+import { startPolling } from '../polling.ts';
 import { keptAlive, send } from './send.ts';
 import { signature } from './sign.ts';
 
@@ -128,36 +129,14 @@ export function startDispatcher(deps: DispatcherDeps) {
     }
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let ticking = false;
-  let wokenMeanwhile = false;
-  const loop = () => {
-    clearTimeout(timer);
-    ticking = true;
-    tick()
-      .catch((err: unknown) => log.error({ err }, 'webhook dispatcher poll failed'))
-      .finally(() => {
-        ticking = false;
-        if (stopped) return;
-        if (wokenMeanwhile) {
-          wokenMeanwhile = false;
-          return loop();
-        }
-        timer = setTimeout(loop, config.pollIntervalMs);
-      });
-  };
-  loop();
+  const polling = startPolling(() => tick(), { intervalMs: config.pollIntervalMs, onError: (err) => log.error({ err }, 'webhook dispatcher poll failed') });
 
   return {
     /** Looks for due deliveries now rather than at the next poll: called when this process queued some. */
-    wake() {
-      if (stopped) return;
-      if (ticking) wokenMeanwhile = true;
-      else loop();
-    },
+    wake: polling.wake,
     async stop() {
       stopped = true;
-      clearTimeout(timer);
+      await polling.stop();
       await Promise.all(running.values());
       connections.close();
     },
