@@ -63,12 +63,22 @@ export interface Settings {
   };
 }
 
-/** A claim must outlive the attempt it was renewed for, or a second instance could send the same queue meanwhile. */
-function webhookLeaseMs(env: NodeJS.ProcessEnv): number {
+/** The webhook settings. A claim must outlive the attempt it was renewed for, or a second instance could send the same queue meanwhile. */
+function webhookSettings(env: NodeJS.ProcessEnv): Settings['webhooks'] {
   const timeoutMs = integer(env, 'PARCEL_WEBHOOK_TIMEOUT_MS', 10_000, 1);
   const leaseMs = integer(env, 'PARCEL_WEBHOOK_LEASE_MS', 30_000, 1);
   if (leaseMs <= timeoutMs) throw new SettingsError(`PARCEL_WEBHOOK_LEASE_MS must be longer than PARCEL_WEBHOOK_TIMEOUT_MS (${timeoutMs}), got "${leaseMs}"`);
-  return leaseMs;
+  return {
+    maxEndpoints: integer(env, 'PARCEL_WEBHOOK_MAX_ENDPOINTS', 10, 1),
+    allowPrivate: oneOf(env, 'PARCEL_WEBHOOK_ALLOW_PRIVATE', ['on', 'off'], 'off') === 'on',
+    retryScheduleMs: integers(env, 'PARCEL_WEBHOOK_RETRY_SCHEDULE_MS', WEBHOOK_RETRY_SCHEDULE_MS, 0),
+    timeoutMs,
+    disableAfterMs: integer(env, 'PARCEL_WEBHOOK_DISABLE_AFTER_MS', 5 * DAY_MS, 1),
+    pollIntervalMs: integer(env, 'PARCEL_WEBHOOK_POLL_MS', 250, 1),
+    leaseMs,
+    retentionMs: integer(env, 'PARCEL_WEBHOOK_RETENTION_MS', 30 * DAY_MS, 1),
+    replayMaxAgeMs: integer(env, 'PARCEL_WEBHOOK_REPLAY_MAX_AGE_MS', 30 * DAY_MS, 1),
+  };
 }
 
 /** The embedded wiring's settings; with `service` (the distributed wiring), its `distributed` ones too. */
@@ -91,17 +101,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env, service?: str
     idempotencyTtlS: integer(env, 'PARCEL_IDEMPOTENCY_TTL_S', 24 * 60 * 60, 1),
     durability: oneOf(env, 'PARCEL_DURABILITY', ['full', 'normal'], 'full'),
     logLevel: env.LOG_LEVEL || 'info',
-    webhooks: {
-      maxEndpoints: integer(env, 'PARCEL_WEBHOOK_MAX_ENDPOINTS', 10, 1),
-      allowPrivate: oneOf(env, 'PARCEL_WEBHOOK_ALLOW_PRIVATE', ['on', 'off'], 'off') === 'on',
-      retryScheduleMs: integers(env, 'PARCEL_WEBHOOK_RETRY_SCHEDULE_MS', WEBHOOK_RETRY_SCHEDULE_MS, 0),
-      timeoutMs: integer(env, 'PARCEL_WEBHOOK_TIMEOUT_MS', 10_000, 1),
-      disableAfterMs: integer(env, 'PARCEL_WEBHOOK_DISABLE_AFTER_MS', 5 * DAY_MS, 1),
-      pollIntervalMs: integer(env, 'PARCEL_WEBHOOK_POLL_MS', 250, 1),
-      leaseMs: webhookLeaseMs(env),
-      retentionMs: integer(env, 'PARCEL_WEBHOOK_RETENTION_MS', 30 * DAY_MS, 1),
-      replayMaxAgeMs: integer(env, 'PARCEL_WEBHOOK_REPLAY_MAX_AGE_MS', 30 * DAY_MS, 1),
-    },
+    webhooks: webhookSettings(env),
     carriers: {
       lmxUrl: env.PARCEL_LMX_URL || undefined,
       sandboxPort: integer(env, 'PARCEL_SANDBOX_PORT', 8090, 0),
