@@ -26,7 +26,7 @@ import { Cluster, requireInfra } from '../test/e2e/support/cluster.ts';
 import { cpuBetween, processCpuMs, readCpu } from './processCpu.ts';
 import { costs, printCosts, stackProcesses, warnIncomplete } from './stackCpu.ts';
 import { orderJson, signed } from './orders.ts';
-import { load, postgresCheckpointLag, printTable, sqliteCheckpointLag, startProcess, stopProcess, subscriptionsCaughtUp, waitForHttp } from './support.ts';
+import { load, postgresCheckpointLag, printTable, round, sqliteCheckpointLag, startProcess, stopProcess, subscriptionsCaughtUp, waitForHttp } from './support.ts';
 import type { CheckpointLag, Row } from './support.ts';
 
 const duration = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -70,8 +70,6 @@ async function settle(wiring: string, lag: () => Promise<CheckpointLag>, timeout
   console.log(seconds === undefined ? `${wiring}: subscriptions still behind after ${timeoutS} s; measuring anyway` : `${wiring}: subscriptions caught up in ${seconds} s`);
   return seconds;
 }
-
-const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
 
 async function main() {
   const rows: Row[] = [];

@@ -30,7 +30,7 @@ import { startEmbedded } from '../services/embedded/src/index.ts';
 import { jpNonLatin, view } from '../services/label/test/fixtures.ts';
 import { createLabelRenderer } from '../services/label/src/index.ts';
 import type { LabelRenderer } from '../services/label/src/index.ts';
-import { load } from './support.ts';
+import { load, percentile } from './support.ts';
 
 const duration = Number(process.env.BENCH_DURATION_S ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
@@ -83,7 +83,6 @@ function freshParcel(): ParcelView {
 
 // --- in-process ---------------------------------------------------------------------------
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const round = (n: number, digits = 2): number => Number(n.toFixed(digits));
 
 /** Renders one label after another for `duration` seconds, after a second of warm-up. */

@@ -10,7 +10,7 @@
 import type { Cluster, ServiceName } from '../test/e2e/support/cluster.ts';
 import { listeningProcess, processesNamed } from './processCpu.ts';
 import type { Counted, CpuSpent } from './processCpu.ts';
-import { printColumns } from './support.ts';
+import { printColumns, round } from './support.ts';
 
 const KINDS: ServiceName[] = ['gateway', 'order', 'tracking', 'label', 'webhook', 'carrier-sandbox'];
 
@@ -51,8 +51,6 @@ export interface ProcessCost {
   /** CPU with no load, ms per second. */
   idleCpuMsPerS: number;
 }
-
-const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
 
 /** Each process's CPU per order of the loaded run, its share, and its CPU per second of the idle one; the whole stack last. */
 export function costs(loaded: Map<string, CpuSpent>, orders: number, idle: Map<string, CpuSpent>, idleS: number): ProcessCost[] {

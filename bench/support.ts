@@ -21,6 +21,12 @@ export interface Row {
   serverCpuMsPerRequest?: number;
 }
 
+/** `value` rounded to `places` decimals. */
+export const round = (value: number, places: number): number => Math.round(value * 10 ** places) / 10 ** places;
+
+/** The `p`th percentile of values sorted ascending (0 for none). */
+export const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
 export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

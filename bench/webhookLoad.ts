@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WEBHOOK_EVENT_TYPES } from '@parcel/contracts';
 import { orderJson, signed } from './orders.ts';
+import { percentile, round } from './support.ts';
 
 const rate = Number(process.env.BENCH_WEBHOOK_RATE ?? 100);
 const seconds = Number(process.env.BENCH_WEBHOOK_S ?? 20);
@@ -94,8 +95,6 @@ async function fixedRate(gateway: string, total: number): Promise<{ start: numbe
 }
 
 const registrations = (receiver: Receiver, from: number) => receiver.arrivals.slice(from).filter((a) => a.type === 'ParcelRegistered');
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
-const round = (value: number, places = 1) => Math.round(value * 10 ** places) / 10 ** places;
 
 /** The fixed-rate run and the backlog against one gateway, on a stack with no webhook endpoint yet. */
 /** `cpuSince()` starts a reading of the server side's CPU; the function it answers gives the ms spent since. */
@@ -151,13 +150,13 @@ export async function measureDelivery(options: { gateway: string; receiverUrl: s
 
   await call(gateway, 'webhook/delete-endpoint', { endpoint_id: endpoint.endpoint_id });
   return {
-    ordersPerS: round(total / ((Math.max(...answered.values()) - start) / 1000)),
-    eventsPerS: round(inWindow / windowS),
-    p50Ms: round(percentile(latencies, 50)),
-    p99Ms: round(percentile(latencies, 99)),
-    maxMs: round(latencies.at(-1)!),
+    ordersPerS: round(total / ((Math.max(...answered.values()) - start) / 1000), 1),
+    eventsPerS: round(inWindow / windowS, 1),
+    p50Ms: round(percentile(latencies, 50), 1),
+    p99Ms: round(percentile(latencies, 99), 1),
+    maxMs: round(latencies.at(-1)!, 1),
     cpuMsPerOrder: round(cpuWithout / total, 3),
     cpuMsPerEvent: round((cpuWith - cpuWithout) / Math.max(1, inWindow), 3),
-    backlogEventsPerS: round(backlog.length / Math.max(0.001, backlogSpan)),
+    backlogEventsPerS: round(backlog.length / Math.max(0.001, backlogSpan), 1),
   };
 }
