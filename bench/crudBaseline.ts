@@ -15,9 +15,9 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import express from 'express';
 import { z } from 'zod';
-import { loadSettings } from '@parcel/config';
-import { formatSgt, newTrackingNumber } from '@parcel/domain';
-import { loadAccounts } from '@parcel/reference-data';
+import { loadSettings } from '@parcel-logistics/config';
+import { formatSgt, newTrackingNumber } from '@parcel-logistics/domain';
+import { loadAccounts } from '@parcel-logistics/reference-data';
 import { verifySignedHeaders } from '../services/gateway/src/auth/signature.ts';
 
 const settings = loadSettings();

@@ -6,15 +6,15 @@
  * Not a service: only bench/foundation.bench.ts starts it.
  */
 import pino from 'pino';
-import { createInProcessBus } from '@parcel/bus';
-import { loadSettings } from '@parcel/config';
-import { Topics } from '@parcel/contracts';
-import type { CreateOrderReply } from '@parcel/contracts';
-import { formatSgt, systemClock } from '@parcel/domain';
-import { clientIdOf, createGatewayApp, gatewayConfig } from '@parcel/gateway';
-import { createSqliteProjectionStore } from '@parcel/projections-sqlite';
-import { loadAccounts, loadReferenceData } from '@parcel/reference-data';
-import { loggerOptions, startTelemetry, tracedBus, tracedHttp } from '@parcel/telemetry';
+import { createInProcessBus } from '@parcel-logistics/bus';
+import { loadSettings } from '@parcel-logistics/config';
+import { Topics } from '@parcel-logistics/contracts';
+import type { CreateOrderReply } from '@parcel-logistics/contracts';
+import { formatSgt, systemClock } from '@parcel-logistics/domain';
+import { clientIdOf, createGatewayApp, gatewayConfig } from '@parcel-logistics/gateway';
+import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
+import { loadAccounts, loadReferenceData } from '@parcel-logistics/reference-data';
+import { loggerOptions, startTelemetry, tracedBus, tracedHttp } from '@parcel-logistics/telemetry';
 
 const settings = loadSettings();
 startTelemetry({ serviceName: 'parcel-bench-gateway-alone' });

@@ -23,7 +23,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { ParcelView } from '../packages/contracts/src/index.ts';
-import { signature } from '@parcel/gateway';
+import { signature } from '@parcel-logistics/gateway';
 import { loadSettings } from '../packages/config/src/index.ts';
 import { loadReferenceData } from '../packages/reference-data/src/index.ts';
 import { startEmbedded } from '../services/embedded/src/index.ts';

@@ -1,5 +1,5 @@
 /** The create-order every benchmark sends: the demo account's signed headers and an order with a fresh reference. */
-import { signature } from '@parcel/gateway';
+import { signature } from '@parcel-logistics/gateway';
 
 let seq = 0;
 

@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WEBHOOK_EVENT_TYPES } from '@parcel/contracts';
+import { WEBHOOK_EVENT_TYPES } from '@parcel-logistics/contracts';
 import { orderJson, signed } from './orders.ts';
 import { percentile, round } from './support.ts';
 

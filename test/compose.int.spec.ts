@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadSettings } from '@parcel/config';
+import { loadSettings } from '@parcel-logistics/config';
 import { INFRA, OURS, ROOT, compose, dependencies, envOf, hostOf, interpolate, list, mainOf, mainSource, names, published, read, service, topicMap, topicsOfInfraScript, type Dependency } from './support/compose.ts';
 
 // ------------------------------------------------------------------ the composition roots

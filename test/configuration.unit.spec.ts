@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadSettings, SettingsError } from '@parcel/config';
+import { loadSettings, SettingsError } from '@parcel-logistics/config';
 
 const ROOT = path.join(__dirname, '..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');

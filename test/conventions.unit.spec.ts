@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isValidTrackingNumber, newTrackingNumber, TRACKING_ALPHABET } from '@parcel/domain';
+import { isValidTrackingNumber, newTrackingNumber, TRACKING_ALPHABET } from '@parcel-logistics/domain';
 import { fencedBlocks } from './support/readme.ts';
 
 const page = readFileSync(path.resolve(import.meta.dirname, '../docs/conventions.md'), 'utf8');

@@ -28,16 +28,16 @@ function driversLoadedBy(entry: string): Promise<string[]> {
 
 describe('a port or a service loads no driver', () => {
   it.each([
-    '@parcel/eventstore',
-    '@parcel/bus',
-    '@parcel/projections',
-    '@parcel/application',
-    '@parcel/telemetry',
-    '@parcel/gateway',
-    '@parcel/order',
-    '@parcel/tracking',
-    '@parcel/webhooks',
-    '@parcel/webhook',
+    '@parcel-logistics/eventstore',
+    '@parcel-logistics/bus',
+    '@parcel-logistics/projections',
+    '@parcel-logistics/application',
+    '@parcel-logistics/telemetry',
+    '@parcel-logistics/gateway',
+    '@parcel-logistics/order',
+    '@parcel-logistics/tracking',
+    '@parcel-logistics/webhooks',
+    '@parcel-logistics/webhook',
   ])('%s', async (entry) => {
     expect(await driversLoadedBy(entry)).toEqual([]);
   }, 60_000);
@@ -45,15 +45,15 @@ describe('a port or a service loads no driver', () => {
 
 describe('each adapter loads its own driver and no other', () => {
   it.each([
-    ['@parcel/eventstore-sqlite', ['node:sqlite']],
-    ['@parcel/eventstore-postgres', ['pg']],
-    ['@parcel/eventstore-kurrentdb', ['@kurrent/kurrentdb-client']],
-    ['@parcel/bus-kafka', ['kafkajs']],
-    ['@parcel/bus-kafka/platformatic', ['@platformatic/kafka', 'kafkajs']],
-    ['@parcel/projections-sqlite', ['node:sqlite']],
-    ['@parcel/projections-mongo', ['mongodb']],
-    ['@parcel/webhooks-sqlite', ['node:sqlite']],
-    ['@parcel/webhooks-postgres', ['pg']],
+    ['@parcel-logistics/eventstore-sqlite', ['node:sqlite']],
+    ['@parcel-logistics/eventstore-postgres', ['pg']],
+    ['@parcel-logistics/eventstore-kurrentdb', ['@kurrent/kurrentdb-client']],
+    ['@parcel-logistics/bus-kafka', ['kafkajs']],
+    ['@parcel-logistics/bus-kafka/platformatic', ['@platformatic/kafka', 'kafkajs']],
+    ['@parcel-logistics/projections-sqlite', ['node:sqlite']],
+    ['@parcel-logistics/projections-mongo', ['mongodb']],
+    ['@parcel-logistics/webhooks-sqlite', ['node:sqlite']],
+    ['@parcel-logistics/webhooks-postgres', ['pg']],
   ])('%s: %j', async (entry, drivers) => {
     expect(await driversLoadedBy(entry)).toEqual([...drivers].sort());
   }, 60_000);

@@ -5,10 +5,10 @@
  * (the independent checker of the validator's own property test) and can be queried at once.
  */
 import fc from 'fast-check';
-import { validateCreateOrder } from '@parcel/contracts';
-import { parcelRules } from '@parcel/domain';
-import { bodyArb, checkAccepted, MESSAGE } from '@parcel/contracts/testing';
-import { loadAccounts, loadReferenceData } from '@parcel/reference-data';
+import { validateCreateOrder } from '@parcel-logistics/contracts';
+import { parcelRules } from '@parcel-logistics/domain';
+import { bodyArb, checkAccepted, MESSAGE } from '@parcel-logistics/contracts/testing';
+import { loadAccounts, loadReferenceData } from '@parcel-logistics/reference-data';
 import { clientB, DEMO, OTHER } from './support/client.ts';
 import { startTestStack } from './support/stack.ts';
 import type { TestStack } from './support/stack.ts';

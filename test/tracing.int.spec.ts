@@ -11,12 +11,12 @@ import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import pino from 'pino';
-import { loadSettings } from '@parcel/config';
-import { parcelStreamName, Topics } from '@parcel/contracts';
-import { startEmbedded } from '@parcel/embedded';
-import type { EmbeddedStack } from '@parcel/embedded';
-import { createSqliteEventStore } from '@parcel/eventstore-sqlite';
-import { loggerOptions, PROJECTION_SPAN } from '@parcel/telemetry';
+import { loadSettings } from '@parcel-logistics/config';
+import { parcelStreamName, Topics } from '@parcel-logistics/contracts';
+import { startEmbedded } from '@parcel-logistics/embedded';
+import type { EmbeddedStack } from '@parcel-logistics/embedded';
+import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
+import { loggerOptions, PROJECTION_SPAN } from '@parcel-logistics/telemetry';
 import { clientB, realTime } from './support/client.ts';
 import { orderBody } from './support/orders.ts';
 

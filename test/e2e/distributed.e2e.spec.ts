@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
-import { formatSgt } from '@parcel/domain';
+import { formatSgt } from '@parcel-logistics/domain';
 import { clientA, clientB, OTHER, realTime, signedHeaders, tokenFor } from '../support/client.ts';
 import type { Target } from '../support/client.ts';
 import { eventually, pushEvent, registeredParcel } from '../support/carriers.ts';

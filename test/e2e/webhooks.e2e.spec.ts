@@ -8,8 +8,8 @@
  * Before that, every endpoint operation, the delivery log and a replay go through both gateways.
  */
 import pg from 'pg';
-import { WEBHOOK_EVENT_TYPES } from '@parcel/contracts';
-import { formatSgt } from '@parcel/domain';
+import { WEBHOOK_EVENT_TYPES } from '@parcel-logistics/contracts';
+import { formatSgt } from '@parcel-logistics/domain';
 import { clientB, DEMO, OTHER, realTime } from '../support/client.ts';
 import type { Target } from '../support/client.ts';
 import { eventually } from '../support/carriers.ts';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { signature } from '@parcel/gateway';
+import { signature } from '@parcel-logistics/gateway';
 import { raw, signedHeaders } from '../support/client.ts';
 import { startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';

@@ -1,4 +1,4 @@
-import { isValidTrackingNumber } from '@parcel/domain';
+import { isValidTrackingNumber } from '@parcel-logistics/domain';
 import { clientA, clientB, OTHER, tokenFor } from '../support/client.ts';
 import { orderBody, uniqueRef } from '../support/orders.ts';
 import { startTestStack } from '../support/stack.ts';

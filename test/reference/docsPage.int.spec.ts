@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { OPERATIONS, openApiPath } from '@parcel/contracts/api';
+import { OPERATIONS, openApiPath } from '@parcel-logistics/contracts/api';
 import { ARTIFACTS, launchChromium } from '../support/browser.ts';
 import { raw } from '../support/client.ts';
 import { startTestStack } from '../support/stack.ts';

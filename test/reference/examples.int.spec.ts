@@ -6,8 +6,8 @@
  * the create-order example creates the parcel the others ask about.
  */
 import { createHmac } from 'node:crypto';
-import { OPERATIONS, openApiPath, SAMPLE, WEBHOOK_SAMPLE } from '@parcel/contracts/api';
-import type { Example, Operation } from '@parcel/contracts/api';
+import { OPERATIONS, openApiPath, SAMPLE, WEBHOOK_SAMPLE } from '@parcel-logistics/contracts/api';
+import type { Example, Operation } from '@parcel-logistics/contracts/api';
 import { eventually } from '../support/carriers.ts';
 import { raw, signedHeaders } from '../support/client.ts';
 import type { Reply } from '../support/client.ts';

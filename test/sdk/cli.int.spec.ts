@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { signature } from '@parcel/client';
+import { signature } from '@parcel-logistics/client';
 import { orderBody } from '../support/orders.ts';
 import { childPath, freePort, ROOT } from '../support/npmStart.ts';
 import type { TestStack } from '../support/stack.ts';
@@ -200,12 +200,12 @@ describe('exit 0: success, the data as JSON on stdout', () => {
     expect(text).toMatch(/Exit codes:\n {2}0 +success\n {2}1 +business error[^\n]*\n {2}2 +usage error[^\n]*\n {2}3 +server or network error/);
     const label = await parcel(['label', '--help']);
     expect(label.code).toBe(0);
-    expect(label.stdout.toString('utf8')).toContain('Usage: parcel [options] label <tracking> [--format pdf|html|zpl|cn23] [--out <file>]');
+    expect(label.stdout.toString('utf8')).toContain('Usage: parcelctl [options] label <tracking> [--format pdf|html|zpl|cn23] [--out <file>]');
     expect(label.stdout.toString('utf8')).toContain('--origin <country>');
   });
 
   test('npm run -s parcel -- <args> runs it from the repository', async () => {
-    const r = await run('npm', ['run', '-s', 'parcel', '--', 'stations', '637586']);
+    const r = await run('npm', ['run', '-s', 'parcelctl', '--', 'stations', '637586']);
     expect(r.code).toBe(0);
     expect(r.json()[0].Station_Code).toBe('SGL0150');
   }, 60_000);
@@ -240,14 +240,14 @@ describe('exit 2: a usage error, explained on stderr, nothing sent', () => {
     const r = await parcel(args, { env });
     expect(r.code).toBe(2);
     expect(r.stdout.length).toBe(0);
-    expect(r.stderr).toContain(`parcel: ${message}`);
-    expect(r.stderr).toMatch(/Run "parcel (\S+ )?--help" for usage\./);
+    expect(r.stderr).toContain(`parcelctl: ${message}`);
+    expect(r.stderr).toMatch(/Run "parcelctl (\S+ )?--help" for usage\./);
   });
 
   test('an order that is not JSON', async () => {
     const r = await parcel(['create-order'], { input: '{"custom_tracking_num": ' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('parcel: standard input is not JSON');
+    expect(r.stderr).toContain('parcelctl: standard input is not JSON');
   });
 });
 

@@ -3,8 +3,8 @@
  * that needs it and reuses it; on "1003 Token error" (a newer token superseded it) it issues a new
  * one once and sends the call once more; wrong credentials come back as a value.
  */
-import { InterfaceAClient, InterfaceBClient } from '@parcel/client';
-import type { FetchLike } from '@parcel/client';
+import { InterfaceAClient, InterfaceBClient } from '@parcel-logistics/client';
+import type { FetchLike } from '@parcel-logistics/client';
 import { tokenFor } from '../support/client.ts';
 import { startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';

@@ -3,9 +3,9 @@
  * stack, answers as typed values; a failure the server answered is a value too, never a throw.
  */
 import { createHash } from 'node:crypto';
-import { InterfaceBClient, signature } from '@parcel/client';
-import type { StatusRecordB } from '@parcel/client';
-import { SAMPLE } from '@parcel/contracts/api';
+import { InterfaceBClient, signature } from '@parcel-logistics/client';
+import type { StatusRecordB } from '@parcel-logistics/client';
+import { SAMPLE } from '@parcel-logistics/contracts/api';
 import { startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
 import { optionsFor, order, recordingFetch } from './support.ts';

@@ -1,7 +1,7 @@
 /**
- * Issue "A client SDK", publishable: `pnpm pack` builds @parcel/client into a tarball of compiled
+ * Issue "A client SDK", publishable: `pnpm pack` builds @parcel-logistics/client into a tarball of compiled
  * JS and .d.ts; npm installs it offline into a fresh project (it has no dependencies), where a
- * plain .mjs script calls the embedded stack without TypeScript, the installed `parcel` bin
+ * plain .mjs script calls the embedded stack without TypeScript, the installed `parcelctl` bin
  * runs, and the declarations type-check a consumer's code.
  */
 import { spawn } from 'node:child_process';
@@ -63,21 +63,21 @@ test('the tarball holds the compiled package and its README, not the TypeScript 
 });
 
 test('the installed manifest points to dist/ and names no dependency', () => {
-  const manifest = JSON.parse(readFileSync(path.join(project, 'node_modules/@parcel/client/package.json'), 'utf8'));
+  const manifest = JSON.parse(readFileSync(path.join(project, 'node_modules/@parcel-logistics/client/package.json'), 'utf8'));
   expect(manifest).toMatchObject({
-    name: '@parcel/client',
+    name: '@parcel-logistics/client',
     type: 'module',
     engines: { node: '>=18' },
     exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
-    bin: { parcel: './dist/cli.js' },
+    bin: { parcelctl: './dist/cli.js' },
   });
   expect(manifest.dependencies).toBeUndefined();
 });
 
-test('a plain .mjs script imports @parcel/client and calls the server through both interfaces', async () => {
+test('a plain .mjs script imports @parcel-logistics/client and calls the server through both interfaces', async () => {
   const reference = `PACKED-${Date.now().toString(36)}`;
   const script = `
-import { InterfaceAClient, InterfaceBClient } from '@parcel/client';
+import { InterfaceAClient, InterfaceBClient } from '@parcel-logistics/client';
 const options = { baseUrl: process.env.PARCEL_URL, apiName: 'demo', apiKey: 'demo-secret' };
 const order = ${JSON.stringify(orderBody({ custom_tracking_num: reference }))};
 const b = new InterfaceBClient(options);
@@ -97,17 +97,17 @@ console.log(JSON.stringify({
   expect(answer).toEqual({ created: expect.stringMatching(/^PX[0-9A-Z]{16}$/), station: 'SGL0150', refused: 'recipient_country(ZZ) not allow', found: answer.created });
 });
 
-test('the installed parcel bin prints its help and calls the server', async () => {
-  const bin = path.join(project, 'node_modules/.bin/parcel');
-  expect(await succeed(bin, ['--help'], project)).toContain('Usage: parcel [options] <command> [arguments]');
+test('the installed parcelctl bin prints its help and calls the server', async () => {
+  const bin = path.join(project, 'node_modules/.bin/parcelctl');
+  expect(await succeed(bin, ['--help'], project)).toContain('Usage: parcelctl [options] <command> [arguments]');
   const env = { PARCEL_URL: stack.url, PARCEL_API_NAME: 'demo', PARCEL_API_KEY: 'demo-secret' };
   expect(JSON.parse(await succeed(bin, ['stations', '637586'], project, env))[0].Station_Code).toBe('SGL0150');
 });
 
 test('the declarations type-check a consumer without @types/node, and catch a wrong use', async () => {
   const source = (barcodeType: string) => `
-import { InterfaceBClient } from '@parcel/client';
-import type { Order, Result, StatusRecordB } from '@parcel/client';
+import { InterfaceBClient } from '@parcel-logistics/client';
+import type { Order, Result, StatusRecordB } from '@parcel-logistics/client';
 const b = new InterfaceBClient({ baseUrl: 'http://localhost:8080', apiName: 'demo', apiKey: 'demo-secret' });
 const order: Order = ${JSON.stringify(orderBody())};
 export const created = await b.createOrder(order, { idempotencyKey: order.custom_tracking_num });

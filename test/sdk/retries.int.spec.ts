@@ -5,8 +5,8 @@
  * business error.
  */
 import { createHash } from 'node:crypto';
-import { InterfaceBClient } from '@parcel/client';
-import type { ClientOptions, FetchLike } from '@parcel/client';
+import { InterfaceBClient } from '@parcel-logistics/client';
+import type { ClientOptions, FetchLike } from '@parcel-logistics/client';
 import { OTHER } from '../support/client.ts';
 import { startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';

@@ -2,7 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ClientOptions, FetchLike, Order } from '@parcel/client';
+import type { ClientOptions, FetchLike, Order } from '@parcel-logistics/client';
 import { DEMO } from '../support/client.ts';
 import { orderBody } from '../support/orders.ts';
 import { startTestStack, TestClock } from '../support/stack.ts';

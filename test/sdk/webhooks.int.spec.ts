@@ -1,5 +1,5 @@
 /** Issue 16: the webhook endpoint operations through InterfaceBClient, typed, failures as values. */
-import { InterfaceBClient } from '@parcel/client';
+import { InterfaceBClient } from '@parcel-logistics/client';
 import { startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
 import { optionsFor } from './support.ts';

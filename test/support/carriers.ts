@@ -1,5 +1,5 @@
 /** Helpers around the LMX sandbox of a test stack. */
-import { eventually } from '@parcel/bus/conformance';
+import { eventually } from '@parcel-logistics/bus/conformance';
 import { clientB, raw } from './client.ts';
 import { orderBody } from './orders.ts';
 import type { Target } from './client.ts';

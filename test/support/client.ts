@@ -1,5 +1,5 @@
 /** HTTP clients of the two interfaces, signing interface B with the stack's clock. */
-import { signature } from '@parcel/gateway';
+import { signature } from '@parcel-logistics/gateway';
 /** Anything with an address and a clock to sign with: an embedded test stack or a distributed gateway. */
 export interface Target {
   url: string;

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { loadSettings } from '@parcel/config';
-import type { Settings } from '@parcel/config';
-import { startEmbedded } from '@parcel/embedded';
-import type { EmbeddedStack } from '@parcel/embedded';
+import { loadSettings } from '@parcel-logistics/config';
+import type { Settings } from '@parcel-logistics/config';
+import { startEmbedded } from '@parcel-logistics/embedded';
+import type { EmbeddedStack } from '@parcel-logistics/embedded';
 
 export class TestClock {
   private ms: number;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { newTrackingNumber } from '@parcel/domain';
+import { newTrackingNumber } from '@parcel-logistics/domain';
 
 /** Generated ids are inputs of the handlers, so tests can fix them. */
 export interface Ids {

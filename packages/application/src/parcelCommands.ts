@@ -1,10 +1,10 @@
 /** Runs a parcel command: read the stream, decide, append with the expected revision, project inline. */
-import { deserializeEvent, isParcelEvent, parcelStreamName } from '@parcel/contracts';
-import type { ParcelEvent } from '@parcel/contracts';
-import { decide, evolve, initialState } from '@parcel/domain';
-import type { ParcelCommand, ParcelState } from '@parcel/domain';
-import { WrongExpectedRevisionError } from '@parcel/eventstore';
-import type { EventStore } from '@parcel/eventstore';
+import { deserializeEvent, isParcelEvent, parcelStreamName } from '@parcel-logistics/contracts';
+import type { ParcelEvent } from '@parcel-logistics/contracts';
+import { decide, evolve, initialState } from '@parcel-logistics/domain';
+import type { ParcelCommand, ParcelState } from '@parcel-logistics/domain';
+import { WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
+import type { EventStore } from '@parcel-logistics/eventstore';
 import type { Ids } from './ids.ts';
 import type { ParcelProjector, PositionedEvent } from './parcelProjector.ts';
 import { toAppend } from './toAppend.ts';

@@ -1,8 +1,8 @@
 /** The downstream message of one stored parcel event (packages/contracts/src/downstream.ts). */
-import { deserializeEvent, parcelRegisteredV1 } from '@parcel/contracts';
-import type { ParcelEvent, ParcelEventMessage } from '@parcel/contracts';
-import { formatSgt } from '@parcel/domain';
-import type { RecordedEvent } from '@parcel/eventstore';
+import { deserializeEvent, parcelRegisteredV1 } from '@parcel-logistics/contracts';
+import type { ParcelEvent, ParcelEventMessage } from '@parcel-logistics/contracts';
+import { formatSgt } from '@parcel-logistics/domain';
+import type { RecordedEvent } from '@parcel-logistics/eventstore';
 
 function statusAndTime(event: ParcelEvent): { statusCode: string | null; at: Date } {
   switch (event.type) {

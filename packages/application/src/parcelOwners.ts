@@ -1,7 +1,7 @@
 /** The account of a parcel, read off its first event (ParcelRegistered) and cached: it never changes. */
-import { parcelStreamName } from '@parcel/contracts';
-import type { ParcelRegistered } from '@parcel/contracts';
-import type { EventStore } from '@parcel/eventstore';
+import { parcelStreamName } from '@parcel-logistics/contracts';
+import type { ParcelRegistered } from '@parcel-logistics/contracts';
+import type { EventStore } from '@parcel-logistics/eventstore';
 import { toParcelEvent } from './parcelEventMessage.ts';
 
 const OWNER_CACHE_SIZE = 10_000;

@@ -1,9 +1,9 @@
-import type { ParcelEvent } from '@parcel/contracts';
-import { parcelStreamName } from '@parcel/contracts';
-import { sampleParcelOrder } from '@parcel/domain/testing';
-import { createSqliteEventStore } from '@parcel/eventstore-sqlite';
-import { createSqliteProjectionStore } from '@parcel/projections-sqlite';
-import type { ParcelViewStore } from '@parcel/projections';
+import type { ParcelEvent } from '@parcel-logistics/contracts';
+import { parcelStreamName } from '@parcel-logistics/contracts';
+import { sampleParcelOrder } from '@parcel-logistics/domain/testing';
+import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
+import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
+import type { ParcelViewStore } from '@parcel-logistics/projections';
 import { createParcelProjector } from './parcelProjector.ts';
 import { toAppend } from './toAppend.ts';
 

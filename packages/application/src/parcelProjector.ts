@@ -4,11 +4,11 @@
  * after a crash or a missed inline update). Both are safe at once: each write is a compare-and-set on the
  * stream revision, and a gap is filled from the stream itself.
  */
-import { deserializeEvent, isParcelEvent, PARCEL_STREAM_PREFIX, parcelStreamName } from '@parcel/contracts';
-import type { ParcelEvent, ParcelView } from '@parcel/contracts';
-import { evolveParcelView } from '@parcel/domain';
-import type { EventStore, RecordedEvent } from '@parcel/eventstore';
-import type { ParcelViewStore } from '@parcel/projections';
+import { deserializeEvent, isParcelEvent, PARCEL_STREAM_PREFIX, parcelStreamName } from '@parcel-logistics/contracts';
+import type { ParcelEvent, ParcelView } from '@parcel-logistics/contracts';
+import { evolveParcelView } from '@parcel-logistics/domain';
+import type { EventStore, RecordedEvent } from '@parcel-logistics/eventstore';
+import type { ParcelViewStore } from '@parcel-logistics/projections';
 
 export interface PositionedEvent {
   event: ParcelEvent;

@@ -1,6 +1,6 @@
-import { serializeEvent } from '@parcel/contracts';
-import type { DomainEvent } from '@parcel/contracts';
-import type { EventToAppend } from '@parcel/eventstore';
+import { serializeEvent } from '@parcel-logistics/contracts';
+import type { DomainEvent } from '@parcel-logistics/contracts';
+import type { EventToAppend } from '@parcel-logistics/eventstore';
 
 export interface EventWithId<E extends DomainEvent = DomainEvent> {
   event: E;

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { countKafkaRequests, requestCounts } from './requestCounter.ts';
-import type { Bus } from '@parcel/bus';
+import type { Bus } from '@parcel-logistics/bus';
 
 export interface StartCommand {
   cmd: 'start';

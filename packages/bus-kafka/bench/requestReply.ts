@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka } from 'kafkajs';
 import { createKafkaBus } from '../src/kafka.ts';
-import type { Bus } from '@parcel/bus';
+import type { Bus } from '@parcel-logistics/bus';
 
 const brokers = process.env.PARCEL_KAFKA_BROKERS?.split(',');
 if (!brokers) throw new Error('PARCEL_KAFKA_BROKERS is not set: run eval "$(bash infra/up.sh kafka)" first');

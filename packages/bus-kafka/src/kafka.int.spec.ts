@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Kafka } from 'kafkajs';
-import { eventually } from '@parcel/bus/conformance';
+import { eventually } from '@parcel-logistics/bus/conformance';
 import { createKafkaBus } from './kafka.ts';
 import { startGroupConsumer } from './kafka/consumer.ts';
 import { TEST_MS, kafkaBusSuite, kafkaTestKit } from './kafkaSuite.ts';

@@ -4,11 +4,11 @@
  * in a Jest of its own (jest.platformatic.cjs) that does.
  */
 import { describe, expect, it } from '@jest/globals';
-import { eventually, makeMessage } from '@parcel/bus/conformance';
+import { eventually, makeMessage } from '@parcel-logistics/bus/conformance';
 import { createKafkaBus } from './kafka.ts';
 import { TEST_MS, kafkaBusSuite, kafkaTestKit } from './kafkaSuite.ts';
 import { createPlatformaticKafkaBus } from './platformatic.ts';
-import type { Message } from '@parcel/bus';
+import type { Message } from '@parcel-logistics/bus';
 
 const kit = kafkaTestKit();
 const { options, fresh, createTopic } = kit;

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Kafka } from 'kafkajs';
-import { eventually, makeMessage } from '@parcel/bus/conformance';
+import { eventually, makeMessage } from '@parcel-logistics/bus/conformance';
 import { createKafkaBus } from './kafka.ts';
 import type { BusLogLevel } from './kafka.ts';
-import type { Bus, Message } from '@parcel/bus';
+import type { Bus, Message } from '@parcel-logistics/bus';
 
 /**
  * Stops and restarts the shared broker, which breaks anything else using it meanwhile: it runs

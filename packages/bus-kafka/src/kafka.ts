@@ -12,7 +12,7 @@ import { createReplies } from './kafka/replies.ts';
 import { createSender, kafkajsSendBatch } from './kafka/sender.ts';
 import { createTopics } from './kafka/topics.ts';
 import type { EnsureTopics } from './kafka/topics.ts';
-import type { Bus } from '@parcel/bus';
+import type { Bus } from '@parcel-logistics/bus';
 
 export type { BusLogLevel, BusLogger } from './kafka/log.ts';
 export type { EnsureTopics } from './kafka/topics.ts';

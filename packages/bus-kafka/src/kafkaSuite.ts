@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Kafka } from 'kafkajs';
 import type { Admin } from 'kafkajs';
-import { busConformance, eventually, makeMessage } from '@parcel/bus/conformance';
+import { busConformance, eventually, makeMessage } from '@parcel-logistics/bus/conformance';
 import type { BusLogger } from './kafka/log.ts';
 import type { BusLogLevel, KafkaBusOptions } from './kafka.ts';
-import type { Bus, Message } from '@parcel/bus';
+import type { Bus, Message } from '@parcel-logistics/bus';
 
 /**
  * The Kafka adapters' shared tests: the bus conformance suite and the Kafka specifics, for one

@@ -11,7 +11,7 @@ import type { StreamTuning } from './platformatic/consumer.ts';
 import { toProduce } from './platformatic/records.ts';
 import { createPlatformaticReplies } from './platformatic/replies.ts';
 import { createPlatformaticTopics } from './platformatic/topics.ts';
-import type { Bus } from '@parcel/bus';
+import type { Bus } from '@parcel-logistics/bus';
 
 /**
  * The Kafka bus on @platformatic/kafka instead of kafkajs: the same port, options, topics,

@@ -1,4 +1,4 @@
-/** @parcel/client: typed clients of the Parcel Logistics Service's two interfaces. */
+/** @parcel-logistics/client: typed clients of the Parcel Logistics Service's two interfaces. */
 export { InterfaceAClient } from './interfaceA.ts';
 export { InterfaceBClient } from './interfaceB.ts';
 export type { WebhookPage } from './interfaceB.ts';

@@ -27,7 +27,7 @@ export function loadDistributed(env: NodeJS.ProcessEnv, service: string): Distri
   return {
     kafkaBrokers: required(env, 'PARCEL_KAFKA_BROKERS').split(',').map((b) => b.trim()),
     eventStore,
-    // The webhook state is on PostgreSQL whatever the event store (connectWebhooks of @parcel/wiring requires it then).
+    // The webhook state is on PostgreSQL whatever the event store (connectWebhooks of @parcel-logistics/wiring requires it then).
     pgUrl: eventStore === 'postgres' ? required(env, 'PARCEL_PG_URL') : env.PARCEL_PG_URL || '',
     pgSchema: env.PARCEL_PG_SCHEMA || 'parcel',
     kurrentDbUrl: eventStore === 'kurrentdb' ? required(env, 'KURRENTDB_URL') : '',

@@ -3,8 +3,8 @@
  * wirings. The README's Configuration table lists every variable read here.
  */
 import path from 'node:path';
-import { A } from '@parcel/contracts';
-import { DEFAULT_REFERENCE_DIR, DEMO_ACCOUNTS_FILE } from '@parcel/reference-data';
+import { A } from '@parcel-logistics/contracts';
+import { DEFAULT_REFERENCE_DIR, DEMO_ACCOUNTS_FILE } from '@parcel-logistics/reference-data';
 import { loadDistributed, type DistributedSettings } from './distributed.ts';
 import { integer, integers, oneOf, SettingsError } from './read.ts';
 

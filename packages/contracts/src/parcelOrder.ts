@@ -5,7 +5,7 @@
  * one list of that mapping, read both ways: into the domain at the edge and by the upcaster of
  * `ParcelRegistered.v1`; back to the body's shape for the views and `parcel.events.v1`.
  */
-import type { WeightUnit } from '@parcel/reference-data';
+import type { WeightUnit } from '@parcel-logistics/reference-data';
 import type { ValidOrder } from './order.ts';
 
 export type { WeightUnit };

@@ -4,7 +4,7 @@
  * validator. Used by the validator's property test and by the HTTP property test.
  */
 import fc from 'fast-check';
-import type { Account } from '@parcel/reference-data';
+import type { Account } from '@parcel-logistics/reference-data';
 import type { CreateOrderValidation } from '../src/validation/createOrder.ts';
 import type { Body } from './createOrder.fixtures.ts';
 

@@ -1,6 +1,6 @@
 /** Test fixtures shared by the create-order validation specs (not used by production code). */
-import { loadAccounts, loadReferenceData } from '@parcel/reference-data';
-import type { Account } from '@parcel/reference-data';
+import { loadAccounts, loadReferenceData } from '@parcel-logistics/reference-data';
+import type { Account } from '@parcel-logistics/reference-data';
 // The domain's rules, which the gateway passes too; a relative path, as contracts may not depend on the domain.
 import { parcelRules as rules } from '../../domain/src/parcel/routing.ts';
 import { validateCreateOrder } from '../src/validation/createOrder.ts';

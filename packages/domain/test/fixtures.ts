@@ -1,5 +1,5 @@
-import { toParcelOrder } from '@parcel/contracts';
-import type { ParcelOrder, ValidOrder, WeightUnit } from '@parcel/contracts';
+import { toParcelOrder } from '@parcel-logistics/contracts';
+import type { ParcelOrder, ValidOrder, WeightUnit } from '@parcel-logistics/contracts';
 
 export const sampleOrder = (overrides: Partial<ValidOrder> = {}): ValidOrder => ({
   custom_tracking_num: 'REF-1',

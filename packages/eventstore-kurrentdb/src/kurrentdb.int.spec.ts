@@ -1,5 +1,5 @@
 import { describe } from '@jest/globals';
-import { eventStoreConformance } from '@parcel/eventstore/conformance';
+import { eventStoreConformance } from '@parcel-logistics/eventstore/conformance';
 import { createKurrentDbEventStore } from './kurrentdb.ts';
 
 // No KurrentDB server runs on the project's machines; the compose stack sets KURRENTDB_URL

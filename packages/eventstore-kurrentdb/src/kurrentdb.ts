@@ -26,8 +26,8 @@ import {
   type AllStreamSubscription,
   type ReadPosition,
 } from '@kurrent/kurrentdb-client';
-import { refuseRepeatedIds } from '@parcel/eventstore/adapter';
-import { startCatchUpSubscription, subscriptionRegistry, type HandlerErrorListener } from '@parcel/eventstore/adapter';
+import { refuseRepeatedIds } from '@parcel-logistics/eventstore/adapter';
+import { startCatchUpSubscription, subscriptionRegistry, type HandlerErrorListener } from '@parcel-logistics/eventstore/adapter';
 import {
   checkpointStreamPrefix,
   encodeStream,
@@ -40,7 +40,7 @@ import {
   toRecorded,
   toStreamState,
 } from './kurrentdbMapping.ts';
-import type { AppendRequest, AppendResult, EventStore, RecordedEvent } from '@parcel/eventstore';
+import type { AppendRequest, AppendResult, EventStore, RecordedEvent } from '@parcel-logistics/eventstore';
 
 export interface KurrentDbEventStoreOptions {
   /** `kurrentdb://host:2113?tls=false` and the like. */

@@ -11,9 +11,9 @@ import {
   type Position,
   type RecordedEvent as KurrentRecordedEvent,
 } from '@kurrent/kurrentdb-client';
-import { satisfies } from '@parcel/eventstore/adapter';
-import { WrongExpectedRevisionError } from '@parcel/eventstore';
-import type { AppendRequest, EventToAppend, ExpectedRevision, RecordedEvent } from '@parcel/eventstore';
+import { satisfies } from '@parcel-logistics/eventstore/adapter';
+import { WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
+import type { AppendRequest, EventToAppend, ExpectedRevision, RecordedEvent } from '@parcel-logistics/eventstore';
 
 /**
  * KurrentDB's multi-stream append accepts stream names of [A-Za-z0-9_.-] only, and `$` starts its

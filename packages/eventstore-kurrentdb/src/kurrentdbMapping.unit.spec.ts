@@ -1,7 +1,7 @@
 import { NO_STREAM, WrongExpectedVersionError } from '@kurrent/kurrentdb-client';
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { events } from '@parcel/eventstore/conformance';
+import { events } from '@parcel-logistics/eventstore/conformance';
 import {
   checkpointStreamPrefix,
   decodeStream,
@@ -13,7 +13,7 @@ import {
   toPortError,
   toRecorded,
 } from './kurrentdbMapping.ts';
-import { WrongExpectedRevisionError, type AppendRequest } from '@parcel/eventstore';
+import { WrongExpectedRevisionError, type AppendRequest } from '@parcel-logistics/eventstore';
 
 describe('KurrentDB stream names', () => {
   it('leaves plain names alone and escapes the rest, reversibly', () => {

@@ -4,7 +4,7 @@
  * throw-away schema. Run: PARCEL_PG_URL=postgres://... node packages/eventstore-postgres/bench/postgresAppendThroughput.ts
  */
 import { randomUUID } from 'node:crypto';
-import type { AppendRequest } from '@parcel/eventstore';
+import type { AppendRequest } from '@parcel-logistics/eventstore';
 import { createPostgresEventStore } from '../src/postgres.ts';
 import { pgTestUrl, tempSchema } from '../test/postgresTesting.ts';
 

@@ -1,6 +1,6 @@
 /** The `onCommit(groupSize)` hook of the PostgreSQL store: every append call is counted in exactly one group. */
 import { describe, it } from '@jest/globals';
-import { appendInGroups, observed } from '@parcel/eventstore/conformance';
+import { appendInGroups, observed } from '@parcel-logistics/eventstore/conformance';
 import { createPostgresEventStore } from './postgres.ts';
 import { pgTestUrl, tempSchema } from '../test/postgresTesting.ts';
 

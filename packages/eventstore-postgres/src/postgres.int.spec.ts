@@ -1,4 +1,4 @@
-import { eventStoreConformance } from '@parcel/eventstore/conformance';
+import { eventStoreConformance } from '@parcel-logistics/eventstore/conformance';
 import { createPostgresEventStore } from './postgres.ts';
 import { pgTestUrl, tempSchema } from '../test/postgresTesting.ts';
 

@@ -1,9 +1,9 @@
 /** Event store on PostgreSQL (the distributed wiring): one schema, shared by every process. */
 import pg from 'pg';
-import { toRecorded } from '@parcel/eventstore/adapter';
-import type { EventRow } from '@parcel/eventstore/adapter';
-import { startCatchUpSubscription, subscriptionRegistry, type HandlerErrorListener } from '@parcel/eventstore/adapter';
-import type { EventStore, RecordedEvent } from '@parcel/eventstore';
+import { toRecorded } from '@parcel-logistics/eventstore/adapter';
+import type { EventRow } from '@parcel-logistics/eventstore/adapter';
+import { startCatchUpSubscription, subscriptionRegistry, type HandlerErrorListener } from '@parcel-logistics/eventstore/adapter';
+import type { EventStore, RecordedEvent } from '@parcel-logistics/eventstore';
 import { createPgAppend } from './postgresAppend.ts';
 import { createPgLease } from './postgresLease.ts';
 import { createPgListener } from './postgresListener.ts';

@@ -25,9 +25,9 @@
  * fails the whole group.
  */
 import type { Pool } from 'pg';
-import { checkExpected, refuseRepeatedIds, retriedResult, serializeData, type StoredRow } from '@parcel/eventstore/adapter';
-import { observeGroup, type GroupObserver } from '@parcel/eventstore/adapter';
-import type { AppendRequest, AppendResult } from '@parcel/eventstore';
+import { checkExpected, refuseRepeatedIds, retriedResult, serializeData, type StoredRow } from '@parcel-logistics/eventstore/adapter';
+import { observeGroup, type GroupObserver } from '@parcel-logistics/eventstore/adapter';
+import type { AppendRequest, AppendResult } from '@parcel-logistics/eventstore';
 import type { PgNames } from './postgresSchema.ts';
 
 interface LookupRow {

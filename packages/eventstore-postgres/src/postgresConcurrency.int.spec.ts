@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { event, events, record, waitFor } from '@parcel/eventstore/conformance';
-import type { AppendRequest, EventStore } from '@parcel/eventstore';
+import { event, events, record, waitFor } from '@parcel-logistics/eventstore/conformance';
+import type { AppendRequest, EventStore } from '@parcel-logistics/eventstore';
 import { createPostgresEventStore, type PostgresEventStoreOptions } from './postgres.ts';
 import { pgTestUrl, tempSchema } from '../test/postgresTesting.ts';
 

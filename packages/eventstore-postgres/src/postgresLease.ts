@@ -4,7 +4,7 @@
  * that is killed frees it at once, and a standing-by process takes over at its next try.
  */
 import pg from 'pg';
-import type { Lease } from '@parcel/eventstore/adapter';
+import type { Lease } from '@parcel-logistics/eventstore/adapter';
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve) => {

@@ -21,7 +21,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AppendRequest, EventStore, Subscription } from '@parcel/eventstore';
+import type { AppendRequest, EventStore, Subscription } from '@parcel-logistics/eventstore';
 import type * as Sqlite from '../src/sqlite.ts';
 
 const { createSqliteEventStore } = (await import(

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { appendInGroups, events, observed } from '@parcel/eventstore/conformance';
+import { appendInGroups, events, observed } from '@parcel-logistics/eventstore/conformance';
 import { createSqliteEventStore } from './sqlite.ts';
 
 describe('sqlite onCommit', () => {

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { eventStoreConformance } from '@parcel/eventstore/conformance';
-import { event, rejection } from '@parcel/eventstore/conformance';
-import { DuplicateEventIdError } from '@parcel/eventstore';
-import type { EventStore } from '@parcel/eventstore';
+import { eventStoreConformance } from '@parcel-logistics/eventstore/conformance';
+import { event, rejection } from '@parcel-logistics/eventstore/conformance';
+import { DuplicateEventIdError } from '@parcel-logistics/eventstore';
+import type { EventStore } from '@parcel-logistics/eventstore';
 import { createSqliteEventStore, type SqliteEventStoreOptions } from './sqlite.ts';
 
 const quiet: Pick<SqliteEventStoreOptions, 'onHandlerError'> = { onHandlerError: () => undefined };

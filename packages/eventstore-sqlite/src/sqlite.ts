@@ -8,10 +8,10 @@
  * thread: a worker cannot share an in-memory database (and it has no fsync to wait for).
  */
 import { DatabaseSync } from 'node:sqlite';
-import { toRecorded } from '@parcel/eventstore/adapter';
-import type { EventRow } from '@parcel/eventstore/adapter';
-import { startCatchUpSubscription, subscriptionRegistry, type HandlerErrorListener } from '@parcel/eventstore/adapter';
-import type { EventStore, RecordedEvent } from '@parcel/eventstore';
+import { toRecorded } from '@parcel-logistics/eventstore/adapter';
+import type { EventRow } from '@parcel-logistics/eventstore/adapter';
+import { startCatchUpSubscription, subscriptionRegistry, type HandlerErrorListener } from '@parcel-logistics/eventstore/adapter';
+import type { EventStore, RecordedEvent } from '@parcel-logistics/eventstore';
 import { createGroupCommitWriter, inThreadTransport, writerThreadTransport } from './sqliteWriter.ts';
 
 export interface SqliteEventStoreOptions {

@@ -12,10 +12,10 @@
  * exactly as they always did), and errors travel as `WireError` and are re-created by `fromWire`.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { checkExpected, refuseRepeatedIds, retriedResult, serializeData, type StoredRow } from '@parcel/eventstore/adapter';
-import { DuplicateEventIdError } from '@parcel/eventstore';
-import { WrongExpectedRevisionError } from '@parcel/eventstore';
-import type { AppendRequest, AppendResult, ExpectedRevision } from '@parcel/eventstore';
+import { checkExpected, refuseRepeatedIds, retriedResult, serializeData, type StoredRow } from '@parcel-logistics/eventstore/adapter';
+import { DuplicateEventIdError } from '@parcel-logistics/eventstore';
+import { WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
+import type { AppendRequest, AppendResult, ExpectedRevision } from '@parcel-logistics/eventstore';
 
 export interface SerializedEvent {
   id: string;

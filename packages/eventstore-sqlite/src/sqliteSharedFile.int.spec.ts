@@ -5,8 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { event, record, waitFor } from '@parcel/eventstore/conformance';
-import type { EventStore } from '@parcel/eventstore';
+import { event, record, waitFor } from '@parcel-logistics/eventstore/conformance';
+import type { EventStore } from '@parcel-logistics/eventstore';
 import { createSqliteEventStore, type SqliteEventStoreOptions } from './sqlite.ts';
 
 // A worker thread is a separate SQLite connection with its own event loop: as close to a

@@ -11,8 +11,8 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
-import { observeGroup, type GroupObserver } from '@parcel/eventstore/adapter';
-import type { AppendRequest, AppendResult } from '@parcel/eventstore';
+import { observeGroup, type GroupObserver } from '@parcel-logistics/eventstore/adapter';
+import type { AppendRequest, AppendResult } from '@parcel-logistics/eventstore';
 import {
   batchOutcomeFromWire,
   createBatchCommitter,

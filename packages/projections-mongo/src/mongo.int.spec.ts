@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { MongoClient } from 'mongodb';
-import { parcelView, projectionStoreConformance } from '@parcel/projections/conformance';
+import { parcelView, projectionStoreConformance } from '@parcel-logistics/projections/conformance';
 import { createMongoProjectionStore } from './mongo.ts';
 
 const url = process.env.PARCEL_MONGO_URL;

@@ -16,8 +16,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { MongoBulkWriteError, MongoClient, type AnyBulkWriteOperation, type BulkWriteResult, type Collection } from 'mongodb';
-import { publicTrackingOf, type ParcelView } from '@parcel/contracts';
-import type { ProjectionStore, TokenRecord } from '@parcel/projections';
+import { publicTrackingOf, type ParcelView } from '@parcel-logistics/contracts';
+import type { ProjectionStore, TokenRecord } from '@parcel-logistics/projections';
 import { createMongoIdempotencyStore, idempotencyIndexes, type IdempotencyDocument } from './mongoIdempotency.ts';
 import { duplicateIndex, duplicateIndexIn, isKey, pairKey } from './mongoKeys.ts';
 import { parcelIndexes, partnerKeyIndex, upgradeFromFormerIndexes, type ParcelDocument, type TokenDocument } from './mongoParcels.ts';

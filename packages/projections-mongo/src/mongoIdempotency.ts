@@ -8,7 +8,7 @@
  * `$or` of ranges, would test every record there).
  */
 import type { Collection, IndexDescription } from 'mongodb';
-import type { IdempotencyClaimRequest, IdempotencyRecord, IdempotencyStore } from '@parcel/projections';
+import type { IdempotencyClaimRequest, IdempotencyRecord, IdempotencyStore } from '@parcel-logistics/projections';
 import { duplicateIndex, isKey, pairKey } from './mongoKeys.ts';
 
 export interface IdempotencyDocument extends IdempotencyRecord {

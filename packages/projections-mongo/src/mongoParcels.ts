@@ -1,6 +1,6 @@
 /** The parcels and tokens collections of the MongoDB projection store: documents, indexes, and the upgrade of former ones. */
 import { MongoServerError, type Collection, type IndexDescription } from 'mongodb';
-import type { ParcelView } from '@parcel/contracts';
+import type { ParcelView } from '@parcel-logistics/contracts';
 import { duplicateIndex, pairKey } from './mongoKeys.ts';
 
 export interface ParcelDocument {

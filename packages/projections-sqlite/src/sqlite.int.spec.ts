@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from '@jest/globals';
-import { parcelView, projectionStoreConformance } from '@parcel/projections/conformance';
+import { parcelView, projectionStoreConformance } from '@parcel-logistics/projections/conformance';
 import { byNumberSql, createSqliteProjectionStore } from './sqlite.ts';
 import { idempotencySchema, idempotencySql } from './sqliteIdempotency.ts';
 

@@ -1,7 +1,7 @@
 /** Projection store on one SQLite file through Node's built-in `node:sqlite` (the embedded default). */
 import { DatabaseSync } from 'node:sqlite';
-import { publicTrackingOf, type ParcelView } from '@parcel/contracts';
-import type { ProjectionStore, TokenRecord } from '@parcel/projections';
+import { publicTrackingOf, type ParcelView } from '@parcel-logistics/contracts';
+import type { ProjectionStore, TokenRecord } from '@parcel-logistics/projections';
 import { createSqliteIdempotencyStore, idempotencySchema } from './sqliteIdempotency.ts';
 
 export interface SqliteProjectionStoreOptions {

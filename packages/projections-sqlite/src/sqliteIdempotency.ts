@@ -1,6 +1,6 @@
 /** The Idempotency-Key records of the SQLite projection store. */
 import type { DatabaseSync } from 'node:sqlite';
-import type { IdempotencyRecord, IdempotencyStore } from '@parcel/projections';
+import type { IdempotencyRecord, IdempotencyStore } from '@parcel-logistics/projections';
 
 /**
  * A rowid table, not WITHOUT ROWID: an answer's body can be hundreds of KB, far beyond the small

@@ -1,5 +1,5 @@
 /** Projection stores: read models the query endpoints read. Every client-facing read is filtered by account. */
-import type { ParcelView, PublicTracking } from '@parcel/contracts';
+import type { ParcelView, PublicTracking } from '@parcel-logistics/contracts';
 
 export interface ParcelViewStore {
   /** Internal read, not filtered by account (projectors only). */

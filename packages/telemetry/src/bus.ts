@@ -5,7 +5,7 @@
  */
 import { SpanKind } from '@opentelemetry/api';
 import type { Attributes } from '@opentelemetry/api';
-import type { Bus, Message } from '@parcel/bus';
+import type { Bus, Message } from '@parcel-logistics/bus';
 import {
   ATTR_MESSAGING_CONSUMER_GROUP_NAME,
   ATTR_MESSAGING_DESTINATION_NAME,

@@ -6,7 +6,7 @@
  */
 import { context, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import type { Attributes, Link, Span } from '@opentelemetry/api';
-import type { AppendRequest, EventStore, RecordedEvent } from '@parcel/eventstore';
+import type { AppendRequest, EventStore, RecordedEvent } from '@parcel-logistics/eventstore';
 import {
   ATTR_PARCEL_EVENT_COUNT,
   ATTR_PARCEL_EVENT_ID,

@@ -4,10 +4,10 @@
  * (for the lag read on scrape), and the gateway's request durations by route.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { BusRemoteError, BusTimeoutError } from '@parcel/bus';
-import type { Bus, Message } from '@parcel/bus';
-import { DuplicateEventIdError, WrongExpectedRevisionError } from '@parcel/eventstore';
-import type { EventStore, RecordedEvent, Subscription } from '@parcel/eventstore';
+import { BusRemoteError, BusTimeoutError } from '@parcel-logistics/bus';
+import type { Bus, Message } from '@parcel-logistics/bus';
+import { DuplicateEventIdError, WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
+import type { EventStore, RecordedEvent, Subscription } from '@parcel-logistics/eventstore';
 import { timed } from './metrics.ts';
 import type { Metrics } from './metrics.ts';
 

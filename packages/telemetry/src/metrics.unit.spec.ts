@@ -1,9 +1,9 @@
 import express from 'express';
 import type { Server } from 'node:http';
-import { createInProcessBus } from '@parcel/bus';
-import { WrongExpectedRevisionError } from '@parcel/eventstore';
-import { createSqliteEventStore } from '@parcel/eventstore-sqlite';
-import type { EventStore, LogProgress, RecordedEvent, SubscribeToAllOptions } from '@parcel/eventstore';
+import { createInProcessBus } from '@parcel-logistics/bus';
+import { WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
+import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
+import type { EventStore, LogProgress, RecordedEvent, SubscribeToAllOptions } from '@parcel-logistics/eventstore';
 import { createMetrics, meteredBus, meteredEventStore, meteredHttp, tracedEventStore, watchRegistrationBacklog } from './index.ts';
 import type { Metrics } from './index.ts';
 

@@ -1,6 +1,6 @@
 /** The parcel projector with a span per view update inline after an append, and per page of the subscription. */
 import { SpanKind } from '@opentelemetry/api';
-import type { ParcelProjector } from '@parcel/application';
+import type { ParcelProjector } from '@parcel-logistics/application';
 import { ATTR_PARCEL_EVENT_COUNT, ATTR_PARCEL_STREAM_REVISION, ATTR_PARCEL_TRACKING_NUMBER } from './attributes.ts';
 import { inSpan } from './spans.ts';
 

@@ -3,7 +3,7 @@ import { context, INVALID_SPAN_CONTEXT, propagation, ROOT_CONTEXT, SpanStatusCod
 import type { Attributes, Context, Link, Span, SpanKind } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from './attributes.ts';
 
-const TRACER_NAME = '@parcel/telemetry';
+const TRACER_NAME = '@parcel-logistics/telemetry';
 
 /** Looked up per call: a tracer provider registered (or replaced) after a decorator was built still counts. */
 export const tracer = () => trace.getTracer(TRACER_NAME);

@@ -3,8 +3,8 @@
  * decorator. No tracer provider is registered here, so the suite's own `traceparent` headers pass
  * untouched (with one, the decorator writes the producer span's context over them, by design).
  */
-import { busConformance } from '@parcel/bus/conformance';
-import { createInProcessBus } from '@parcel/bus';
+import { busConformance } from '@parcel-logistics/bus/conformance';
+import { createInProcessBus } from '@parcel-logistics/bus';
 import { tracedBus } from './bus.ts';
 
 busConformance('traced in-process', async () => {

@@ -1,10 +1,10 @@
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
-import { createInProcessBus } from '@parcel/bus';
-import type { Message } from '@parcel/bus';
-import { createSqliteEventStore } from '@parcel/eventstore-sqlite';
-import type { RecordedEvent } from '@parcel/eventstore';
+import { createInProcessBus } from '@parcel-logistics/bus';
+import type { Message } from '@parcel-logistics/bus';
+import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
+import type { RecordedEvent } from '@parcel-logistics/eventstore';
 import type { LoggerOptions } from 'pino';
 import { loggerOptions, otlpTracesUrl, startTelemetry, tracedBus, tracedEventStore } from './index.ts';
 import type { Telemetry } from './index.ts';

@@ -3,8 +3,8 @@
  * processes can show: two store objects (two gateways, two webhook instances) on one schema.
  */
 import { afterEach, expect, it } from '@jest/globals';
-import { endpointOf, webhookDeliveriesConformance, webhookStoreConformance } from '@parcel/webhooks/conformance';
-import type { WebhookDeliveries, WebhookStore } from '@parcel/webhooks';
+import { endpointOf, webhookDeliveriesConformance, webhookStoreConformance } from '@parcel-logistics/webhooks/conformance';
+import type { WebhookDeliveries, WebhookStore } from '@parcel-logistics/webhooks';
 import { createPostgresWebhookDeliveries } from './postgresDeliveries.ts';
 import { createPostgresWebhookStore } from './postgresStore.ts';
 import { pgTestUrl, tempSchema } from '../test/postgresTesting.ts';

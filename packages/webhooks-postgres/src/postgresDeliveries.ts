@@ -5,9 +5,9 @@
  * one conditional upsert: the row lock serialises claimants, and the condition is judged on the row
  * as the last of them left it, so two instances never both drain one endpoint's queue.
  */
-import type { WebhookDeliveries } from '@parcel/webhooks';
-import { pendingOf } from '@parcel/webhooks/adapter';
-import type { MessageRow } from '@parcel/webhooks/adapter';
+import type { WebhookDeliveries } from '@parcel-logistics/webhooks';
+import { pendingOf } from '@parcel-logistics/webhooks/adapter';
+import type { MessageRow } from '@parcel-logistics/webhooks/adapter';
 import { deliveryLog, MESSAGE_COLUMNS } from './postgresDeliveryLog.ts';
 import { inTransaction, openPool } from './postgresSchema.ts';
 import type { PostgresWebhooksOptions } from './postgresSchema.ts';

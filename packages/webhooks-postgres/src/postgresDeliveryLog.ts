@@ -3,9 +3,9 @@
  * redelivery, replay requests and retention. Times are Unix milliseconds (bigint, read as text).
  */
 import type pg from 'pg';
-import type { WebhookDeliveries } from '@parcel/webhooks';
-import { attemptOf, messageOf, replayOf } from '@parcel/webhooks/adapter';
-import type { AttemptRow, MessageRow, ReplayRow } from '@parcel/webhooks/adapter';
+import type { WebhookDeliveries } from '@parcel-logistics/webhooks';
+import { attemptOf, messageOf, replayOf } from '@parcel-logistics/webhooks/adapter';
+import type { AttemptRow, MessageRow, ReplayRow } from '@parcel-logistics/webhooks/adapter';
 import { inTransaction } from './postgresSchema.ts';
 import type { WebhookTables } from './postgresSchema.ts';
 

@@ -24,7 +24,7 @@ export interface WebhookTables {
 }
 
 // The two-key advisory lock: a constant class per purpose, the schema's hash as object. The DDL
-// class is the event store's own (@parcel/eventstore-postgres): both create the same schema, and
+// class is the event store's own (@parcel-logistics/eventstore-postgres): both create the same schema, and
 // CREATE SCHEMA IF NOT EXISTS still races in the catalog unless they take turns.
 const ddlLockClass = 0x50646466; // 'Pddf'
 export const capLockClass = 0x50776863; // 'Pwhc'

@@ -4,9 +4,9 @@
  * transaction under an advisory lock per account, so concurrent creates on two gateways cannot
  * both pass it (a count in the insert's own statement would not see the other's uncommitted row).
  */
-import type { CreateOutcome, WebhookEndpoint, WebhookStore } from '@parcel/webhooks';
-import { endpointColumns, endpointOfRow } from '@parcel/webhooks/adapter';
-import type { EndpointRow } from '@parcel/webhooks/adapter';
+import type { CreateOutcome, WebhookEndpoint, WebhookStore } from '@parcel-logistics/webhooks';
+import { endpointColumns, endpointOfRow } from '@parcel-logistics/webhooks/adapter';
+import type { EndpointRow } from '@parcel-logistics/webhooks/adapter';
 import { capLockClass, inTransaction, openPool, schemaKey } from './postgresSchema.ts';
 import type { PostgresWebhooksOptions } from './postgresSchema.ts';
 

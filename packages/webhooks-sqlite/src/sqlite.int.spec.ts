@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { webhookDeliveriesConformance, webhookStoreConformance } from '@parcel/webhooks/conformance';
+import { webhookDeliveriesConformance, webhookStoreConformance } from '@parcel-logistics/webhooks/conformance';
 import { createSqliteWebhookStore } from './sqlite.ts';
 import { createSqliteWebhookDeliveries } from './sqliteDeliveries.ts';
 

@@ -3,9 +3,9 @@
  * written in one statement, so two concurrent creates cannot both pass it.
  */
 import { DatabaseSync } from 'node:sqlite';
-import type { CreateOutcome, WebhookEndpoint, WebhookStore } from '@parcel/webhooks';
-import { endpointColumns, endpointOfRow } from '@parcel/webhooks/adapter';
-import type { EndpointRow } from '@parcel/webhooks/adapter';
+import type { CreateOutcome, WebhookEndpoint, WebhookStore } from '@parcel-logistics/webhooks';
+import { endpointColumns, endpointOfRow } from '@parcel-logistics/webhooks/adapter';
+import type { EndpointRow } from '@parcel-logistics/webhooks/adapter';
 
 const schema = `
 CREATE TABLE IF NOT EXISTS webhook_endpoints (

@@ -1,8 +1,8 @@
 /** The delivery log and queue on SQLite, in the webhook store's file (its own connection; WAL). */
 import { DatabaseSync } from 'node:sqlite';
-import type { WebhookDeliveries } from '@parcel/webhooks';
-import { attemptOf, messageOf, pendingOf, replayOf } from '@parcel/webhooks/adapter';
-import type { AttemptRow, MessageRow, ReplayRow } from '@parcel/webhooks/adapter';
+import type { WebhookDeliveries } from '@parcel-logistics/webhooks';
+import { attemptOf, messageOf, pendingOf, replayOf } from '@parcel-logistics/webhooks/adapter';
+import type { AttemptRow, MessageRow, ReplayRow } from '@parcel-logistics/webhooks/adapter';
 import { migrateDeliveries } from './deliveriesSchema.ts';
 
 export function createSqliteWebhookDeliveries(options: { file: string; busyTimeoutMs?: number }): WebhookDeliveries {

@@ -1,9 +1,9 @@
 /**
  * The webhook store port (issue 16): each account's endpoints with their signing secrets. The
- * embedded wiring keeps them in SQLite (@parcel/webhooks-sqlite); delivery state per endpoint
+ * embedded wiring keeps them in SQLite (@parcel-logistics/webhooks-sqlite); delivery state per endpoint
  * (checkpoint, attempts, failing-since) comes with delivery and lives beside them.
  */
-import type { WebhookEventType } from '@parcel/contracts';
+import type { WebhookEventType } from '@parcel-logistics/contracts';
 
 export interface SigningSecret {
   /** `whsec_` plus base64 of the key bytes (Standard Webhooks). */

@@ -4,7 +4,7 @@
  * `pg` gives bigint columns as text (the adapters select them `::text`) and booleans as booleans.
  * Times are Unix milliseconds.
  */
-import type { WebhookEventType } from '@parcel/contracts';
+import type { WebhookEventType } from '@parcel-logistics/contracts';
 import type { DeliveryMessage, DeliveryState, PendingDelivery, RecordedAttempt, ReplayRequest, ReplayStatus } from './deliveries.ts';
 import type { WebhookEndpoint } from './port.ts';
 

@@ -2,20 +2,20 @@
  * Shared pieces of the distributed composition roots (one process per service): the Kafka bus,
  * the event store (PostgreSQL, or KurrentDB in the compose stack), the MongoDB projections and the
  * webhook endpoints and deliveries (PostgreSQL),
- * from the settings `loadSettings(env, service)` of @parcel/config reads. Only composition roots
+ * from the settings `loadSettings(env, service)` of @parcel-logistics/config reads. Only composition roots
  * import this module.
  */
 import type { Logger } from 'pino';
-import type { Bus } from '@parcel/bus';
-import { createKafkaBus } from '@parcel/bus-kafka';
-import { SettingsError } from '@parcel/config';
-import type { DistributedSettings } from '@parcel/config';
-import type { EventStore } from '@parcel/eventstore';
-import { createPostgresEventStore } from '@parcel/eventstore-postgres';
-import type { ProjectionStore } from '@parcel/projections';
-import { createMongoProjectionStore } from '@parcel/projections-mongo';
-import type { WebhookDeliveries, WebhookStore } from '@parcel/webhooks';
-import { createPostgresWebhookDeliveries, createPostgresWebhookStore } from '@parcel/webhooks-postgres';
+import type { Bus } from '@parcel-logistics/bus';
+import { createKafkaBus } from '@parcel-logistics/bus-kafka';
+import { SettingsError } from '@parcel-logistics/config';
+import type { DistributedSettings } from '@parcel-logistics/config';
+import type { EventStore } from '@parcel-logistics/eventstore';
+import { createPostgresEventStore } from '@parcel-logistics/eventstore-postgres';
+import type { ProjectionStore } from '@parcel-logistics/projections';
+import { createMongoProjectionStore } from '@parcel-logistics/projections-mongo';
+import type { WebhookDeliveries, WebhookStore } from '@parcel-logistics/webhooks';
+import { createPostgresWebhookDeliveries, createPostgresWebhookStore } from '@parcel-logistics/webhooks-postgres';
 
 export async function connectBus(settings: DistributedSettings, log: Logger): Promise<Bus> {
   const options = {
@@ -27,7 +27,7 @@ export async function connectBus(settings: DistributedSettings, log: Logger): Pr
   };
   if (settings.kafkaClient === 'kafkajs') return createKafkaBus(options);
   // An ES module of its own, loaded only where it is used.
-  const { createPlatformaticKafkaBus } = await import('@parcel/bus-kafka/platformatic');
+  const { createPlatformaticKafkaBus } = await import('@parcel-logistics/bus-kafka/platformatic');
   return createPlatformaticKafkaBus(options);
 }
 
@@ -37,7 +37,7 @@ export async function connectEventStore(settings: DistributedSettings, log: Logg
     log.warn({ err: error, eventId: event.id, stream: event.streamName, attempt, subscriptionId }, 'subscription handler failed; retrying');
   if (settings.eventStore === 'kurrentdb') {
     // Loaded only when chosen: the client brings gRPC and a native addon.
-    const { createKurrentDbEventStore } = await import('@parcel/eventstore-kurrentdb');
+    const { createKurrentDbEventStore } = await import('@parcel-logistics/eventstore-kurrentdb');
     return createKurrentDbEventStore({ connectionString: settings.kurrentDbUrl, onHandlerError });
   }
   return createPostgresEventStore({ connectionString: settings.pgUrl, schema: settings.pgSchema, onHandlerError, ...hooks });

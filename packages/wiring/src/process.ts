@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 
-/** The process's metrics in the Prometheus text format (`createMetrics()` of @parcel/telemetry). */
+/** The process's metrics in the Prometheus text format (`createMetrics()` of @parcel-logistics/telemetry). */
 export interface MetricsEndpoint {
   readonly contentType: string;
   render(): Promise<string>;

@@ -1,4 +1,4 @@
-import { createMetrics, gaugeOnScrape } from '@parcel/telemetry';
+import { createMetrics, gaugeOnScrape } from '@parcel-logistics/telemetry';
 import { createCarrierSandbox } from './sandbox.ts';
 
 const env = process.env;

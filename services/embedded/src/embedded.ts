@@ -7,22 +7,22 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import pino from 'pino';
 import type { Logger } from 'pino';
-import { createParcelProjector, randomIds } from '@parcel/application';
-import type { Ids } from '@parcel/application';
-import { createInProcessBus } from '@parcel/bus';
-import { createCarrierSandbox } from '@parcel/carrier-sandbox';
-import type { CarrierSandbox } from '@parcel/carrier-sandbox';
-import { createLmxClient, lmxCarrierClients } from '@parcel/carriers';
-import type { Settings } from '@parcel/config';
-import { OPERATIONS } from '@parcel/contracts/api';
-import { systemClock } from '@parcel/domain';
-import type { Clock } from '@parcel/domain';
-import { createSqliteEventStore } from '@parcel/eventstore-sqlite';
-import { clientIdOf, createGatewayApp, gatewayConfig } from '@parcel/gateway';
-import { createLabelRenderer, createLabelService, loadOnFirstRender } from '@parcel/label';
-import { createOrderService, REGISTRATION_SUBSCRIPTION } from '@parcel/order';
-import { createSqliteProjectionStore } from '@parcel/projections-sqlite';
-import { loadAccounts, loadReferenceData } from '@parcel/reference-data';
+import { createParcelProjector, randomIds } from '@parcel-logistics/application';
+import type { Ids } from '@parcel-logistics/application';
+import { createInProcessBus } from '@parcel-logistics/bus';
+import { createCarrierSandbox } from '@parcel-logistics/carrier-sandbox';
+import type { CarrierSandbox } from '@parcel-logistics/carrier-sandbox';
+import { createLmxClient, lmxCarrierClients } from '@parcel-logistics/carriers';
+import type { Settings } from '@parcel-logistics/config';
+import { OPERATIONS } from '@parcel-logistics/contracts/api';
+import { systemClock } from '@parcel-logistics/domain';
+import type { Clock } from '@parcel-logistics/domain';
+import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
+import { clientIdOf, createGatewayApp, gatewayConfig } from '@parcel-logistics/gateway';
+import { createLabelRenderer, createLabelService, loadOnFirstRender } from '@parcel-logistics/label';
+import { createOrderService, REGISTRATION_SUBSCRIPTION } from '@parcel-logistics/order';
+import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
+import { loadAccounts, loadReferenceData } from '@parcel-logistics/reference-data';
 import {
   createMetrics,
   loggerOptions,
@@ -35,11 +35,11 @@ import {
   tracedHttp,
   tracedProjector,
   watchRegistrationBacklog,
-} from '@parcel/telemetry';
-import type { SpanExporter } from '@parcel/telemetry';
-import { createTrackingService } from '@parcel/tracking';
-import { createWebhookService } from '@parcel/webhook';
-import { createSqliteWebhookDeliveries, createSqliteWebhookStore } from '@parcel/webhooks-sqlite';
+} from '@parcel-logistics/telemetry';
+import type { SpanExporter } from '@parcel-logistics/telemetry';
+import { createTrackingService } from '@parcel-logistics/tracking';
+import { createWebhookService } from '@parcel-logistics/webhook';
+import { createSqliteWebhookDeliveries, createSqliteWebhookStore } from '@parcel-logistics/webhooks-sqlite';
 
 export interface EmbeddedOptions {
   settings: Settings;

@@ -1,6 +1,6 @@
 import pino from 'pino';
-import { loadSettings } from '@parcel/config';
-import { loggerOptions } from '@parcel/telemetry';
+import { loadSettings } from '@parcel-logistics/config';
+import { loggerOptions } from '@parcel-logistics/telemetry';
 import { startEmbedded } from './embedded.ts';
 
 const settings = loadSettings();

@@ -1,7 +1,7 @@
 /** The gateway: one HTTP entry point for both interfaces (decisions.md, Addresses and HTTP statuses). */
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import { B, CODE_FAILURE } from '@parcel/contracts';
+import { B, CODE_FAILURE } from '@parcel-logistics/contracts';
 import { bearerToken, signedHeaders } from './auth/middleware.ts';
 import { bodyCredentials } from './auth/credentials.ts';
 import { checkingHealth } from './checkingHealth/route.ts';

@@ -1,4 +1,4 @@
-import type { Settings } from '@parcel/config';
+import type { Settings } from '@parcel-logistics/config';
 import type { GatewayConfig } from './context.ts';
 
 export const gatewayConfig = (settings: Settings): GatewayConfig => ({

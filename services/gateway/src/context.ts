@@ -1,9 +1,9 @@
-import type { Bus } from '@parcel/bus';
-import type { Security } from '@parcel/contracts/api';
-import type { Clock } from '@parcel/domain';
-import type { ProjectionStore } from '@parcel/projections';
-import type { WebhookDeliveries, WebhookStore } from '@parcel/webhooks';
-import type { Account, ReferenceData } from '@parcel/reference-data';
+import type { Bus } from '@parcel-logistics/bus';
+import type { Security } from '@parcel-logistics/contracts/api';
+import type { Clock } from '@parcel-logistics/domain';
+import type { ProjectionStore } from '@parcel-logistics/projections';
+import type { WebhookDeliveries, WebhookStore } from '@parcel-logistics/webhooks';
+import type { Account, ReferenceData } from '@parcel-logistics/reference-data';
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 
@@ -40,7 +40,7 @@ export interface GatewayDeps {
   ready?: () => Promise<void>;
   /** The composition root's own middleware (tracing), placed before the body parser and every route. */
   middleware?: RequestHandler[];
-  /** The process's metrics, served as GET /metrics (`createMetrics()` of @parcel/telemetry); without them it answers no metric. */
+  /** The process's metrics, served as GET /metrics (`createMetrics()` of @parcel-logistics/telemetry); without them it answers no metric. */
   metrics?: { readonly contentType: string; render(): Promise<string> };
 }
 

@@ -1,6 +1,6 @@
 /** decisions.md "Unexpected failure: HTTP 500 with the generic server-error message (A) or server error (B)". */
-import type { Bus } from '@parcel/bus';
-import type { ProjectionStore } from '@parcel/projections';
+import type { Bus } from '@parcel-logistics/bus';
+import type { ProjectionStore } from '@parcel-logistics/projections';
 import { signature } from './auth/signature.ts';
 import { FIXED_NOW, listeningGateway } from '../test/gateway.fixtures.ts';
 

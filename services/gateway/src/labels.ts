@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Topics } from '@parcel/contracts';
-import type { RenderLabel, RenderLabelReply } from '@parcel/contracts';
+import { Topics } from '@parcel-logistics/contracts';
+import type { RenderLabel, RenderLabelReply } from '@parcel-logistics/contracts';
 import type { GatewayContext } from './context.ts';
 
 /** Asks the label service to render; keyed by parcel. */

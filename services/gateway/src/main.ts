@@ -1,11 +1,11 @@
 /** Distributed composition root of the gateway: Kafka bus, MongoDB projections, webhook endpoints on PostgreSQL, HTTP on PORT. */
 import pino from 'pino';
-import { loadSettings } from '@parcel/config';
-import { OPERATIONS } from '@parcel/contracts/api';
-import { systemClock } from '@parcel/domain';
-import { loadAccounts, loadReferenceData } from '@parcel/reference-data';
-import { createMetrics, loggerOptions, meteredBus, meteredHttp, startTelemetry, tracedBus, tracedHttp } from '@parcel/telemetry';
-import { connectBus, connectProjections, connectWebhooks, listeningPort, stopOnSignals } from '@parcel/wiring';
+import { loadSettings } from '@parcel-logistics/config';
+import { OPERATIONS } from '@parcel-logistics/contracts/api';
+import { systemClock } from '@parcel-logistics/domain';
+import { loadAccounts, loadReferenceData } from '@parcel-logistics/reference-data';
+import { createMetrics, loggerOptions, meteredBus, meteredHttp, startTelemetry, tracedBus, tracedHttp } from '@parcel-logistics/telemetry';
+import { connectBus, connectProjections, connectWebhooks, listeningPort, stopOnSignals } from '@parcel-logistics/wiring';
 import { createGatewayApp } from './app.ts';
 import { gatewayConfig } from './config.ts';
 import { clientIdOf } from './context.ts';

@@ -1,6 +1,6 @@
 /** The status records of the two interfaces, from the parcel view. */
-import type { AssignedStation, ParcelView } from '@parcel/contracts';
-import type { StatusRecordA, StatusRecordB } from '@parcel/contracts/api';
+import type { AssignedStation, ParcelView } from '@parcel-logistics/contracts';
+import type { StatusRecordA, StatusRecordB } from '@parcel-logistics/contracts/api';
 
 export function statusRecordA(view: ParcelView): StatusRecordA {
   const last = view.activities[0];

@@ -2,7 +2,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { loadAccounts, loadReferenceData } from '@parcel/reference-data';
+import { loadAccounts, loadReferenceData } from '@parcel-logistics/reference-data';
 import { createGatewayApp } from '../src/app.ts';
 import type { GatewayDeps } from '../src/context.ts';
 

@@ -3,7 +3,7 @@
  * `horizontal`. The items table flows onto further pages (its header repeated) when an order
  * has more items than one page holds.
  */
-import type { ParcelView } from '@parcel/contracts';
+import type { ParcelView } from '@parcel-logistics/contracts';
 import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { Barcodes } from './barcodes.ts';
 import { dateOf, joinNonEmpty, langFor } from './model.ts';

@@ -3,8 +3,8 @@
  * px, device scale 1) and zbarimg reads both barcodes from it; Chromium's DOM after loading the
  * hostile label holds no script and no event handler.
  */
-import type { ParcelView } from '@parcel/contracts';
-import { loadReferenceData } from '@parcel/reference-data';
+import type { ParcelView } from '@parcel-logistics/contracts';
+import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { hostile, jpNonLatin, myPickup, noServiceType, selfLabel, sgLockerCod, usExpress } from '../test/fixtures.ts';
 import { createLabelRenderer } from './index.ts';
 import { chromiumDom, chromiumScreenshot, htmlTexts, workDir, writeFile, zbar } from '../test/spec-tools.ts';

@@ -1,4 +1,4 @@
-import type { ParcelView } from '@parcel/contracts';
+import type { ParcelView } from '@parcel-logistics/contracts';
 import { barcodeCache } from './barcodes.ts';
 import { buildCn23Model, cn23Doc } from './cn23.ts';
 import { loadFonts } from './fonts.ts';

@@ -1,9 +1,9 @@
 /** Distributed composition root of the label service: Kafka bus and MongoDB projections. */
 import pino from 'pino';
-import { loadSettings } from '@parcel/config';
-import { loadReferenceData } from '@parcel/reference-data';
-import { createMetrics, loggerOptions, meteredBus, startTelemetry, tracedBus } from '@parcel/telemetry';
-import { connectBus, connectProjections, runService } from '@parcel/wiring';
+import { loadSettings } from '@parcel-logistics/config';
+import { loadReferenceData } from '@parcel-logistics/reference-data';
+import { createMetrics, loggerOptions, meteredBus, startTelemetry, tracedBus } from '@parcel-logistics/telemetry';
+import { connectBus, connectProjections, runService } from '@parcel-logistics/wiring';
 import { createLabelRenderer } from './index.ts';
 import { createLabelService } from './service.ts';
 

@@ -4,8 +4,8 @@
  * renderer is created.
  */
 import fs from 'node:fs';
-import type { ParcelView } from '@parcel/contracts';
-import { loadReferenceData } from '@parcel/reference-data';
+import type { ParcelView } from '@parcel-logistics/contracts';
+import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { ALL, myPickup, selfLabel, sgLockerCod, usExpress, view } from '../test/fixtures.ts';
 import { createLabelRenderer } from './index.ts';
 import { htmlTexts, pdfText, workDir, writeFile, zplTexts } from '../test/spec-tools.ts';

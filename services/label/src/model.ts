@@ -1,4 +1,4 @@
-import type { ParcelView } from '@parcel/contracts';
+import type { ParcelView } from '@parcel-logistics/contracts';
 import { clean, money, num } from './text.ts';
 import type { LabelFormat, LabelModel, LabelReference, PartyModel } from './types.ts';
 

@@ -3,8 +3,8 @@
  * (pages and page size), pdftoppm at 300 dpi + zbarimg (both barcodes), pdftotext and pdffonts
  * (text and embedded fonts, non-Latin names included).
  */
-import type { ParcelView } from '@parcel/contracts';
-import { loadReferenceData } from '@parcel/reference-data';
+import type { ParcelView } from '@parcel-logistics/contracts';
+import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { hostile, jpNonLatin, myPickup, noServiceType, selfLabel, sgLockerCod, usExpress } from '../test/fixtures.ts';
 import { createLabelRenderer } from './index.ts';
 import { pdfFonts, pdfInfo, pdfText, pdfToPng, qpdfCheck, workDir, writeFile, zbar } from '../test/spec-tools.ts';

@@ -1,5 +1,5 @@
 /** `render(job)`, as the label service renders: what the renderer's own methods give, in RenderLabel's shape, and the same failures. */
-import { loadReferenceData } from '@parcel/reference-data';
+import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { view } from '../test/fixtures.ts';
 import { createLabelRenderer } from './index.ts';
 import type { LabelRenderer } from './index.ts';

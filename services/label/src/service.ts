@@ -3,10 +3,10 @@
  * (create-label) or else from the parcel view. Another account's parcel reads as missing. A
  * rendering failure is answered as a value, its message passed on.
  */
-import { Topics } from '@parcel/contracts';
-import type { RenderLabel, RenderLabelReply } from '@parcel/contracts';
-import type { Bus, Message, Unsubscribe } from '@parcel/bus';
-import type { ParcelViewStore } from '@parcel/projections';
+import { Topics } from '@parcel-logistics/contracts';
+import type { RenderLabel, RenderLabelReply } from '@parcel-logistics/contracts';
+import type { Bus, Message, Unsubscribe } from '@parcel-logistics/bus';
+import type { ParcelViewStore } from '@parcel-logistics/projections';
 import type { LabelJob, LabelRenderer } from './types.ts';
 
 /** What the service needs of a renderer. */

@@ -1,6 +1,6 @@
 /** Issue 15 "One flow for create-label": a RenderLabel that carries the parcel is rendered from it, with no read of the views. */
-import type { ParcelView } from '@parcel/contracts';
-import type { ParcelViewStore } from '@parcel/projections';
+import type { ParcelView } from '@parcel-logistics/contracts';
+import type { ParcelViewStore } from '@parcel-logistics/projections';
 import { sgLockerCod } from '../test/fixtures.ts';
 import { renderLabel } from './service.ts';
 import type { LabelJob } from './types.ts';

@@ -1,5 +1,5 @@
-import type { ParcelView } from '@parcel/contracts';
-import type { ReferenceData } from '@parcel/reference-data';
+import type { ParcelView } from '@parcel-logistics/contracts';
+import type { ReferenceData } from '@parcel-logistics/reference-data';
 
 export type LabelFormatName = '100x150mm' | 'A6' | '4x6in';
 

@@ -4,8 +4,8 @@
  * ^FH-escaped and closed by ^FS), and drawn by an independent renderer, Zebrash (Go, compiled to
  * WebAssembly in zpl-renderer-js, which runs offline), whose PNG zbarimg decodes.
  */
-import type { ParcelView } from '@parcel/contracts';
-import { loadReferenceData } from '@parcel/reference-data';
+import type { ParcelView } from '@parcel-logistics/contracts';
+import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { ready } from 'zpl-renderer-js';
 import { ALL, hostile, jpNonLatin, myPickup, noServiceType, selfLabel, sgLockerCod, usExpress } from '../test/fixtures.ts';
 import { createLabelRenderer } from './index.ts';

@@ -1,5 +1,5 @@
 /** Hand-built parcel views for the label tests and the benchmark. */
-import type { OrderItem, ParcelView, ValidOrder } from '@parcel/contracts';
+import type { OrderItem, ParcelView, ValidOrder } from '@parcel-logistics/contracts';
 
 const item = (over: Partial<OrderItem> = {}): OrderItem => ({
   description: 'Cotton T-shirt',

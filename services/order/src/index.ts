@@ -1,10 +1,10 @@
-import { Topics } from '@parcel/contracts';
-import type { AcceptOrderBatch, CancelOrders, CreateOrder, SettleCreateOrder } from '@parcel/contracts';
-import type { Bus, Message, Unsubscribe } from '@parcel/bus';
-import type { CarrierClient } from '@parcel/carriers';
-import type { Subscription } from '@parcel/eventstore';
-import type { ParcelViewStore } from '@parcel/projections';
-import type { ReferenceData } from '@parcel/reference-data';
+import { Topics } from '@parcel-logistics/contracts';
+import type { AcceptOrderBatch, CancelOrders, CreateOrder, SettleCreateOrder } from '@parcel-logistics/contracts';
+import type { Bus, Message, Unsubscribe } from '@parcel-logistics/bus';
+import type { CarrierClient } from '@parcel-logistics/carriers';
+import type { Subscription } from '@parcel-logistics/eventstore';
+import type { ParcelViewStore } from '@parcel-logistics/projections';
+import type { ReferenceData } from '@parcel-logistics/reference-data';
 import { cancelOrders } from './cancellingOrders/cancelOrders.ts';
 import { createOrder, settleCreateOrder } from './creatingOrder/createOrder.ts';
 import type { CreateOrderDeps } from './creatingOrder/createOrder.ts';

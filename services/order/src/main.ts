@@ -1,10 +1,10 @@
 /** Distributed composition root of the order service: Kafka bus, event store, MongoDB projections, the LMX carrier over HTTP. */
 import pino from 'pino';
-import { createParcelProjector, randomIds } from '@parcel/application';
-import { createLmxClient, lmxCarrierClients } from '@parcel/carriers';
-import { loadSettings, SettingsError } from '@parcel/config';
-import { systemClock } from '@parcel/domain';
-import { loadReferenceData } from '@parcel/reference-data';
+import { createParcelProjector, randomIds } from '@parcel-logistics/application';
+import { createLmxClient, lmxCarrierClients } from '@parcel-logistics/carriers';
+import { loadSettings, SettingsError } from '@parcel-logistics/config';
+import { systemClock } from '@parcel-logistics/domain';
+import { loadReferenceData } from '@parcel-logistics/reference-data';
 import {
   createMetrics,
   loggerOptions,
@@ -15,8 +15,8 @@ import {
   tracedEventStore,
   tracedProjector,
   watchRegistrationBacklog,
-} from '@parcel/telemetry';
-import { connectBus, connectEventStore, connectProjections, runService } from '@parcel/wiring';
+} from '@parcel-logistics/telemetry';
+import { connectBus, connectEventStore, connectProjections, runService } from '@parcel-logistics/wiring';
 import { createOrderService, REGISTRATION_SUBSCRIPTION } from './index.ts';
 
 const telemetry = startTelemetry({ serviceName: 'parcel-order' });

@@ -1,8 +1,8 @@
-import { Topics } from '@parcel/contracts';
-import type { CreateLabel, RecordCarrierEvent } from '@parcel/contracts';
-import type { ParcelProjector } from '@parcel/application';
-import type { Bus, Message, Unsubscribe } from '@parcel/bus';
-import type { Subscription } from '@parcel/eventstore';
+import { Topics } from '@parcel-logistics/contracts';
+import type { CreateLabel, RecordCarrierEvent } from '@parcel-logistics/contracts';
+import type { ParcelProjector } from '@parcel-logistics/application';
+import type { Bus, Message, Unsubscribe } from '@parcel-logistics/bus';
+import type { Subscription } from '@parcel-logistics/eventstore';
 import { recordCarrierEvent } from './recordingCarrierEvent/recordCarrierEvent.ts';
 import type { RecordCarrierEventDeps } from './recordingCarrierEvent/recordCarrierEvent.ts';
 import { createLabel } from './creatingLabel/createLabel.ts';

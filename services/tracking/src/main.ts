@@ -1,11 +1,11 @@
 /** Distributed composition root of the tracking service: Kafka bus, event store, MongoDB projections. */
 import pino from 'pino';
-import { createParcelProjector, randomIds } from '@parcel/application';
-import { loadSettings } from '@parcel/config';
-import { systemClock } from '@parcel/domain';
-import { loadReferenceData } from '@parcel/reference-data';
-import { createMetrics, loggerOptions, meteredBus, meteredEventStore, startTelemetry, tracedBus, tracedEventStore, tracedProjector } from '@parcel/telemetry';
-import { connectBus, connectEventStore, connectProjections, runService } from '@parcel/wiring';
+import { createParcelProjector, randomIds } from '@parcel-logistics/application';
+import { loadSettings } from '@parcel-logistics/config';
+import { systemClock } from '@parcel-logistics/domain';
+import { loadReferenceData } from '@parcel-logistics/reference-data';
+import { createMetrics, loggerOptions, meteredBus, meteredEventStore, startTelemetry, tracedBus, tracedEventStore, tracedProjector } from '@parcel-logistics/telemetry';
+import { connectBus, connectEventStore, connectProjections, runService } from '@parcel-logistics/wiring';
 import { createTrackingService } from './index.ts';
 
 const telemetry = startTelemetry({ serviceName: 'parcel-tracking' });

@@ -7,9 +7,9 @@
  * fan-out (the store's subscription lease), and the instances share the endpoints' queues and
  * replays through leases per endpoint; see docs/webhooks.md.
  */
-import type { Clock } from '@parcel/domain';
-import type { EventStore, Subscription } from '@parcel/eventstore';
-import type { WebhookDeliveries, WebhookStore } from '@parcel/webhooks';
+import type { Clock } from '@parcel-logistics/domain';
+import type { EventStore, Subscription } from '@parcel-logistics/eventstore';
+import type { WebhookDeliveries, WebhookStore } from '@parcel-logistics/webhooks';
 import type { Logger } from 'pino';
 import { startDispatcher } from './delivering/dispatcher.ts';
 import type { DeliveryConfig } from './delivering/dispatcher.ts';

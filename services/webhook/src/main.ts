@@ -5,10 +5,10 @@
  * Run as many instances as needed.
  */
 import pino from 'pino';
-import { loadSettings } from '@parcel/config';
-import { systemClock } from '@parcel/domain';
-import { createMetrics, loggerOptions, meteredEventStore, startTelemetry, tracedEventStore } from '@parcel/telemetry';
-import { connectEventStore, connectWebhooks, runService } from '@parcel/wiring';
+import { loadSettings } from '@parcel-logistics/config';
+import { systemClock } from '@parcel-logistics/domain';
+import { createMetrics, loggerOptions, meteredEventStore, startTelemetry, tracedEventStore } from '@parcel-logistics/telemetry';
+import { connectEventStore, connectWebhooks, runService } from '@parcel-logistics/wiring';
 import { createWebhookService } from './index.ts';
 
 const telemetry = startTelemetry({ serviceName: 'parcel-webhook' });

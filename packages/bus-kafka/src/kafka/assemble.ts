@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Message as KafkaRecord } from 'kafkajs';
-import type { Bus, Message, Unsubscribe } from '@parcel/bus';
+import type { Bus, Message, Unsubscribe } from '@parcel-logistics/bus';
 import { busHeader, encode, encodeValue } from './codec.ts';
 import type { Decoded } from './codec.ts';
 import type { GroupConsumer } from './consumer.ts';

@@ -1,5 +1,5 @@
 import type { IHeaders, KafkaMessage, Message as KafkaRecord } from 'kafkajs';
-import type { Message } from '@parcel/bus';
+import type { Message } from '@parcel-logistics/bus';
 
 /** Headers the bus sets itself. The `x-bus-` prefix is reserved: handlers never see these. */
 export const busHeader = {

@@ -1,5 +1,5 @@
 import type { Kafka, KafkaMessage } from 'kafkajs';
-import { BusRemoteError, BusTimeoutError } from '@parcel/bus';
+import { BusRemoteError, BusTimeoutError } from '@parcel-logistics/bus';
 import { busHeader, decodeValue, headerText } from './codec.ts';
 import { startGroupConsumer } from './consumer.ts';
 import type { ConsumerTuning, GroupConsumer } from './consumer.ts';

@@ -1,8 +1,8 @@
 /** decisions.md "Carriers, cancellation and carrier events": carrier codes mapped at the edge, unknown kept as sent. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadReferenceData } from '@parcel/reference-data';
-import type { CarrierDef } from '@parcel/reference-data';
+import { loadReferenceData } from '@parcel-logistics/reference-data';
+import type { CarrierDef } from '@parcel-logistics/reference-data';
 import { mapCarrierCode } from './mapCarrierCode.ts';
 import { parseCarrierEvent } from './parseCarrierEvent.ts';
 

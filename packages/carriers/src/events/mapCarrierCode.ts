@@ -1,4 +1,4 @@
-import type { CarrierDef } from '@parcel/reference-data';
+import type { CarrierDef } from '@parcel-logistics/reference-data';
 
 /** Our status code for the carrier's event code; an unknown code is kept as the carrier sent it. */
 export function mapCarrierCode(carrier: CarrierDef, carrierCode: string): string {

@@ -1,4 +1,4 @@
-import { B, CarrierEventBody, Http } from '@parcel/contracts';
+import { B, CarrierEventBody, Http } from '@parcel-logistics/contracts';
 import { parseEventTime } from './eventTime.ts';
 
 export interface CarrierEvent {

@@ -2,9 +2,9 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createCarrierSandbox } from '@parcel/carrier-sandbox';
-import type { CarrierSandbox } from '@parcel/carrier-sandbox';
-import { loadReferenceData } from '@parcel/reference-data';
+import { createCarrierSandbox } from '@parcel-logistics/carrier-sandbox';
+import type { CarrierSandbox } from '@parcel-logistics/carrier-sandbox';
+import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { createLmxClient } from '../lmx/lmxClient.ts';
 import { mapCarrierCode } from './mapCarrierCode.ts';
 import { parseCarrierEvent } from './parseCarrierEvent.ts';

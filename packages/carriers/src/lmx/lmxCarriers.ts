@@ -1,4 +1,4 @@
-import type { ReferenceData } from '@parcel/reference-data';
+import type { ReferenceData } from '@parcel-logistics/reference-data';
 import type { CarrierClient } from '../port.ts';
 
 /** The LMX client serves LMX and its variants (LMX-PU): the carriers that take registrations and cancellations. */

@@ -2,8 +2,8 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createCarrierSandbox } from '@parcel/carrier-sandbox';
-import type { CarrierSandbox } from '@parcel/carrier-sandbox';
+import { createCarrierSandbox } from '@parcel-logistics/carrier-sandbox';
+import type { CarrierSandbox } from '@parcel-logistics/carrier-sandbox';
 import type { ShipmentToRegister } from '../port.ts';
 import { createLmxClient } from './lmxClient.ts';
 

@@ -1,4 +1,4 @@
-/** The commands of `parcel`: what each takes, its help, and the calls it makes. */
+/** The commands of `parcelctl`: what each takes, its help, and the calls it makes. */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { InterfaceAClient } from '../interfaceA.ts';
@@ -216,7 +216,7 @@ const sign: Command = {
   usage: 'sign',
   summary: 'print interface B\'s signed headers, one "name: value" line each',
   details: `Signs with a fresh seed (valid for 10 minutes), in the format of curl's -H @file:
-  curl -H @<(parcel sign) "http://localhost:8080/v1/openapi/station/get-stations?postcode=238858"`,
+  curl -H @<(parcelctl sign) "http://localhost:8080/v1/openapi/station/get-stations?postcode=238858"`,
   options: [],
   async run(context) {
     if (context.args.length > 0) throw new UsageError('sign takes no arguments');

@@ -1,4 +1,4 @@
-/** `parcel`: reads the command line, finds the command, and answers its exit code. */
+/** `parcelctl`: reads the command line, finds the command, and answers its exit code. */
 import { parseArgs } from 'node:util';
 import { InterfaceAClient } from '../interfaceA.ts';
 import { InterfaceBClient } from '../interfaceB.ts';
@@ -27,7 +27,7 @@ const OPTIONS = {
 
 const GLOBAL = new Set(['url', 'name', 'key', 'help']);
 
-const OVERVIEW = `Usage: parcel [options] <command> [arguments]
+const OVERVIEW = `Usage: parcelctl [options] <command> [arguments]
 
 Commands:
 ${COMMANDS.map((c) => `  ${c.usage.split(' [--')[0]!.padEnd(26)} ${c.summary}`).join('\n')}
@@ -36,7 +36,7 @@ Options:
   --url <url>    the gateway (env PARCEL_URL; default ${DEFAULT_URL})
   --name <name>  the account's API name (env PARCEL_API_NAME)
   --key <key>    the account's API key (env PARCEL_API_KEY)
-  -h, --help     this help; "parcel <command> --help" for one command
+  -h, --help     this help; "parcelctl <command> --help" for one command
 
 Data goes to standard output as JSON; a failure to standard error as one JSON line
 {"error": {kind, code, message, status, data, attempts}}. Reads are retried on network errors,
@@ -50,13 +50,13 @@ Exit codes:
   3  server or network error: HTTP 4xx/5xx, or no answer
 `;
 
-const commandHelp = (command: Command): string => `Usage: parcel [options] ${command.usage}
+const commandHelp = (command: Command): string => `Usage: parcelctl [options] ${command.usage}
 
 ${command.summary[0]!.toUpperCase()}${command.summary.slice(1)}.
 
 ${command.details}
 
-Global options: --url, --name, --key (see parcel --help).
+Global options: --url, --name, --key (see parcelctl --help).
 `;
 
 function context(command: Command, args: string[], values: Partial<Record<keyof typeof OPTIONS, string | boolean>>, env: NodeJS.ProcessEnv): Context {
@@ -77,8 +77,8 @@ function context(command: Command, args: string[], values: Partial<Record<keyof 
 }
 
 function usage(message: string, command?: Command): number {
-  const help = command ? `parcel ${command.name} --help` : 'parcel --help';
-  process.stderr.write(`parcel: ${message}\nRun "${help}" for usage.\n`);
+  const help = command ? `parcelctl ${command.name} --help` : 'parcelctl --help';
+  process.stderr.write(`parcelctl: ${message}\nRun "${help}" for usage.\n`);
   return EXIT.usage;
 }
 

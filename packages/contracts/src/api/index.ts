@@ -1,4 +1,4 @@
-/** The HTTP surface as data (`@parcel/contracts/api`): operations, answer schemas, and the OpenAPI document built from them. */
+/** The HTTP surface as data (`@parcel-logistics/contracts/api`): operations, answer schemas, and the OpenAPI document built from them. */
 export * from './schemas.ts';
 export * from './operations.ts';
 export * from './openapi.ts';

@@ -4,7 +4,7 @@
  * domain's facts the builder is given (the tracking-number format, the status codes).
  */
 import { z } from 'zod';
-import type { ReferenceData } from '@parcel/reference-data';
+import type { ReferenceData } from '@parcel-logistics/reference-data';
 import type { JsonSchema } from '../validation/checks.ts';
 import { ORDER_SCHEMA_NAME, orderSchemas } from '../validation/orderReference.ts';
 import { forAccount, OPERATIONS, SAMPLE } from './operations.ts';

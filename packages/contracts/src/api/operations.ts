@@ -6,7 +6,7 @@
  * example to a running server with the samples replaced by real numbers.
  */
 import { z } from 'zod';
-import type { ReferenceData } from '@parcel/reference-data';
+import type { ReferenceData } from '@parcel-logistics/reference-data';
 import { A, B, Callback, Http, Idempotency, Remarks } from '../messages.ts';
 import {
   CancelOrdersRequest,

@@ -4,7 +4,7 @@
  * item rows in order; the first failure is the message. The result is built only from known
  * fields, so unknown, `$`-prefixed and `__proto__` keys never reach it.
  */
-import type { Account, ReferenceData, StationMatch } from '@parcel/reference-data';
+import type { Account, ReferenceData, StationMatch } from '@parcel-logistics/reference-data';
 import { B } from '../messages.ts';
 import type { OrderItem, ValidOrder } from '../order.ts';
 import { amount, clientSize, countryCode, currencyCode, email, isBlank, isObject, oneOf, own, phone, postalCode, postalLengthsText, text } from './checks.ts';

@@ -3,7 +3,7 @@
  * objects, and the table of checks in order with their messages. Both are read off the rules that
  * validate (createOrder.ts), with the reference data that completes them (countries, codes).
  */
-import type { ReferenceData } from '@parcel/reference-data';
+import type { ReferenceData } from '@parcel-logistics/reference-data';
 import type { JsonSchema } from './checks.ts';
 import { itemRules, lockerMessages, lockerRules, ORDER_PARTS, orderMessages, orderRules, rowMessages } from './createOrder.ts';
 import type { State } from './createOrder.ts';

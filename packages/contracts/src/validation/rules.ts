@@ -2,7 +2,7 @@
  * A tiny ordered-rule engine: the first failing rule's message wins. Each rule also says, in data,
  * what it accepts and when it applies, so the API reference is generated from the rules themselves.
  */
-import type { ReferenceData } from '@parcel/reference-data';
+import type { ReferenceData } from '@parcel-logistics/reference-data';
 import { isBlank, own } from './checks.ts';
 import type { JsonSchema } from './checks.ts';
 

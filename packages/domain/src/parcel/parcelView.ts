@@ -1,6 +1,6 @@
 /** The parcel status view: evolve(view | null, event) -> view, guarded by stream revision by its caller. */
-import { toValidOrder } from '@parcel/contracts';
-import type { Activity, ParcelEvent, ParcelView } from '@parcel/contracts';
+import { toValidOrder } from '@parcel-logistics/contracts';
+import type { Activity, ParcelEvent, ParcelView } from '@parcel-logistics/contracts';
 import { statusDescription } from '../statusCatalogue.ts';
 import { formatSgt } from '../time.ts';
 

@@ -1,4 +1,4 @@
-import type { ParcelEvent, ParcelView } from '@parcel/contracts';
+import type { ParcelEvent, ParcelView } from '@parcel-logistics/contracts';
 import { sampleParcelOrder } from '../../test/fixtures.ts';
 import { evolveParcelView } from './parcelView.ts';
 

@@ -3,7 +3,7 @@
  * where each carries, the carrier of a parcel, and the locker it is delivered to. Validation asks
  * these in its table's order (OrderRules); the gateway builds the registration with them.
  */
-import type { AssignedStation, OrderRules, ParcelOrder } from '@parcel/contracts';
+import type { AssignedStation, OrderRules, ParcelOrder } from '@parcel-logistics/contracts';
 
 /** locker_type B takes the nearest station within 5 km. */
 export const LOCKER_RADIUS_M = 5000;

@@ -1,4 +1,4 @@
-import type { ReferenceClaimed } from '@parcel/contracts';
+import type { ReferenceClaimed } from '@parcel-logistics/contracts';
 import { decideClaim, evolveReference, initialReferenceState, ReferenceExistsError } from './claim.ts';
 import type { ClaimReference } from './claim.ts';
 

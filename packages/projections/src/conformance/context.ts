@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ParcelView } from '@parcel/contracts';
+import type { ParcelView } from '@parcel-logistics/contracts';
 import type { ProjectionStore } from '../port.ts';
 
 export interface ProjectionStoreHarness {

@@ -1,6 +1,6 @@
 /** Interface A bearer tokens: random, stored only as a SHA-256 hash, one current token per account. */
 import { createHash, randomBytes } from 'node:crypto';
-import type { TokenStore } from '@parcel/projections';
+import type { TokenStore } from '@parcel-logistics/projections';
 
 const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 

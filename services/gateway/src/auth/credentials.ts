@@ -1,8 +1,8 @@
 /** Token issuance authenticates with the API name and key in the body (decisions.md, Interface A). */
 import { timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { A, check, CODE_FAILURE, TokenRequest } from '@parcel/contracts';
-import type { Account } from '@parcel/reference-data';
+import { A, check, CODE_FAILURE, TokenRequest } from '@parcel-logistics/contracts';
+import type { Account } from '@parcel-logistics/reference-data';
 import { setAccount } from '../context.ts';
 import { sendA } from '../http/interfaces.ts';
 

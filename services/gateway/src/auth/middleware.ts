@@ -1,8 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
-import { A, CODE_FAILURE, CODE_TOKEN_ERROR } from '@parcel/contracts';
-import type { Clock } from '@parcel/domain';
-import type { TokenStore } from '@parcel/projections';
-import type { Account } from '@parcel/reference-data';
+import { A, CODE_FAILURE, CODE_TOKEN_ERROR } from '@parcel-logistics/contracts';
+import type { Clock } from '@parcel-logistics/domain';
+import type { TokenStore } from '@parcel-logistics/projections';
+import type { Account } from '@parcel-logistics/reference-data';
 import { setAccount } from '../context.ts';
 import { sendA, sendB } from '../http/interfaces.ts';
 import { verifyBearer } from './bearer.ts';

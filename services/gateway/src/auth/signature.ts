@@ -1,7 +1,7 @@
 /** Interface B signed headers: token = md5(lower(apiName) + apiKey + seed), lower-case hex. */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { B } from '@parcel/contracts';
-import type { Account } from '@parcel/reference-data';
+import { B } from '@parcel-logistics/contracts';
+import type { Account } from '@parcel-logistics/reference-data';
 
 const SEED_WINDOW_MS = 10 * 60 * 1000;
 

@@ -1,8 +1,8 @@
 /** B6 POST cancel-orders: 1 to 100 numbers, only for accounts allowed to cancel. */
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
-import { B, CancelOrdersRequest, check, CODE_FAILURE, CODE_SUCCESS, Topics } from '@parcel/contracts';
-import type { CancelOrders, CancelOrdersReply } from '@parcel/contracts';
+import { B, CancelOrdersRequest, check, CODE_FAILURE, CODE_SUCCESS, Topics } from '@parcel-logistics/contracts';
+import type { CancelOrders, CancelOrdersReply } from '@parcel-logistics/contracts';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';

@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
-import { A, check, CODE_FAILURE, CODE_SUCCESS, CreateLabelRequest, Topics } from '@parcel/contracts';
-import type { CreateLabel, CreateLabelReply } from '@parcel/contracts';
+import { A, check, CODE_FAILURE, CODE_SUCCESS, CreateLabelRequest, Topics } from '@parcel-logistics/contracts';
+import type { CreateLabel, CreateLabelReply } from '@parcel-logistics/contracts';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendA } from '../http/interfaces.ts';

@@ -1,11 +1,11 @@
 /** B1 POST create-order: validated here, created by the order service over the bus. */
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
-import { B, CODE_FAILURE, CODE_SUCCESS, DEADLINE_HEADER, deadlineFor, toParcelOrder, Topics, validateCreateOrder } from '@parcel/contracts';
-import type { CreateOrderReply, CreateOrderValidation, ParcelRegistration, SettleCreateOrder } from '@parcel/contracts';
-import type { CreateOrderResult } from '@parcel/contracts/api';
-import { lockerStationFor, parcelRules } from '@parcel/domain';
-import type { Account } from '@parcel/reference-data';
+import { B, CODE_FAILURE, CODE_SUCCESS, DEADLINE_HEADER, deadlineFor, toParcelOrder, Topics, validateCreateOrder } from '@parcel-logistics/contracts';
+import type { CreateOrderReply, CreateOrderValidation, ParcelRegistration, SettleCreateOrder } from '@parcel-logistics/contracts';
+import type { CreateOrderResult } from '@parcel-logistics/contracts/api';
+import { lockerStationFor, parcelRules } from '@parcel-logistics/domain';
+import type { Account } from '@parcel-logistics/reference-data';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';

@@ -5,10 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
-import { B, check, CODE_FAILURE, CODE_SUCCESS, CreateOrdersRequest, Topics, validateCreateOrder } from '@parcel/contracts';
-import type { AcceptOrderBatch, AcceptOrderBatchReply, CreateOrder } from '@parcel/contracts';
-import type { BatchEntry, CreateOrdersResult } from '@parcel/contracts/api';
-import { formatSgt, parcelRules } from '@parcel/domain';
+import { B, check, CODE_FAILURE, CODE_SUCCESS, CreateOrdersRequest, Topics, validateCreateOrder } from '@parcel-logistics/contracts';
+import type { AcceptOrderBatch, AcceptOrderBatchReply, CreateOrder } from '@parcel-logistics/contracts';
+import type { BatchEntry, CreateOrdersResult } from '@parcel-logistics/contracts/api';
+import { formatSgt, parcelRules } from '@parcel-logistics/domain';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { registrationOf } from '../creatingOrder/route.ts';

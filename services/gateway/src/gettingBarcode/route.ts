@@ -1,6 +1,6 @@
 /** B10 GET get-barcode: the platform number of the client's own reference, matched case-sensitively. */
 import type { Router } from 'express';
-import { B, check, CODE_FAILURE, CODE_SUCCESS, CustomTrackingNumQuery } from '@parcel/contracts';
+import { B, check, CODE_FAILURE, CODE_SUCCESS, CustomTrackingNumQuery } from '@parcel-logistics/contracts';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';

@@ -1,7 +1,7 @@
 /** B7/B8/B9 GET get-shipping-label(-html|-zpl): the label format follows the parcel's service type. No event. */
 import type { Router } from 'express';
-import { B, check, CODE_FAILURE, CODE_SUCCESS, TrackingNumQuery } from '@parcel/contracts';
-import type { RenderLabel } from '@parcel/contracts';
+import { B, check, CODE_FAILURE, CODE_SUCCESS, TrackingNumQuery } from '@parcel-logistics/contracts';
+import type { RenderLabel } from '@parcel-logistics/contracts';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';

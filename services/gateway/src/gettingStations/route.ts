@@ -1,7 +1,7 @@
 /** B5 GET get-stations: stations within 5 km of the postal code, nearest first, at most 20. */
 import type { Router } from 'express';
-import { B, CODE_SUCCESS, StationsQuery } from '@parcel/contracts';
-import type { Station } from '@parcel/contracts/api';
+import { B, CODE_SUCCESS, StationsQuery } from '@parcel-logistics/contracts';
+import type { Station } from '@parcel-logistics/contracts/api';
 import type { GatewayContext } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';

@@ -4,7 +4,7 @@
  * (`req.socket.remoteAddress`); behind a proxy every client shares the proxy's bucket.
  */
 import type { NextFunction, Request, Response } from 'express';
-import type { Clock } from '@parcel/domain';
+import type { Clock } from '@parcel-logistics/domain';
 
 /** Buckets kept at most; past it, the full (idle) ones are forgotten first. */
 const MAX_BUCKETS = 50_000;

@@ -3,7 +3,7 @@
  * an object. Everything else is a system error of the HTTP layer (decisions.md, HTTP statuses).
  */
 import type { NextFunction, Request, Response } from 'express';
-import { CODE_FAILURE, Http } from '@parcel/contracts';
+import { CODE_FAILURE, Http } from '@parcel-logistics/contracts';
 import { sendFor } from './interfaces.ts';
 
 const BODY_LIMIT_BYTES = 5 * 1024 * 1024;

@@ -4,10 +4,10 @@
  * answer. On the gateway alone, over a real SQLite projection store whose batch lookup fails once,
  * and an order service that answers slowly.
  */
-import { createInProcessBus } from '@parcel/bus';
-import { Topics } from '@parcel/contracts';
-import type { CreateOrderReply } from '@parcel/contracts';
-import { createSqliteProjectionStore } from '@parcel/projections-sqlite';
+import { createInProcessBus } from '@parcel-logistics/bus';
+import { Topics } from '@parcel-logistics/contracts';
+import type { CreateOrderReply } from '@parcel-logistics/contracts';
+import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
 import { signature } from '../auth/signature.ts';
 import { FIXED_NOW, listeningGateway } from '../../test/gateway.fixtures.ts';
 

@@ -12,10 +12,10 @@
  */
 import { createCipheriv, createDecipheriv, hash, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { CODE_FAILURE, Idempotency } from '@parcel/contracts';
-import type { Clock } from '@parcel/domain';
-import type { IdempotencyRecord, IdempotencyStore } from '@parcel/projections';
-import type { Account } from '@parcel/reference-data';
+import { CODE_FAILURE, Idempotency } from '@parcel-logistics/contracts';
+import type { Clock } from '@parcel-logistics/domain';
+import type { IdempotencyRecord, IdempotencyStore } from '@parcel-logistics/projections';
+import type { Account } from '@parcel-logistics/reference-data';
 import type { Logger } from 'pino';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';

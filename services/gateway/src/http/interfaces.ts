@@ -1,6 +1,6 @@
 /** Which interface a path belongs to decides the envelope's casing and the generic error text. */
 import type { Request, Response } from 'express';
-import { CODE_FAILURE, envelopeA, envelopeB } from '@parcel/contracts';
+import { CODE_FAILURE, envelopeA, envelopeB } from '@parcel-logistics/contracts';
 
 export type Interface = 'A' | 'B';
 

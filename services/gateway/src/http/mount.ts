@@ -3,7 +3,7 @@
  * and the guards before the handler, so the OpenAPI document and the router cannot disagree.
  */
 import type { RequestHandler, Router } from 'express';
-import { forAccount, operation } from '@parcel/contracts/api';
+import { forAccount, operation } from '@parcel-logistics/contracts/api';
 import type { GatewayContext } from '../context.ts';
 
 export function mount(router: Router, ctx: GatewayContext, operationId: string, ...handlers: RequestHandler[]): void {

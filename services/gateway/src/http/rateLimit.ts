@@ -3,9 +3,9 @@
  * stands (RateLimit-Limit, -Remaining, -Reset); over the limit, HTTP 429 with Retry-After (decisions.md).
  */
 import type { NextFunction, Request, Response } from 'express';
-import { CODE_FAILURE, Http } from '@parcel/contracts';
-import type { Clock } from '@parcel/domain';
-import type { Account } from '@parcel/reference-data';
+import { CODE_FAILURE, Http } from '@parcel-logistics/contracts';
+import type { Clock } from '@parcel-logistics/domain';
+import type { Account } from '@parcel-logistics/reference-data';
 import { sendFor } from './interfaces.ts';
 
 export function rateLimit(perSecond: number, burst: number, clock: Clock) {

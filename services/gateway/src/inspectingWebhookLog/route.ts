@@ -13,11 +13,11 @@ import {
   WEBHOOK_LOG_PAGE,
   WebhookAttemptsQuery,
   WebhookMessagesQuery,
-} from '@parcel/contracts';
-import type { WebhookAttemptView, WebhookMessageView } from '@parcel/contracts';
-import { formatSgt } from '@parcel/domain';
-import { TEST_EVENT_POSITION } from '@parcel/webhooks';
-import type { DeliveryMessage, MessageCursor, RecordedAttempt, WebhookDeliveries, WebhookEndpoint, WebhookStore } from '@parcel/webhooks';
+} from '@parcel-logistics/contracts';
+import type { WebhookAttemptView, WebhookMessageView } from '@parcel-logistics/contracts';
+import { formatSgt } from '@parcel-logistics/domain';
+import { TEST_EVENT_POSITION } from '@parcel-logistics/webhooks';
+import type { DeliveryMessage, MessageCursor, RecordedAttempt, WebhookDeliveries, WebhookEndpoint, WebhookStore } from '@parcel-logistics/webhooks';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { failB, sendB } from '../http/interfaces.ts';

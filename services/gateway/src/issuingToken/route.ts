@@ -1,8 +1,8 @@
 /** POST /api/auth/token (decisions.md, "Interface A: the two endpoints the specification does not show"). */
 import type { Router } from 'express';
-import { A, CODE_SUCCESS } from '@parcel/contracts';
-import type { TokenResult } from '@parcel/contracts/api';
-import { formatSgt } from '@parcel/domain';
+import { A, CODE_SUCCESS } from '@parcel-logistics/contracts';
+import type { TokenResult } from '@parcel-logistics/contracts/api';
+import { formatSgt } from '@parcel-logistics/domain';
 import { issueToken } from '../auth/bearer.ts';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';

@@ -1,7 +1,7 @@
 /** A1 POST /api/status/lookup: every number resolved on its own, in submission order. */
 import type { Router } from 'express';
-import { A, check, CODE_FAILURE, CODE_SUCCESS, Remarks, StatusLookupRequest } from '@parcel/contracts';
-import type { StatusLookupResult } from '@parcel/contracts/api';
+import { A, check, CODE_FAILURE, CODE_SUCCESS, Remarks, StatusLookupRequest } from '@parcel-logistics/contracts';
+import type { StatusLookupResult } from '@parcel-logistics/contracts/api';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendA } from '../http/interfaces.ts';

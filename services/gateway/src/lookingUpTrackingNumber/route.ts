@@ -1,6 +1,6 @@
 /** POST /api/tracking-number: the platform number of the client's own reference (decisions.md). */
 import type { Router } from 'express';
-import { A, check, CODE_FAILURE, CODE_SUCCESS, TrackingNumberRequest } from '@parcel/contracts';
+import { A, check, CODE_FAILURE, CODE_SUCCESS, TrackingNumberRequest } from '@parcel-logistics/contracts';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendA } from '../http/interfaces.ts';

@@ -10,11 +10,11 @@ import {
   Webhook,
   WebhookEndpointIdQuery,
   WebhookEndpointIdRequest,
-} from '@parcel/contracts';
-import type { WebhookEndpointView } from '@parcel/contracts';
-import { formatSgt } from '@parcel/domain';
-import { literalAddress, newSigningSecret, refusedRange, TEST_EVENT_POSITION } from '@parcel/webhooks';
-import type { WebhookEndpoint, WebhookStore } from '@parcel/webhooks';
+} from '@parcel-logistics/contracts';
+import type { WebhookEndpointView } from '@parcel-logistics/contracts';
+import { formatSgt } from '@parcel-logistics/domain';
+import { literalAddress, newSigningSecret, refusedRange, TEST_EVENT_POSITION } from '@parcel-logistics/webhooks';
+import type { WebhookEndpoint, WebhookStore } from '@parcel-logistics/webhooks';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { failB, sendB } from '../http/interfaces.ts';

@@ -6,9 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
-import { B, Callback, CODE_FAILURE, CODE_SUCCESS, Remarks, Topics } from '@parcel/contracts';
-import type { RecordCarrierEvent, RecordCarrierEventReply } from '@parcel/contracts';
-import { parseCarrierEvent, verifyCarrierSignature } from '@parcel/carriers';
+import { B, Callback, CODE_FAILURE, CODE_SUCCESS, Remarks, Topics } from '@parcel-logistics/contracts';
+import type { RecordCarrierEvent, RecordCarrierEventReply } from '@parcel-logistics/contracts';
+import { parseCarrierEvent, verifyCarrierSignature } from '@parcel-logistics/carriers';
 import type { GatewayContext } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';

@@ -5,10 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Router } from 'express';
-import { B, check, CODE_SUCCESS, ReplayWebhookRequest, Webhook, WebhookReplayQuery } from '@parcel/contracts';
-import type { WebhookReplayView } from '@parcel/contracts';
-import { formatSgt } from '@parcel/domain';
-import type { ReplayRequest, WebhookDeliveries, WebhookStore } from '@parcel/webhooks';
+import { B, check, CODE_SUCCESS, ReplayWebhookRequest, Webhook, WebhookReplayQuery } from '@parcel-logistics/contracts';
+import type { WebhookReplayView } from '@parcel-logistics/contracts';
+import { formatSgt } from '@parcel-logistics/domain';
+import type { ReplayRequest, WebhookDeliveries, WebhookStore } from '@parcel-logistics/webhooks';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { failB, sendB } from '../http/interfaces.ts';

@@ -1,7 +1,7 @@
 /** The OpenAPI document of this gateway: its operations, completed by the domain's facts and the reference data. */
-import { buildOpenApiDocument } from '@parcel/contracts/api';
-import { STATUS, TRACKING_NUMBER_FORMAT } from '@parcel/domain';
-import type { ReferenceData } from '@parcel/reference-data';
+import { buildOpenApiDocument } from '@parcel-logistics/contracts/api';
+import { STATUS, TRACKING_NUMBER_FORMAT } from '@parcel-logistics/domain';
+import type { ReferenceData } from '@parcel-logistics/reference-data';
 
 export const API_VERSION = '1.0.0';
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Response, Router } from 'express';
-import { B, CODE_FAILURE } from '@parcel/contracts';
+import { B, CODE_FAILURE } from '@parcel-logistics/contracts';
 import type { GatewayContext } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';

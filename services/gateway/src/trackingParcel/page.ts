@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import Handlebars from 'handlebars';
-import type { PublicTracking } from '@parcel/contracts';
+import type { PublicTracking } from '@parcel-logistics/contracts';
 
 const STYLE = `
 *{box-sizing:border-box}

@@ -5,8 +5,8 @@
  * one and a parcel with nothing to show get the same answer: 404 and the same page or body.
  */
 import type { NextFunction, Request, Response, Router } from 'express';
-import { B, CODE_FAILURE, CODE_SUCCESS, Http, Remarks, type PublicTracking } from '@parcel/contracts';
-import { isValidTrackingNumber } from '@parcel/domain';
+import { B, CODE_FAILURE, CODE_SUCCESS, Http, Remarks, type PublicTracking } from '@parcel-logistics/contracts';
+import { isValidTrackingNumber } from '@parcel-logistics/domain';
 import type { GatewayContext } from '../context.ts';
 import { addressRateLimit } from '../http/addressRateLimit.ts';
 import { sendB } from '../http/interfaces.ts';

@@ -3,16 +3,16 @@
  * variant). The carrier cancels first, in one batch per carrier; a parcel is cancelled here only
  * once its carrier said so, so an outage or a refused batch changes nothing.
  */
-import { Remarks } from '@parcel/contracts';
-import type { CancelOrders, CancelOrdersReply } from '@parcel/contracts';
-import { handleParcelCommand } from '@parcel/application';
-import type { Ids, ParcelProjector } from '@parcel/application';
-import type { CarrierClient } from '@parcel/carriers';
-import { ParcelError } from '@parcel/domain';
-import type { Clock } from '@parcel/domain';
-import type { EventStore } from '@parcel/eventstore';
-import type { ParcelViewStore } from '@parcel/projections';
-import type { ReferenceData } from '@parcel/reference-data';
+import { Remarks } from '@parcel-logistics/contracts';
+import type { CancelOrders, CancelOrdersReply } from '@parcel-logistics/contracts';
+import { handleParcelCommand } from '@parcel-logistics/application';
+import type { Ids, ParcelProjector } from '@parcel-logistics/application';
+import type { CarrierClient } from '@parcel-logistics/carriers';
+import { ParcelError } from '@parcel-logistics/domain';
+import type { Clock } from '@parcel-logistics/domain';
+import type { EventStore } from '@parcel-logistics/eventstore';
+import type { ParcelViewStore } from '@parcel-logistics/projections';
+import type { ReferenceData } from '@parcel-logistics/reference-data';
 
 export interface CancelOrdersDeps {
   eventStore: EventStore;

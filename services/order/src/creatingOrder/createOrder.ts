@@ -2,14 +2,14 @@
  * Create-order: the reference claim and the parcel's first event commit together, and the claim's
  * stream may not exist yet, so the store itself guarantees one parcel per (account, reference).
  */
-import { DEADLINE_HEADER, deserializeEvent, parcelStreamName, referenceStreamName } from '@parcel/contracts';
-import type { CreateOrder, CreateOrderReply, ReferenceClaimed, SettleCreateOrder } from '@parcel/contracts';
-import { decide, decideClaim, evolveReference, formatSgt, initialReferenceState, initialState } from '@parcel/domain';
-import type { Clock } from '@parcel/domain';
-import { WrongExpectedRevisionError } from '@parcel/eventstore';
-import type { EventStore } from '@parcel/eventstore';
-import { toAppend } from '@parcel/application';
-import type { Ids, ParcelProjector } from '@parcel/application';
+import { DEADLINE_HEADER, deserializeEvent, parcelStreamName, referenceStreamName } from '@parcel-logistics/contracts';
+import type { CreateOrder, CreateOrderReply, ReferenceClaimed, SettleCreateOrder } from '@parcel-logistics/contracts';
+import { decide, decideClaim, evolveReference, formatSgt, initialReferenceState, initialState } from '@parcel-logistics/domain';
+import type { Clock } from '@parcel-logistics/domain';
+import { WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
+import type { EventStore } from '@parcel-logistics/eventstore';
+import { toAppend } from '@parcel-logistics/application';
+import type { Ids, ParcelProjector } from '@parcel-logistics/application';
 
 export interface CreateOrderDeps {
   eventStore: EventStore;

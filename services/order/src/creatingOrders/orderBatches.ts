@@ -4,11 +4,11 @@
  * them one by one with the same uniqueness rule as create-order. Each order's command id is
  * derived from the batch, so a redelivered batch creates nothing twice.
  */
-import { BATCH_STREAM_PREFIX, batchStreamName, deserializeEvent } from '@parcel/contracts';
-import type { AcceptOrderBatch, AcceptOrderBatchReply, OrderBatchAccepted } from '@parcel/contracts';
-import { toAppend } from '@parcel/application';
-import { formatSgt } from '@parcel/domain';
-import type { RecordedEvent, Subscription } from '@parcel/eventstore';
+import { BATCH_STREAM_PREFIX, batchStreamName, deserializeEvent } from '@parcel-logistics/contracts';
+import type { AcceptOrderBatch, AcceptOrderBatchReply, OrderBatchAccepted } from '@parcel-logistics/contracts';
+import { toAppend } from '@parcel-logistics/application';
+import { formatSgt } from '@parcel-logistics/domain';
+import type { RecordedEvent, Subscription } from '@parcel-logistics/eventstore';
 import { createOrder } from '../creatingOrder/createOrder.ts';
 import type { CreateOrderDeps } from '../creatingOrder/createOrder.ts';
 

@@ -2,14 +2,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createParcelProjector, randomIds } from '@parcel/application';
-import { createCarrierSandbox } from '@parcel/carrier-sandbox';
-import { createLmxClient } from '@parcel/carriers';
-import type { CarrierClient } from '@parcel/carriers';
-import type { EventStore } from '@parcel/eventstore';
-import { createSqliteEventStore } from '@parcel/eventstore-sqlite';
-import { createSqliteProjectionStore } from '@parcel/projections-sqlite';
-import { sampleParcelOrder } from '@parcel/domain/testing';
+import { createParcelProjector, randomIds } from '@parcel-logistics/application';
+import { createCarrierSandbox } from '@parcel-logistics/carrier-sandbox';
+import { createLmxClient } from '@parcel-logistics/carriers';
+import type { CarrierClient } from '@parcel-logistics/carriers';
+import type { EventStore } from '@parcel-logistics/eventstore';
+import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
+import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
+import { sampleParcelOrder } from '@parcel-logistics/domain/testing';
 import { createOrder } from '../creatingOrder/createOrder.ts';
 import { startRegistrationWorker } from './registrationWorker.ts';
 

@@ -3,17 +3,17 @@
  * service: one read of the stream, the label service handed the parcel as read (so it reads nothing),
  * LB_GN appended only once the label is rendered.
  */
-import { createParcelProjector, randomIds } from '@parcel/application';
-import { createInProcessBus } from '@parcel/bus';
-import type { Message } from '@parcel/bus';
-import { parcelStreamName, Topics } from '@parcel/contracts';
-import type { RenderLabel, RenderLabelReply } from '@parcel/contracts';
-import { sampleParcelOrder } from '@parcel/domain/testing';
-import type { EventStore } from '@parcel/eventstore';
-import { createSqliteEventStore } from '@parcel/eventstore-sqlite';
-import { createOrder } from '@parcel/order';
-import { createSqliteProjectionStore } from '@parcel/projections-sqlite';
-import { loadReferenceData } from '@parcel/reference-data';
+import { createParcelProjector, randomIds } from '@parcel-logistics/application';
+import { createInProcessBus } from '@parcel-logistics/bus';
+import type { Message } from '@parcel-logistics/bus';
+import { parcelStreamName, Topics } from '@parcel-logistics/contracts';
+import type { RenderLabel, RenderLabelReply } from '@parcel-logistics/contracts';
+import { sampleParcelOrder } from '@parcel-logistics/domain/testing';
+import type { EventStore } from '@parcel-logistics/eventstore';
+import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
+import { createOrder } from '@parcel-logistics/order';
+import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
+import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { createLabel } from './createLabel.ts';
 
 const clock = { now: () => new Date('2026-11-22T06:05:09Z') };

@@ -4,15 +4,15 @@
  * render appends nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { Topics } from '@parcel/contracts';
-import type { CreateLabel, CreateLabelReply, RenderLabel, RenderLabelReply } from '@parcel/contracts';
-import { handleParcelCommand, parcelViewOf } from '@parcel/application';
-import type { Ids, ParcelProjector } from '@parcel/application';
-import type { Bus } from '@parcel/bus';
-import { ParcelError, selfLabelServiceTypes } from '@parcel/domain';
-import type { Clock } from '@parcel/domain';
-import type { EventStore } from '@parcel/eventstore';
-import type { ReferenceData } from '@parcel/reference-data';
+import { Topics } from '@parcel-logistics/contracts';
+import type { CreateLabel, CreateLabelReply, RenderLabel, RenderLabelReply } from '@parcel-logistics/contracts';
+import { handleParcelCommand, parcelViewOf } from '@parcel-logistics/application';
+import type { Ids, ParcelProjector } from '@parcel-logistics/application';
+import type { Bus } from '@parcel-logistics/bus';
+import { ParcelError, selfLabelServiceTypes } from '@parcel-logistics/domain';
+import type { Clock } from '@parcel-logistics/domain';
+import type { EventStore } from '@parcel-logistics/eventstore';
+import type { ReferenceData } from '@parcel-logistics/reference-data';
 
 export interface CreateLabelDeps {
   eventStore: EventStore;

@@ -2,16 +2,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { createParcelProjector, handleParcelCommand, randomIds } from '@parcel/application';
-import { createInProcessBus } from '@parcel/bus';
-import type { Message } from '@parcel/bus';
-import { eventually } from '@parcel/bus/conformance';
-import { Topics } from '@parcel/contracts';
-import type { ParcelEventMessage } from '@parcel/contracts';
-import { sampleParcelOrder } from '@parcel/domain/testing';
-import { createSqliteEventStore } from '@parcel/eventstore-sqlite';
-import { createOrder } from '@parcel/order';
-import { createSqliteProjectionStore } from '@parcel/projections-sqlite';
+import { createParcelProjector, handleParcelCommand, randomIds } from '@parcel-logistics/application';
+import { createInProcessBus } from '@parcel-logistics/bus';
+import type { Message } from '@parcel-logistics/bus';
+import { eventually } from '@parcel-logistics/bus/conformance';
+import { Topics } from '@parcel-logistics/contracts';
+import type { ParcelEventMessage } from '@parcel-logistics/contracts';
+import { sampleParcelOrder } from '@parcel-logistics/domain/testing';
+import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
+import { createOrder } from '@parcel-logistics/order';
+import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
 import { startEventPublisher } from './eventPublisher.ts';
 
 const schema = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../../../packages/contracts/schemas/parcel-events.v1.schema.json'), 'utf8'));

@@ -4,10 +4,10 @@
  * committed is lost between the store and the bus; a crash or a failed send re-publishes at most
  * the last page (same event ids: consumers deduplicate by id).
  */
-import { parcelEventMessage, parcelOwners, toParcelEvent } from '@parcel/application';
-import { DOWNSTREAM_HEADERS, PARCEL_STREAM_PREFIX, Topics } from '@parcel/contracts';
-import type { Bus, Message } from '@parcel/bus';
-import type { EventStore, RecordedEvent, Subscription } from '@parcel/eventstore';
+import { parcelEventMessage, parcelOwners, toParcelEvent } from '@parcel-logistics/application';
+import { DOWNSTREAM_HEADERS, PARCEL_STREAM_PREFIX, Topics } from '@parcel-logistics/contracts';
+import type { Bus, Message } from '@parcel-logistics/bus';
+import type { EventStore, RecordedEvent, Subscription } from '@parcel-logistics/eventstore';
 
 const PUBLISHER_SUBSCRIPTION = 'parcel-events-publisher';
 

@@ -1,12 +1,12 @@
 /** A carrier's tracking event: mapped to our status catalogue at this edge, the raw code kept. */
-import type { RecordCarrierEvent, RecordCarrierEventReply } from '@parcel/contracts';
-import { handleParcelCommand } from '@parcel/application';
-import type { Ids, ParcelProjector } from '@parcel/application';
-import { mapCarrierCode } from '@parcel/carriers';
-import type { Clock } from '@parcel/domain';
-import type { EventStore } from '@parcel/eventstore';
-import type { ParcelViewStore } from '@parcel/projections';
-import type { ReferenceData } from '@parcel/reference-data';
+import type { RecordCarrierEvent, RecordCarrierEventReply } from '@parcel-logistics/contracts';
+import { handleParcelCommand } from '@parcel-logistics/application';
+import type { Ids, ParcelProjector } from '@parcel-logistics/application';
+import { mapCarrierCode } from '@parcel-logistics/carriers';
+import type { Clock } from '@parcel-logistics/domain';
+import type { EventStore } from '@parcel-logistics/eventstore';
+import type { ParcelViewStore } from '@parcel-logistics/projections';
+import type { ReferenceData } from '@parcel-logistics/reference-data';
 
 export interface RecordCarrierEventDeps {
   eventStore: EventStore;

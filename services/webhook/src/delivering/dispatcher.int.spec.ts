@@ -5,8 +5,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { endpointOf } from '@parcel/webhooks/conformance';
-import { createSqliteWebhookDeliveries, createSqliteWebhookStore } from '@parcel/webhooks-sqlite';
+import { endpointOf } from '@parcel-logistics/webhooks/conformance';
+import { createSqliteWebhookDeliveries, createSqliteWebhookStore } from '@parcel-logistics/webhooks-sqlite';
 import pino from 'pino';
 import { startDispatcher } from './dispatcher.ts';
 

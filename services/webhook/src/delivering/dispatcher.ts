@@ -9,8 +9,8 @@
  * with whichever instance took it first.
  * Every attempt is recorded in the delivery log; a settled message stays there until retention.
  */
-import type { Clock } from '@parcel/domain';
-import type { PendingDelivery, WebhookDeliveries, WebhookEndpoint, WebhookStore } from '@parcel/webhooks';
+import type { Clock } from '@parcel-logistics/domain';
+import type { PendingDelivery, WebhookDeliveries, WebhookEndpoint, WebhookStore } from '@parcel-logistics/webhooks';
 import type { Logger } from 'pino';
 import { startPolling } from '../polling.ts';
 import { keptAlive, send } from './send.ts';

@@ -4,12 +4,12 @@
  * body. The subscription's checkpoint moves only after the page is queued, and queueing is
  * idempotent, so a crash loses nothing and queues nothing twice.
  */
-import { parcelEventMessage, parcelOwners, toParcelEvent } from '@parcel/application';
-import { PARCEL_STREAM_PREFIX, WEBHOOK_EVENT_TYPES } from '@parcel/contracts';
-import type { WebhookEventType } from '@parcel/contracts';
-import type { Clock } from '@parcel/domain';
-import type { EventStore, RecordedEvent } from '@parcel/eventstore';
-import type { QueuedDelivery, WebhookDeliveries, WebhookEndpoint, WebhookStore } from '@parcel/webhooks';
+import { parcelEventMessage, parcelOwners, toParcelEvent } from '@parcel-logistics/application';
+import { PARCEL_STREAM_PREFIX, WEBHOOK_EVENT_TYPES } from '@parcel-logistics/contracts';
+import type { WebhookEventType } from '@parcel-logistics/contracts';
+import type { Clock } from '@parcel-logistics/domain';
+import type { EventStore, RecordedEvent } from '@parcel-logistics/eventstore';
+import type { QueuedDelivery, WebhookDeliveries, WebhookEndpoint, WebhookStore } from '@parcel-logistics/webhooks';
 
 const clientVisible = (type: string): type is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
 

@@ -10,7 +10,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { literalAddress, refusedRange } from '@parcel/webhooks';
+import { literalAddress, refusedRange } from '@parcel-logistics/webhooks';
 
 /** `answer`: the first bytes of the answer's body as text (the delivery log keeps them); empty when there was none. */
 export type Attempt = { outcome: 'delivered'; status: number; answer: string } | { outcome: 'retry' | 'failed'; status: number | null; reason: string; answer: string };

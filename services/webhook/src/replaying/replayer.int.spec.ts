@@ -6,15 +6,15 @@
  * a replay since a recent time reads the log from just before that time, not from its start.
  */
 import { randomUUID } from 'node:crypto';
-import { createParcelProjector, handleParcelCommand, randomIds } from '@parcel/application';
-import { sampleParcelOrder } from '@parcel/domain/testing';
-import { createSqliteEventStore } from '@parcel/eventstore-sqlite';
-import type { RecordedEvent } from '@parcel/eventstore';
-import { createOrder } from '@parcel/order';
-import { createSqliteProjectionStore } from '@parcel/projections-sqlite';
-import type { ReplayRequest } from '@parcel/webhooks';
-import { endpointOf, replayRequestOf } from '@parcel/webhooks/conformance';
-import { createSqliteWebhookDeliveries, createSqliteWebhookStore } from '@parcel/webhooks-sqlite';
+import { createParcelProjector, handleParcelCommand, randomIds } from '@parcel-logistics/application';
+import { sampleParcelOrder } from '@parcel-logistics/domain/testing';
+import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
+import type { RecordedEvent } from '@parcel-logistics/eventstore';
+import { createOrder } from '@parcel-logistics/order';
+import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
+import type { ReplayRequest } from '@parcel-logistics/webhooks';
+import { endpointOf, replayRequestOf } from '@parcel-logistics/webhooks/conformance';
+import { createSqliteWebhookDeliveries, createSqliteWebhookStore } from '@parcel-logistics/webhooks-sqlite';
 import pino from 'pino';
 import { startReplayer } from './replayer.ts';
 

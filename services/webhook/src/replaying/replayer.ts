@@ -10,9 +10,9 @@
  * its replayer's own, renewed after each page) performs its replay; another resumes it from the
  * stored progress once that lease expires.
  */
-import type { Clock } from '@parcel/domain';
-import type { EventStore } from '@parcel/eventstore';
-import type { QueuedDelivery, ReplayRequest, WebhookDeliveries, WebhookStore } from '@parcel/webhooks';
+import type { Clock } from '@parcel-logistics/domain';
+import type { EventStore } from '@parcel-logistics/eventstore';
+import type { QueuedDelivery, ReplayRequest, WebhookDeliveries, WebhookStore } from '@parcel-logistics/webhooks';
 import type { Logger } from 'pino';
 import { subscribes, visibleEvents } from '../delivering/fanOut.ts';
 import { startPolling } from '../polling.ts';

@@ -3,8 +3,8 @@
  * and finished replays older than `retentionMs` are pruned, at start and then every hour (or every
  * `retentionMs` when shorter). Pending messages are never pruned: they are still to be sent.
  */
-import type { Clock } from '@parcel/domain';
-import type { WebhookDeliveries } from '@parcel/webhooks';
+import type { Clock } from '@parcel-logistics/domain';
+import type { WebhookDeliveries } from '@parcel-logistics/webhooks';
 import type { Logger } from 'pino';
 import { startPolling } from '../polling.ts';
 
