@@ -779,7 +779,7 @@ export interface paths {
         };
         /**
          * The API reference page
-         * @description This document rendered as a page, served with its scripts and styles from the gateway itself: it works offline.
+         * @description This document rendered as a page, served with its scripts and styles from the gateway itself: it works offline. `/docs/` redirects here (301).
          */
         get: operations["apiReference"];
         put?: never;

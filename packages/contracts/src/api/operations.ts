@@ -686,7 +686,7 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     path: '/docs',
     summary: 'The API reference page',
-    description: 'This document rendered as a page, served with its scripts and styles from the gateway itself: it works offline.',
+    description: 'This document rendered as a page, served with its scripts and styles from the gateway itself: it works offline. `/docs/` redirects here (301).',
     security: 'none',
     success: z.string(),
     produces: ['text/html'],

@@ -81,7 +81,15 @@ export function servingReference(router: Router, ctx: GatewayContext): void {
     document ??= Buffer.from(JSON.stringify(openApiDocument(ctx.ref)));
     res.type('application/json').send(document);
   });
-  mount(router, ctx, 'apiReference', (_req, res) => page(res, 'text/html; charset=utf-8', PAGE));
+  mount(router, ctx, 'apiReference', (req, res) => {
+    // Express also routes /docs/ here; the page's relative URLs would then resolve under /docs/docs/.
+    // The relative redirect keeps working behind a proxy that serves the gateway under a path prefix.
+    if (req.path.endsWith('/')) {
+      const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
+      return res.redirect(301, `../docs${query}`);
+    }
+    page(res, 'text/html; charset=utf-8', PAGE);
+  });
   mount(router, ctx, 'apiReferenceAsset', (req, res) => {
     const name = String(req.params.asset);
     const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
