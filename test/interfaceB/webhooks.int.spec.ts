@@ -114,6 +114,15 @@ describe('webhook endpoints over interface B', () => {
     await clientB(stack).post('webhook/delete-endpoint', { endpoint_id: id });
   });
 
+  test('the answer stays `url refused`; the reference says what allows such a URL, for create and update alike', async () => {
+    expect((await create({ ...body, url: 'http://127.0.0.1:8091/parcel' })).body).toEqual(fail('url refused'));
+    const document = (await (await fetch(`${stack.url}/openapi.json`)).json()) as { paths: Record<string, { post: { 'x-errors': { message: string; when: string }[] } }> };
+    for (const operation of ['create-endpoint', 'update-endpoint']) {
+      const refused = document.paths[`/v1/openapi/webhook/${operation}`]!.post['x-errors'].find((e) => e.message === 'url refused');
+      expect(refused?.when).toContain('`PARCEL_WEBHOOK_ALLOW_PRIVATE=on`');
+    }
+  });
+
   test.each([
     [{}, 'endpoint_id require'],
     [{ endpoint_id: 5 }, 'endpoint_id invalid'],

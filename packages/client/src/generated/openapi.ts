@@ -922,7 +922,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
          *     | 200 | 1 | `url require` | url is missing or blank |
          *     | 200 | 1 | `url invalid` | url is not an absolute http or https URL, carries a user name or password, or is over 2048 characters |
-         *     | 200 | 1 | `url refused` | url names a private, loopback or link-local IP address (unless configuration allows them) |
+         *     | 200 | 1 | `url refused` | url names a private, loopback or link-local IP address, or another that is not public unicast; the service accepts them only when started with `PARCEL_WEBHOOK_ALLOW_PRIVATE=on` (a receiver on your own machine, a private network on purpose) |
          *     | 200 | 1 | `event_types require` | event_types is missing or an empty array |
          *     | 200 | 1 | `event_types invalid` | event_types is not an array of the client-visible `parcel.events.v1` types |
          *     | 200 | 1 | `description invalid` | description is not a string, or over 256 characters |
@@ -1042,7 +1042,7 @@ export interface paths {
          *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
          *     | 200 | 1 | `url require` | url is missing or blank |
          *     | 200 | 1 | `url invalid` | url is not an absolute http or https URL, carries a user name or password, or is over 2048 characters |
-         *     | 200 | 1 | `url refused` | url names a private, loopback or link-local IP address (unless configuration allows them) |
+         *     | 200 | 1 | `url refused` | url names a private, loopback or link-local IP address, or another that is not public unicast; the service accepts them only when started with `PARCEL_WEBHOOK_ALLOW_PRIVATE=on` (a receiver on your own machine, a private network on purpose) |
          *     | 200 | 1 | `event_types require` | event_types is missing or an empty array |
          *     | 200 | 1 | `event_types invalid` | event_types is not an array of the client-visible `parcel.events.v1` types |
          *     | 200 | 1 | `description invalid` | description is not a string, or over 256 characters |

@@ -42,7 +42,11 @@ export const endpointIdErrors = [
 const urlErrors = [
   business(B.require('url'), 'url is missing or blank'),
   business(B.invalid('url'), 'url is not an absolute http or https URL, carries a user name or password, or is over 2048 characters'),
-  business(Webhook.urlRefused, 'url names a private, loopback or link-local IP address (unless configuration allows them)'),
+  business(
+    Webhook.urlRefused,
+    'url names a private, loopback or link-local IP address, or another that is not public unicast; the service accepts them only when ' +
+      'started with `PARCEL_WEBHOOK_ALLOW_PRIVATE=on` (a receiver on your own machine, a private network on purpose)',
+  ),
 ];
 const typeErrors = [
   business(B.require('event_types'), 'event_types is missing or an empty array'),
