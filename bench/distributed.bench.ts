@@ -1,5 +1,5 @@
 /**
- * Distributed benchmark (issue 5), in one run with the embedded stack for comparison:
+ * Distributed benchmark, in one run with the embedded stack for comparison:
  * create-order at full speed on each wiring (and the throughput ratio), create-order at a fixed
  * rate on the distributed wiring (bar p99 < 100 ms at 300 orders/s, aim < 60) and what an order costs
  * there, and A1 lookups of 1 000 numbers on each.

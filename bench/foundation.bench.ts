@@ -1,5 +1,5 @@
 /**
- * Foundation benchmark (issue 2), against the embedded stack in its own process:
+ * Foundation benchmark, against the embedded stack in its own process:
  * A1 lookups of 1, 100 and 1 000 numbers, create-order throughput and latency (interface B, a
  * fresh seed and reference per request), a bare node:http hello-world as the ceiling, the same
  * create-orders against the gateway alone (bench/gatewayAlone.ts: what the HTTP tier allows before

@@ -1,7 +1,7 @@
 /**
  * Label rendering benchmark: renders per second, CPU per render and p50/p99 latency per format
  * (CN 23 PDF, 100 x 150 mm PDF, HTML, ZPL), in-process through createLabelRenderer and over HTTP
- * (A2, B7, B8, B9) against the embedded stack, with the targets of the label issue.
+ * (A2, B7, B8, B9) against the embedded stack, with the project's targets for labels.
  *
  * In-process, one render at a time on this thread (the renderer's own methods), for a fresh
  * parcel each render (new tracking number, name, address: no cache helps) and for the same parcel
@@ -37,7 +37,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const root = path.resolve(import.meta.dirname, '..');
 
 type Format = 'CN23 PDF' | '100x150 PDF' | 'HTML' | 'ZPL';
-/** Renders per second, the issue's targets (the 100 x 150 mm PDF's "on one core"). */
+/** Renders per second, the targets (the 100 x 150 mm PDF's "on one core"). */
 const TARGETS: Record<Format, number> = { 'CN23 PDF': 80, '100x150 PDF': 150, HTML: 2000, ZPL: 10_000 };
 
 interface Result {

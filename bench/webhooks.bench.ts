@@ -1,5 +1,5 @@
 /**
- * Webhook delivery benchmark (issue 16): create-orders at a fixed rate (BENCH_WEBHOOK_RATE orders/s,
+ * Webhook delivery benchmark: create-orders at a fixed rate (BENCH_WEBHOOK_RATE orders/s,
  * default 100, for BENCH_WEBHOOK_S seconds, default 20) against a stack with one webhook endpoint
  * subscribed to every event type, pointing at a receiver in this process. Per wiring it reports:
  * - the events delivered per second while the orders come in;

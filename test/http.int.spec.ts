@@ -1,5 +1,5 @@
 /**
- * decisions.md "HTTP statuses" and DEVELOPERS "Bad input gets a clear error and loses nothing":
+ * decisions.md "HTTP statuses", and bad input gets a clear error and loses nothing:
  * malformed JSON, non-object bodies, 6 MiB bodies, wrong types, `$` keys, huge and hostile strings.
  */
 import { clientA, clientB, raw, signedHeaders, tokenFor } from './support/client.ts';

@@ -1,5 +1,5 @@
 /**
- * Issue "An API people can adopt", idempotent retries: every POST of both interfaces takes an
+ * Idempotent retries: every POST of both interfaces takes an
  * Idempotency-Key, scoped to the account; the same key with the same body within 24 h gets the
  * first answer again, byte for byte, without the work being done twice; another body is refused;
  * of concurrent requests with one key exactly one does the work; the keys survive a restart.

@@ -1,5 +1,5 @@
 /**
- * Issue "An API people can adopt": the repository explains itself. Every link of the README and of
+ * The repository explains itself. Every link of the README and of
  * the Markdown pages under docs/ and beside the packages points at a file of the repository (or a
  * running local service); none leaves it.
  */

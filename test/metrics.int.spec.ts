@@ -1,5 +1,5 @@
 /**
- * Issue 14, point 2: GET /metrics of the embedded process (its gateway serves the one registry of
+ * GET /metrics of the embedded process (its gateway serves the one registry of
  * the process), read by an independent parser after create-orders: the request histogram by route
  * template, the bus, the event store's appends and commit groups, and the subscriptions' lag, 0
  * once every subscription has caught up.

@@ -1,5 +1,5 @@
 /**
- * DEVELOPERS "Bad input": a fast-check property over generated orders (valid-ish, mutated, junk,
+ * Bad input: a fast-check property over generated orders (valid-ish, mutated, junk,
  * `$` keys, `__proto__`) sent over HTTP to the embedded stack: never a 5xx, always the envelope;
  * the HTTP answer agrees with the validator, and every accepted order satisfies every rule
  * (the independent checker of the validator's own property test) and can be queried at once.

@@ -101,7 +101,7 @@ test('kcat (a real Kafka client) reads the events of a created, labelled and can
   }, 60_000);
 });
 
-describe('issue "An API people can adopt" on the distributed tier', () => {
+describe('idempotent retries and the API reference on the distributed tier', () => {
   const send = (gw: Target, key: string, body: unknown) =>
     fetch(`${gw.url}/v1/openapi/order/create-order`, {
       method: 'POST',

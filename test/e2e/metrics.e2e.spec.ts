@@ -1,5 +1,5 @@
 /**
- * Issue 14, point 2, on the distributed tier: each process's GET /metrics (the gateway's on its HTTP
+ * Metrics on the distributed tier: each process's GET /metrics (the gateway's on its HTTP
  * port, order, tracking and label on their health port, the sandbox on its own) answers Prometheus
  * text with its own metrics: the gateway's requests by route and its bus requests, the order
  * processes' command handling, appends and registration backlog, tracking's subscription lag, the

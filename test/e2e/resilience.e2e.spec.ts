@@ -1,5 +1,5 @@
 /**
- * Issue "Distributed tier": scale-out under load, kill -9 of an order and of the tracking process
+ * The distributed tier: scale-out under load, kill -9 of an order and of the tracking process
  * during load. Every order that got code 0 is in the store and the projections exactly once; none
  * that got an error is; the system answers again within 10 s of a restart.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 16, both wirings: webhooks on the distributed stack with two webhook service instances and
+ * Webhooks, both wirings: webhooks on the distributed stack with two webhook service instances and
  * real receiver processes that verify every request with `standardwebhooks`. Endpoints are created
  * over both gateways; orders are created under load; the instance that holds the fan-out
  * subscription and endpoint leases is killed with SIGKILL during delivery. Every event of every

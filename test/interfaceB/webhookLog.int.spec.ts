@@ -1,5 +1,5 @@
 /**
- * Issue 16, item 3 "Delivery log and replay" over interface B: another account's endpoint id reads
+ * The delivery log and replay over interface B: another account's endpoint id reads
  * as missing in every new operation ("tenant isolation"), and bad input of each is answered in the
  * B envelope with its documented message, never a 5xx. Unknown fields are ignored, as in every B
  * operation. Delivery itself is tested in test/webhooks/log.int.spec.ts.

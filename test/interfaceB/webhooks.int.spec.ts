@@ -1,5 +1,5 @@
 /**
- * Issue 16, first slice: webhook endpoints over interface B on the embedded wiring. Create answers
+ * Webhook endpoints over interface B on the embedded wiring. Create answers
  * the signing secret once (`whsec_` plus base64); list, get, update and delete; the cap per account;
  * another account's endpoint reads as missing; bad input is a B envelope error, never a 5xx.
  */

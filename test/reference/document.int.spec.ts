@@ -1,5 +1,5 @@
 /**
- * Issue "An API people can adopt", contract tests that make drift impossible: the OpenAPI document
+ * The API reference, contract tests that make drift impossible: the OpenAPI document
  * the gateway serves is valid OpenAPI 3.1 (an independent validator), names exactly the routes
  * express serves, holds every message of the catalogue, and its own examples conform to its own
  * schemas (ajv); the Order schema accepts every order create-order accepts.

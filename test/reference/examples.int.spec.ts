@@ -1,5 +1,5 @@
 /**
- * Issue "An API people can adopt": every example of the OpenAPI document is sent to the embedded
+ * The API reference: every example of the OpenAPI document is sent to the embedded
  * server, and the answer must conform to the document's schema for its status (ajv, JSON Schema
  * 2020-12). A success example's answer has its documented code and message; an error example's
  * answer is the documented one exactly. The document's sample numbers are replaced by real ones:

@@ -1,5 +1,5 @@
 /**
- * Issue "A client SDK", the `parcel` command line, run as a user runs it (a child process, the
+ * The client SDK, its `parcelctl` command line, run as a user runs it (a child process, the
  * gateway and credentials from the environment) against the embedded stack: JSON on stdout,
  * failures on stderr, and exit codes 0 (success), 1 (business error), 2 (usage error) and 3
  * (server or network error).
@@ -129,7 +129,7 @@ describe('exit 0: success, the data as JSON on stdout', () => {
     expect(r.json()).toEqual({ success: [tn], errors: [] });
   });
 
-  test('webhook create prints the secret once; list, disable, rotate, test and delete (issue 16)', async () => {
+  test('webhook create prints the secret once; list, disable, rotate, test and delete', async () => {
     const created = await parcel(['webhook', 'create', 'https://hooks.example.com/cli', 'ParcelRegistered', 'ParcelCancelled', '--description', 'from the CLI']);
     expect(created.code).toBe(0);
     const endpoint = created.json();
@@ -150,7 +150,7 @@ describe('exit 0: success, the data as JSON on stdout', () => {
     expect((await parcel(['webhook', 'get'])).code).toBe(2);
   });
 
-  test('webhook messages, attempts, redeliver, replay and replay-status (issue 16, item 3 "Delivery log and replay")', async () => {
+  test('webhook messages, attempts, redeliver, replay and replay-status: the delivery log and replay', async () => {
     const id = (await parcel(['webhook', 'create', 'https://hooks.example.com/cli-log', 'ParcelRegistered'])).json().endpoint_id as string;
     const eventId = (await parcel(['webhook', 'test', id])).json().event_id as string;
     const messages = await parcel(['webhook', 'messages', id, '--limit', '1']);

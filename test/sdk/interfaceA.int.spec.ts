@@ -1,5 +1,5 @@
 /**
- * Issue "A client SDK", interface A: InterfaceAClient issues the bearer token with the first call
+ * The client SDK, interface A: InterfaceAClient issues the bearer token with the first call
  * that needs it and reuses it; on "1003 Token error" (a newer token superseded it) it issues a new
  * one once and sends the call once more; wrong credentials come back as a value.
  */

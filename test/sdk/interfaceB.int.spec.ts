@@ -1,5 +1,5 @@
 /**
- * Issue "A client SDK": every interface B operation through InterfaceBClient against the embedded
+ * The client SDK: every interface B operation through InterfaceBClient against the embedded
  * stack, answers as typed values; a failure the server answered is a value too, never a throw.
  */
 import { createHash } from 'node:crypto';

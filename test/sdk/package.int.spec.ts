@@ -1,5 +1,5 @@
 /**
- * Issue "A client SDK", publishable: `pnpm pack` builds @parcel-logistics/client into a tarball of compiled
+ * The client SDK, publishable: `pnpm pack` builds @parcel-logistics/client into a tarball of compiled
  * JS and .d.ts; npm installs it offline into a fresh project (it has no dependencies), where a
  * plain .mjs script calls the embedded stack without TypeScript, the installed `parcelctl` bin
  * runs, and the declarations type-check a consumer's code.

@@ -1,5 +1,5 @@
 /**
- * Issue "A client SDK", retries: only what is safe to repeat is retried (reads, and POSTs that
+ * The client SDK, retries: only what is safe to repeat is retried (reads, and POSTs that
  * carry an Idempotency-Key, which mutating calls get by default), on network errors, timeouts,
  * 408, 409, 429 and 5xx, with exponential backoff and jitter, or after Retry-After; never on a
  * business error.

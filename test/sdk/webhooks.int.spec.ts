@@ -1,4 +1,4 @@
-/** Issue 16: the webhook endpoint operations through InterfaceBClient, typed, failures as values. */
+/** The webhook endpoint operations through InterfaceBClient, typed, failures as values. */
 import { InterfaceBClient } from '@parcel-logistics/client';
 import { startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
@@ -39,7 +39,7 @@ test('create, list, get, update, rotate, test event and delete, each a typed res
   expect(!gone.ok && gone.error).toMatchObject({ code: 1, message: 'Webhook endpoint not found' });
 });
 
-test('"Delivery log and replay" (issue 16, item 3): messages, attempts, redeliver, replay and its status, each a typed result', async () => {
+test('the delivery log and replay: messages, attempts, redeliver, replay and its status, each a typed result', async () => {
   const created = await client.createWebhookEndpoint({ url: 'https://hooks.example.com/log', event_types: ['ParcelRegistered'] });
   if (!created.ok) throw new Error(JSON.stringify(created.error));
   const id = created.data.endpoint_id;

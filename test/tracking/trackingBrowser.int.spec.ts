@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 6, the tracking page in headless Chromium (Debian's, driven by playwright-core):
+ * The public tracking page in headless Chromium (Debian's, driven by playwright-core):
  * screenshots at desktop and phone width kept as artefacts, the timeline's order and the absence
  * of every personal field asserted on the rendered DOM, axe-core (from npm, injected by the test)
  * with no serious or critical violation, and nothing loaded from elsewhere nor blocked by the CSP.

@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 6, the public tracking page over HTTP: no account, the same 404 for every miss,
+ * The public tracking page over HTTP: no account, the same 404 for every miss,
  * a strict Content-Security-Policy, caching headers, the JSON variant, hostile numbers, and the
  * per-address rate limit.
  */

@@ -1,5 +1,5 @@
 /**
- * Stored events are forever (docs/conventions.md, design item 13): a data directory written by the
+ * Stored events are forever: a data directory written by the
  * code that stored `ParcelRegistered.v1` (test/fixtures/dataV1, made by its make.ts) opens with
  * today's code and answers every endpoint as it did then, whether its projections are kept or
  * rebuilt from the event log.

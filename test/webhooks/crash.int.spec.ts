@@ -1,5 +1,5 @@
 /**
- * Issue 16: `kill -9` of the embedded process (npm start, a child process) while webhooks are
+ * `kill -9` of the embedded process (npm start, a child process) while webhooks are
  * being delivered loses nothing: after a restart on the same data every parcel's events reach the
  * endpoint, verified by standardwebhooks, in order per parcel.
  */

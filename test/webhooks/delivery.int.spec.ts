@@ -1,5 +1,5 @@
 /**
- * Issue 16, delivery on the embedded wiring: every client-visible parcel event reaches the
+ * Webhook delivery on the embedded wiring: every client-visible parcel event reaches the
  * subscribed endpoints of the parcel's own account, signed per Standard Webhooks (verified by the
  * `standardwebhooks` package in a receiver process of its own), in order per parcel, through
  * failures retried on a compressed schedule; never another account's events, never internal records.

@@ -1,5 +1,5 @@
 /**
- * Issue 16: an endpoint that keeps failing for PARCEL_WEBHOOK_DISABLE_AFTER_MS is disabled, with the
+ * Disabling: an endpoint that keeps failing for PARCEL_WEBHOOK_DISABLE_AFTER_MS is disabled, with the
  * reason recorded; enabling it again clears the reason and delivery resumes with what was queued.
  */
 import { clientB } from '../support/client.ts';

@@ -1,5 +1,5 @@
 /**
- * Issue 16, item 3 "Delivery log and replay", on the embedded wiring with a receiver process that
+ * The delivery log and replay, on the embedded wiring with a receiver process that
  * verifies every request with `standardwebhooks`: every attempt is in the log with its status,
  * duration and the first bytes of the answer; a redelivered message comes again with the same
  * `webhook-id` and a valid signature; a replay since a time sends again exactly the account's

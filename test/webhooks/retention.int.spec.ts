@@ -1,5 +1,5 @@
 /**
- * Issue 16, item 3 "Retention of the log": the webhook service prunes delivered messages and
+ * Retention of the delivery log: the webhook service prunes delivered messages and
  * attempts older than PARCEL_WEBHOOK_RETENTION_MS (here 300 ms, pruned as often); a message still
  * pending is never pruned.
  */

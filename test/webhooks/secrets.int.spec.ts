@@ -1,5 +1,5 @@
 /**
- * Issue 16, security: "Secrets are never logged and never returned after creation." The embedded
+ * Secrets are never logged and never returned after creation. The embedded
  * process (npm start) runs at LOG_LEVEL trace, the most it writes; an endpoint is created, its
  * secret rotated twice, a test event and parcel events delivered through failed attempts, and a
  * delivery to an address that does not resolve fails. Then every line the process wrote is searched
@@ -36,7 +36,7 @@ const forms = (secret: string) => {
   return [secret, key, Buffer.from(key, 'base64').toString('hex')];
 };
 
-test('issue 16 "Secrets are never logged and never returned after creation": not in any log line at trace, not in any answer after creation', async () => {
+test('secrets are never logged and never returned after creation: not in any log line at trace, not in any answer after creation', async () => {
   run = await npmStart({
     PORT: String(await freePort()),
     PARCEL_SANDBOX_PORT: String(await freePort()),

@@ -1,5 +1,5 @@
 /**
- * Issue 16, delivery without waiting for the next poll: what the fan-out queues is sent at once.
+ * Webhook delivery without waiting for the next poll: what the fan-out queues is sent at once.
  * The dispatcher's poll is set to ten minutes, far beyond the test's own time limit, so a webhook
  * that arrives here was sent because the fan-out woke the dispatcher, not because a poll found it.
  */

@@ -1,5 +1,5 @@
 /**
- * The order as the domain speaks of it (design item 13): camelCase, grouped by party, money and
+ * The order as the domain speaks of it: camelCase, grouped by party, money and
  * weight as typed values, the size as dimensions largest first, the postal code normalised. The
  * request body of interface B (ValidOrder) maps onto it field by field through ORDER_FIELDS, the
  * one list of that mapping, read both ways: into the domain at the edge and by the upcaster of

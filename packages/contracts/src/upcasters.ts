@@ -1,5 +1,5 @@
 /**
- * Older stored versions of events, read as the current ones (design item 6). Up to version 1 the
+ * Older stored versions of events, read as the current ones. Up to version 1 the
  * parcel's order was stored as the interface B request body (snake_case, weights in the account's
  * unit named beside it); from version 2 as the domain's ParcelOrder. `parcel.events.v1` still
  * speaks version 1, so the way back is kept here beside the way up.

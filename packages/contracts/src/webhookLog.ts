@@ -1,5 +1,5 @@
 /**
- * The delivery log, redelivery and replay of webhook endpoints over interface B (issue 16, item 3):
+ * The delivery log, redelivery and replay of webhook endpoints over interface B:
  * the request schemas and the answers. Like the endpoint operations, unknown fields are ignored
  * and the first issue is the message.
  */

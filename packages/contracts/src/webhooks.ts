@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints of interface B (issue 16): the request schemas, the endpoint as answered, and
+ * Webhook endpoints of interface B: the request schemas, the endpoint as answered, and
  * the messages. Fields are declared in the order they are checked; the first issue is the message.
  */
 import { z } from 'zod';

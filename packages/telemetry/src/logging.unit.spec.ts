@@ -8,7 +8,7 @@ function capture() {
   return { log: pino(loggerOptions({ level: 'trace' }), stream), lines };
 }
 
-describe('loggerOptions: secrets are never logged (issue 16)', () => {
+describe('loggerOptions: secrets are never logged', () => {
   it('writes [secret] for a secret field at the top, one level down and two levels down, and keeps the rest', () => {
     const { log, lines } = capture();
     const secret = 'whsec_c2VjcmV0LWJ5dGVzLWZvci10aGUtdGVzdA==';

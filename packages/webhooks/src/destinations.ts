@@ -1,5 +1,5 @@
 /**
- * Which addresses a webhook may be sent to (issue 16, Security): public unicast only, unless
+ * Which addresses a webhook may be sent to: public unicast only, unless
  * configuration allows the private, loopback and link-local classes (tests allow loopback). The
  * same rule runs on a literal IP at create and update, and on every resolved address at delivery.
  */

@@ -1,5 +1,5 @@
 /**
- * The webhook store port (issue 16): each account's endpoints with their signing secrets. The
+ * The webhook store port: each account's endpoints with their signing secrets. The
  * embedded wiring keeps them in SQLite (@parcel-logistics/webhooks-sqlite); delivery state per endpoint
  * (checkpoint, attempts, failing-since) comes with delivery and lives beside them.
  */

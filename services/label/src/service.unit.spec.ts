@@ -1,4 +1,4 @@
-/** Issue 15 "One flow for create-label": a RenderLabel that carries the parcel is rendered from it, with no read of the views. */
+/** One flow for create-label: a RenderLabel that carries the parcel is rendered from it, with no read of the views. */
 import type { ParcelView } from '@parcel-logistics/contracts';
 import type { ParcelViewStore } from '@parcel-logistics/projections';
 import { sgLockerCod } from '../test/fixtures.ts';

@@ -1,5 +1,5 @@
 /**
- * The webhook service (issue 16): a checkpointed subscription on the store's log queues each
+ * The webhook service: a checkpointed subscription on the store's log queues each
  * client-visible parcel event for its account's subscribed endpoints, and the dispatcher sends
  * them, signed per Standard Webhooks, keeping a log of every attempt; the replayer queues the
  * events of a replay request again from the log, and the pruner applies the log's retention.

@@ -1,4 +1,4 @@
-/** `parcelctl webhook …`: the account's webhook endpoints, their delivery log and replay (issue 16), one sub-command per operation. */
+/** `parcelctl webhook …`: the account's webhook endpoints, their delivery log and replay, one sub-command per operation. */
 import type { Command, Context } from './commands.ts';
 import type { WebhookPage } from '../interfaceB.ts';
 import { report, UsageError } from './output.ts';

@@ -1,5 +1,5 @@
 /**
- * The public tracking page's operations (issue 16, item 6): the search form, the page, and its JSON
+ * The public tracking page's operations: the search form, the page, and its JSON
  * variant for embedding. No account; rate limited per client address. Built by a function so that
  * this file needs no value of operations.ts while that one is still being evaluated.
  */

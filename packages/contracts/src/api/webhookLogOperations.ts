@@ -1,5 +1,5 @@
 /**
- * The delivery log, redelivery and replay operations of interface B (issue 16, item 3), under
+ * The delivery log, redelivery and replay operations of interface B, under
  * `/v1/openapi/webhook/` beside the endpoint operations, with their conventions: signed, the B
  * envelope, GET for reads and POST for changes. See docs/webhooks.md.
  */

@@ -1,5 +1,5 @@
 /**
- * The webhook endpoint operations of interface B (issue 16), under `/v1/openapi/webhook/`. Like the
+ * The webhook endpoint operations of interface B, under `/v1/openapi/webhook/`. Like the
  * rest of interface B they are GET for reads and POST for changes, signed, in the B envelope.
  * operations.ts adds the answers every signed operation shares. See docs/webhooks.md.
  */

@@ -1,5 +1,5 @@
 /**
- * The delivery log of a webhook endpoint over interface B (issue 16, item 3): its messages and its
+ * The delivery log of a webhook endpoint over interface B: its messages and its
  * attempts, newest first a page at a time, and redelivery of one message. Every operation first
  * finds the endpoint in the account, so another account's id reads as missing.
  */

@@ -1,4 +1,4 @@
-/** Webhook endpoints over interface B (issue 16): create (the secret shown once), list, get, update, rotate the secret, send a test event, delete. */
+/** Webhook endpoints over interface B: create (the secret shown once), list, get, update, rotate the secret, send a test event, delete. */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Router } from 'express';
 import {
@@ -32,7 +32,7 @@ const viewOf = (e: WebhookEndpoint): WebhookEndpointView => ({
   updated_at: formatSgt(e.updatedAt),
 });
 
-/** Issue 16: the old secret keeps signing alongside the new one for 24 h. */
+/** After a rotation the old secret keeps signing alongside the new one for 24 h. */
 const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 export function managingWebhooks(router: Router, ctx: GatewayContext): void {

@@ -1,5 +1,5 @@
 /**
- * Replay of a webhook endpoint over interface B (issue 16, item 3): the gateway records the
+ * Replay of a webhook endpoint over interface B: the gateway records the
  * request in the webhook state, and the webhook service performs it from the event store's log.
  * One replay per endpoint at a time; `since` at most `replayMaxAgeMs` back.
  */

@@ -1,5 +1,5 @@
 /**
- * The public tracking page (issue 16, item 6): `GET /track` (the search form), `GET /track/{number}`
+ * The public tracking page: `GET /track` (the search form), `GET /track/{number}`
  * (the page) and `GET /track/{number}.json` (the same facts for embedding). No account: it reads
  * `getPublicTracking`, which holds only what the page may show. An unknown number, a malformed
  * one and a parcel with nothing to show get the same answer: 404 and the same page or body.

@@ -1,5 +1,5 @@
 /**
- * Issue 15 "One flow for create-label: the parcel is read once". A2 create-label on the tracking
+ * One flow for create-label, the parcel read once. A2 create-label on the tracking
  * service: one read of the stream, the label service handed the parcel as read (so it reads nothing),
  * LB_GN appended only once the label is rendered.
  */

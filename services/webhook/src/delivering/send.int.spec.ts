@@ -1,5 +1,5 @@
 /**
- * Issue 16, Security: every refused destination class is tried, as a literal address and, for
+ * Webhook destinations: every refused destination class is tried, as a literal address and, for
  * loopback, through DNS resolution (`localhost`); redirects are not followed; the deadline holds;
  * an answer's body is read only up to the bound.
  */
@@ -82,7 +82,7 @@ describe('against a local server', () => {
     expect(await send(`${base}/400`, {}, '{}', allow)).toEqual({ outcome: 'failed', status: 400, reason: 'HTTP 400', answer: 'bad \u00e9 request' });
   });
 
-  test('an endless answer is read only up to the bound, and only its first bytes are kept (issue 16, item 3)', async () => {
+  test('an endless answer is read only up to the bound, and only its first bytes are kept in the delivery log', async () => {
     expect(await send(`${base}/huge`, {}, '{}', { ...allow, timeoutMs: 5000 })).toEqual({ outcome: 'delivered', status: 200, answer: 'x'.repeat(ANSWER_KEPT_BYTES) });
   });
 

@@ -1,5 +1,5 @@
 /**
- * Issue 16, item 3 "Replay since a time", the replayer alone on SQLite: from the store's log it
+ * Replay since a time, the replayer alone on SQLite: from the store's log it
  * queues again, pending whatever their state, the events of the endpoint's account and subscribed
  * types recorded since `since`, and never another account's; a replay left running by a crash
  * resumes after its stored position; with several instances, the one holding the endpoint performs it;

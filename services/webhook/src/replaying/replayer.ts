@@ -1,5 +1,5 @@
 /**
- * Performs replay requests (issue 16, item 3): reads the store's log to its end, a page at a time,
+ * Performs replay requests: reads the store's log to its end, a page at a time,
  * from a little before `since` (found by halving the log: `startAfter`), and queues again for the
  * endpoint every event of its account and subscribed types recorded at or after `since`, pending
  * whatever its state, in log order. Progress is stored

@@ -1,5 +1,5 @@
 /**
- * Retention of the delivery log (issue 16, item 3): messages delivered or given up on, attempts
+ * Retention of the delivery log: messages delivered or given up on, attempts
  * and finished replays older than `retentionMs` are pruned, at start and then every hour (or every
  * `retentionMs` when shorter). Pending messages are never pruned: they are still to be sent.
  */
