@@ -5,8 +5,8 @@
  * directory: every ```sh block runs unmodified, in order, in one bash session and then in one zsh
  * session (`zsh -f`: no rc files), each sequence twice (the blocks must run again without failing),
  * and what a block prints must be the answer shown in the ```json block after it, by the rule of
- * test/support/readme.ts `normalize`. The ```python and ```java programs must sign a request and
- * print the stations.
+ * test/support/readme.ts `normalize`. The ```python and ```java programs of docs/conventions.md
+ * ("Signing interface B requests") must sign a request and print the stations.
  *
  * The reference pages of docs/ that show examples the same way (docs/carrier-sandbox.md,
  * docs/operations.md) are run by the same rules against the same `npm start`: each page in sessions
@@ -205,14 +205,16 @@ test.each(DOCS_PAGES.flatMap((file) => (['bash', 'zsh'] as const).map((shell) =>
   (file, shell) => expectAnswersShown(docsPages.find((p) => p.file === file)!, shell),
 );
 
-/** The one block of a language. */
+const signing = fencedBlocks(readFileSync(path.join(ROOT, 'docs/conventions.md'), 'utf8'));
+
+/** The one block of a language in docs/conventions.md. */
 function program(lang: string): FencedBlock {
-  const found = blocks.filter((b) => b.lang === lang);
+  const found = signing.filter((b) => b.lang === lang);
   expect(found).toHaveLength(1);
   return found[0]!;
 }
 
-/** README "each signs a request for the stations near postcode 238858 and prints the answer". */
+/** docs/conventions.md "each program signs a request for the stations near postcode 238858 and prints the answer". */
 function expectStations(ran: Ran): void {
   if (ran.code !== 0) throw new Error(`exit ${ran.code ?? ran.signal}:\n${ran.stderr.slice(-3000)}\n${ran.stdout.slice(-3000)}`);
   const documents = jsonDocuments(ran.stdout);
@@ -224,13 +226,13 @@ function expectStations(ran: Ran): void {
   for (const station of answer.data) expect(station.Station_Code).toMatch(/^SGL\d+$/);
 }
 
-test('README "The signature in Python and Java": the Python program (standard library only) signs a request and prints the stations', async () => {
+test('docs/conventions.md "Signing interface B requests": the Python program (standard library only) signs a request and prints the stations', async () => {
   const dir = mkdtempSync(path.join(work, 'python-'));
   writeFileSync(path.join(dir, 'sign.py'), program('python').text);
   expectStations(await run('python3', ['sign.py'], { cwd: dir }));
 });
 
-test('README "The signature in Python and Java": the Java program runs as `java Sign.java`, signs a request and prints the stations', async () => {
+test('docs/conventions.md "Signing interface B requests": the Java program runs as `java Sign.java`, signs a request and prints the stations', async () => {
   const source = program('java').text;
   const name = /public\s+class\s+(\w+)/.exec(source)?.[1];
   expect(name).toBeDefined();

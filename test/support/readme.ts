@@ -71,7 +71,7 @@ export function jsonDocuments(text: string): unknown[] {
  * Whole strings first: a bearer token or Base64 data (32 or more characters of the Base64 or
  * Base64url alphabets, the PDF cut short with "..." included). Then parts of strings, so that
  * values inside a longer text (the ZPL label names the tracking number, the reference and the
- * date) are replaced too: tracking numbers (PX + 16 symbols, README "Tracking numbers"), LMX
+ * date) are replaced too: tracking numbers (PX + 16 symbols, docs/decisions.md "Tracking numbers"), LMX
  * partner numbers (LMX + 12, services/carrier-sandbox), the README's references
  * (ORDER-<seconds>-<random>), times (2026-11-22T14:05:09+08:00), dates, and 13-digit seeds.
  */
