@@ -10,7 +10,10 @@
  *
  * The reference pages of docs/ that show examples the same way (docs/carrier-sandbox.md,
  * docs/operations.md) are run by the same rules against the same `npm start`: each page in sessions
- * of its own (it sets every variable it uses), twice, in bash and in zsh.
+ * of its own (it sets every variable it uses), twice, in bash and in zsh. docs/webhooks.md's example
+ * starts the server its own way (`PARCEL_WEBHOOK_ALLOW_PRIVATE=on npm start`, for its receiver on
+ * 127.0.0.1:8091): its blocks run by the same rules against an `npm start` with the settings its
+ * first block shows, once the first server has stopped.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -63,12 +66,20 @@ const docsPages: Page[] = DOCS_PAGES.map((file) => ({
   file,
   examples: examplesOf(fencedBlocks(readFileSync(path.join(ROOT, file), 'utf8')), NOT_AN_EXAMPLE_IN_DOCS),
 }));
+
+// docs/webhooks.md stops its own receiver (`kill`) and deletes its file (`rm`): the README's rule
+// applies, which leaves out only its first block, the server's start.
+const WEBHOOKS_PAGE = 'docs/webhooks.md';
+const webhooksBlocks = fencedBlocks(readFileSync(path.join(ROOT, WEBHOOKS_PAGE), 'utf8'));
+const webhooksPage: Page = { file: WEBHOOKS_PAGE, examples: examplesOf(webhooksBlocks, NOT_AN_EXAMPLE) };
+/** The port of the page's receiver, which its examples start and stop. */
+const RECEIVER_PORT = 8091;
 const PASSES = 2;
 
 const work = mkdtempSync(path.join(tmpdir(), 'parcel-readme-'));
 let service: NpmStart | undefined;
 
-/** The README's ports, or a clear failure: this test cannot move them, the README names them. */
+/** The ports the pages name, or a clear failure: this test cannot move them. */
 async function claim(port: number): Promise<void> {
   const taken = await new Promise<string | undefined>((resolve) => {
     const server = net.createServer();
@@ -77,19 +88,25 @@ async function claim(port: number): Promise<void> {
   });
   if (taken || (await portOpen(port))) {
     throw new Error(
-      `port ${port} is taken (${taken ?? 'something answers on it'}): test/readme.int.spec.ts runs \`npm start\` on the README's ports 8080 and 8090; stop what listens there (an \`npm start\` or \`npm run services\` of your own?) and run it again`,
+      `port ${port} is taken (${taken ?? 'something answers on it'}): test/readme.int.spec.ts runs \`npm start\` on the README's ports 8080 and 8090, and docs/webhooks.md's receiver on 8091; stop what listens there (an \`npm start\` or \`npm run services\` of your own?) and run it again`,
     );
   }
 }
 
-beforeAll(async () => {
+/** `npm start` on the README's ports with a fresh data directory and the given settings; stopped by `stop`. */
+async function serve(settings: Record<string, string> = {}): Promise<void> {
   await claim(8080);
   await claim(8090);
-  service = await npmStart({ PORT: '8080', PARCEL_SANDBOX_PORT: '8090', PARCEL_DATA_DIR: path.join(work, 'data') });
-});
+  service = await npmStart({ ...settings, PORT: '8080', PARCEL_SANDBOX_PORT: '8090', PARCEL_DATA_DIR: mkdtempSync(path.join(work, 'data-')) });
+}
+
+async function stop(): Promise<void> {
+  if (service) await stopGroup(service.pid);
+  service = undefined;
+}
 
 afterAll(async () => {
-  if (service) await stopGroup(service.pid);
+  await stop();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -107,7 +124,16 @@ function run(command: string, args: string[], options: { cwd?: string; timeoutMs
   delete env.BASH_ENV;
   delete env.ENV;
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: options.timeoutMs ?? 240_000 });
+    // A group of its own: whatever the session left running in the background (a page's receiver,
+    // when a block failed before the one that stops it) is stopped with it, and frees its output.
+    const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: options.timeoutMs ?? 240_000, detached: true });
+    child.once('exit', () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // nothing left in the group
+      }
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
@@ -181,62 +207,96 @@ async function expectAnswersShown(page: Page, shell: 'bash' | 'zsh'): Promise<vo
   if (found.length > 0) throw new Error(found.join('\n\n----\n\n'));
 }
 
-test('README "Calling it" has shell examples, and every answer it shows is JSON', () => {
-  expect(readme.examples.length).toBeGreaterThan(0);
-  for (const { shown } of readme.examples) if (shown) expect(jsonDocuments(shown.text).length).toBeGreaterThan(0);
-});
+describe('on `npm start`', () => {
+  beforeAll(() => serve());
+  afterAll(stop);
 
-test.each(['bash', 'zsh'] as const)(
-  'README "paste these blocks one after another (bash or zsh ...)": every sh block runs unmodified in %s, twice in one session, and prints the answers shown below it',
-  (shell) => expectAnswersShown(readme, shell),
-);
+  test('README "Calling it" has shell examples, and every answer it shows is JSON', () => {
+    expect(readme.examples.length).toBeGreaterThan(0);
+    for (const { shown } of readme.examples) if (shown) expect(jsonDocuments(shown.text).length).toBeGreaterThan(0);
+  });
 
-test.each(DOCS_PAGES)('%s has shell examples, each followed by the JSON answers it prints', (file) => {
-  const page = docsPages.find((p) => p.file === file)!;
-  expect(page.examples.length).toBeGreaterThan(0);
-  for (const { block, shown } of page.examples) {
-    if (!shown) throw new Error(`${file} line ${block.line}: an example without the \`\`\`json block of its answer`);
-    expect(jsonDocuments(shown.text).length).toBeGreaterThan(0);
+  test.each(['bash', 'zsh'] as const)(
+    'README "paste these blocks one after another (bash or zsh ...)": every sh block runs unmodified in %s, twice in one session, and prints the answers shown below it',
+    (shell) => expectAnswersShown(readme, shell),
+  );
+
+  test.each(DOCS_PAGES)('%s has shell examples, each followed by the JSON answers it prints', (file) => {
+    const page = docsPages.find((p) => p.file === file)!;
+    expect(page.examples.length).toBeGreaterThan(0);
+    for (const { block, shown } of page.examples) {
+      if (!shown) throw new Error(`${file} line ${block.line}: an example without the \`\`\`json block of its answer`);
+      expect(jsonDocuments(shown.text).length).toBeGreaterThan(0);
+    }
+  });
+
+  test.each(DOCS_PAGES.flatMap((file) => (['bash', 'zsh'] as const).map((shell) => [file, shell] as const)))(
+    '%s: every example runs unmodified in %s, twice in a session of its own, and prints the answers shown below it',
+    (file, shell) => expectAnswersShown(docsPages.find((p) => p.file === file)!, shell),
+  );
+
+  const signing = fencedBlocks(readFileSync(path.join(ROOT, 'docs/conventions.md'), 'utf8'));
+
+  /** The one block of a language in docs/conventions.md. */
+  function program(lang: string): FencedBlock {
+    const found = signing.filter((b) => b.lang === lang);
+    expect(found).toHaveLength(1);
+    return found[0]!;
   }
+
+  /** docs/conventions.md "each program signs a request for the stations near postcode 238858 and prints the answer". */
+  function expectStations(ran: Ran): void {
+    if (ran.code !== 0) throw new Error(`exit ${ran.code ?? ran.signal}:\n${ran.stderr.slice(-3000)}\n${ran.stdout.slice(-3000)}`);
+    const documents = jsonDocuments(ran.stdout);
+    expect(documents).toHaveLength(1);
+    const answer = documents[0] as { code: number; message: string; data: { Zipcode: string; Station_Code: string }[] };
+    expect(answer).toMatchObject({ code: 0, message: 'success' });
+    expect(answer.data.length).toBeGreaterThan(0);
+    expect(answer.data[0]!.Zipcode).toBe('238858');
+    for (const station of answer.data) expect(station.Station_Code).toMatch(/^SGL\d+$/);
+  }
+
+  test('docs/conventions.md "Signing interface B requests": the Python program (standard library only) signs a request and prints the stations', async () => {
+    const dir = mkdtempSync(path.join(work, 'python-'));
+    writeFileSync(path.join(dir, 'sign.py'), program('python').text);
+    expectStations(await run('python3', ['sign.py'], { cwd: dir }));
+  });
+
+  test('docs/conventions.md "Signing interface B requests": the Java program runs as `java Sign.java`, signs a request and prints the stations', async () => {
+    const source = program('java').text;
+    const name = /public\s+class\s+(\w+)/.exec(source)?.[1];
+    expect(name).toBeDefined();
+    const dir = mkdtempSync(path.join(work, 'java-'));
+    writeFileSync(path.join(dir, `${name}.java`), source);
+    expectStations(await run('java', [`${name}.java`], { cwd: dir }));
+  });
 });
 
-test.each(DOCS_PAGES.flatMap((file) => (['bash', 'zsh'] as const).map((shell) => [file, shell] as const)))(
-  '%s: every example runs unmodified in %s, twice in a session of its own, and prints the answers shown below it',
-  (file, shell) => expectAnswersShown(docsPages.find((p) => p.file === file)!, shell),
-);
+describe(`${WEBHOOKS_PAGE} on the \`npm start\` its example starts`, () => {
+  /** The settings of the page's first block, `NAME=value ... npm start`. */
+  const start = webhooksBlocks.find((b) => b.lang === 'sh' && /\bnpm start\b/.test(b.text));
+  const settings = Object.fromEntries([...(start?.text.match(/^((?:\w+=\S+ )*)npm start\s*$/)?.[1] ?? '').matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
 
-const signing = fencedBlocks(readFileSync(path.join(ROOT, 'docs/conventions.md'), 'utf8'));
+  beforeAll(async () => {
+    await claim(RECEIVER_PORT);
+    await serve(settings);
+  });
+  afterAll(stop);
 
-/** The one block of a language in docs/conventions.md. */
-function program(lang: string): FencedBlock {
-  const found = signing.filter((b) => b.lang === lang);
-  expect(found).toHaveLength(1);
-  return found[0]!;
-}
+  test('the page starts the server with PARCEL_WEBHOOK_ALLOW_PRIVATE=on, for a receiver on 127.0.0.1:8091; every example is followed by the JSON answers it prints, but the receiver\'s start', () => {
+    expect(start?.text.trim()).toBe('PARCEL_WEBHOOK_ALLOW_PRIVATE=on npm start');
+    expect(settings).toEqual({ PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on' });
+    expect(webhooksPage.examples[0]!.block.text).toContain(`.listen(${RECEIVER_PORT}, "127.0.0.1")`);
+    expect(webhooksPage.examples[0]!.shown).toBeUndefined();
+    expect(webhooksPage.examples.length).toBeGreaterThan(4);
+    for (const { block, shown } of webhooksPage.examples.slice(1)) {
+      if (!shown) throw new Error(`${WEBHOOKS_PAGE} line ${block.line}: an example without the \`\`\`json block of its answer`);
+      expect(jsonDocuments(shown.text).length).toBeGreaterThan(0);
+    }
+  });
 
-/** docs/conventions.md "each program signs a request for the stations near postcode 238858 and prints the answer". */
-function expectStations(ran: Ran): void {
-  if (ran.code !== 0) throw new Error(`exit ${ran.code ?? ran.signal}:\n${ran.stderr.slice(-3000)}\n${ran.stdout.slice(-3000)}`);
-  const documents = jsonDocuments(ran.stdout);
-  expect(documents).toHaveLength(1);
-  const answer = documents[0] as { code: number; message: string; data: { Zipcode: string; Station_Code: string }[] };
-  expect(answer).toMatchObject({ code: 0, message: 'success' });
-  expect(answer.data.length).toBeGreaterThan(0);
-  expect(answer.data[0]!.Zipcode).toBe('238858');
-  for (const station of answer.data) expect(station.Station_Code).toMatch(/^SGL\d+$/);
-}
-
-test('docs/conventions.md "Signing interface B requests": the Python program (standard library only) signs a request and prints the stations', async () => {
-  const dir = mkdtempSync(path.join(work, 'python-'));
-  writeFileSync(path.join(dir, 'sign.py'), program('python').text);
-  expectStations(await run('python3', ['sign.py'], { cwd: dir }));
-});
-
-test('docs/conventions.md "Signing interface B requests": the Java program runs as `java Sign.java`, signs a request and prints the stations', async () => {
-  const source = program('java').text;
-  const name = /public\s+class\s+(\w+)/.exec(source)?.[1];
-  expect(name).toBeDefined();
-  const dir = mkdtempSync(path.join(work, 'java-'));
-  writeFileSync(path.join(dir, `${name}.java`), source);
-  expectStations(await run('java', [`${name}.java`], { cwd: dir }));
+  test.each(['bash', 'zsh'] as const)(
+    'every example runs unmodified in %s, twice in a session of its own, and prints the answers shown below it: a signed delivery that verifies, and the delivery log',
+    (shell) => expectAnswersShown(webhooksPage, shell),
+  );
 });

@@ -62,6 +62,13 @@ describe('normalize: answers are the same when equal but for their per-run value
     expect(normalize(other)).toEqual(normalize(answer()));
   });
 
+  test('webhook endpoint ids and log positions differ freely; other numbers do not', () => {
+    const message = (endpoint: string, position: number, attempts = 1) => ({ data: { endpoint_id: endpoint, messages: [{ position, attempts }] } });
+    expect(normalize(message('we_9eb8c22082facb25c00c316e', 5))).toEqual(normalize(message('we_61b47009716f95c5965d67d2', 12)));
+    expect(normalize(message('we_9eb8c22082facb25c00c316e', 5, 2))).not.toEqual(normalize(message('we_9eb8c22082facb25c00c316e', 5)));
+    expect(normalize({ position: 'top' })).toEqual({ position: 'top' });
+  });
+
   test.each([
     ['a code', { code: 1 }],
     ['a message', { message: 'x-auth-name: REQUIRED' }],

@@ -73,23 +73,27 @@ export function jsonDocuments(text: string): unknown[] {
  * values inside a longer text (the ZPL label names the tracking number, the reference and the
  * date) are replaced too: tracking numbers (PX + 16 symbols, docs/decisions.md "Tracking numbers"), LMX
  * partner numbers (LMX + 12, services/carrier-sandbox), the README's references
- * (ORDER-<seconds>-<random>), times (2026-11-22T14:05:09+08:00), dates, and 13-digit seeds.
+ * (ORDER-<seconds>-<random>), webhook endpoint ids (we_ + 24 hex digits), times
+ * (2026-11-22T14:05:09+08:00), dates, and 13-digit seeds. Last, numbers under a key whose value
+ * is a place in the event store's log (a webhook message's `position`), which grows from run to run.
  */
 const PER_RUN_STRING: [RegExp, string][] = [[/^[A-Za-z0-9+/_-]{32,}={0,2}(\.\.\.)?$/, '<token or Base64>']];
 const PER_RUN_PART: [RegExp, string][] = [
   [/PX[0-9A-Z]{16}/g, '<tracking number>'],
   [/LMX[0-9A-Z]{12}/g, '<partner number>'],
   [/ORDER-\d+-\d+/g, '<reference>'],
+  [/we_[0-9a-f]{24}/g, '<endpoint id>'],
   [/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}/g, '<time>'],
   [/\d{4}-\d{2}-\d{2}/g, '<date>'],
   [/(?<!\d)\d{13}(?!\d)/g, '<seed>'],
 ];
+const PER_RUN_NUMBER: Record<string, string> = { position: '<log position>' };
 
 /**
  * An answer with its per-run values replaced by their kind. Two answers are "the same" when their
  * normalized forms are deeply equal: the same keys at every level, arrays of the same length
  * compared element by element, and every number, boolean, null and string equal (codes and
- * messages included), except the per-run parts above, which need only be of the same kind.
+ * messages included), except the per-run values above, which need only be of the same kind.
  */
 export function normalize(value: unknown): unknown {
   if (typeof value === 'string') {
@@ -97,7 +101,9 @@ export function normalize(value: unknown): unknown {
     return PER_RUN_PART.reduce((s, [pattern, kind]) => s.replace(pattern, kind), value);
   }
   if (Array.isArray(value)) return value.map(normalize);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalize(v)]));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, typeof v === 'number' && Object.hasOwn(PER_RUN_NUMBER, k) ? PER_RUN_NUMBER[k] : normalize(v)]));
+  }
   return value;
 }
 
