@@ -1,8 +1,9 @@
 /**
- * Issue "A client SDK", publishable: `pnpm pack` builds @parcel-logistics/client into a tarball of compiled
- * JS and .d.ts; npm installs it offline into a fresh project (it has no dependencies), where a
- * plain .mjs script calls the embedded stack without TypeScript, the installed `parcelctl` bin
- * runs, and the declarations type-check a consumer's code.
+ * Issue "A client SDK", publishable: `npm pack` (as a user would run it) builds
+ * @parcel-logistics/client into a tarball of compiled JS and .d.ts whose package.json points at
+ * dist/, and so does `pnpm pack`; npm installs it offline into a fresh project (it has no
+ * dependencies), where a plain .mjs script calls the embedded stack without TypeScript, the
+ * installed `parcelctl` bin runs, and the declarations type-check a consumer's code.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,41 +38,70 @@ async function succeed(command: string, args: string[], cwd: string, env?: Recor
   return ran.stdout;
 }
 
+const CLIENT = path.join(ROOT, 'packages/client');
+
+/** Packs the client with `npm pack` or `pnpm pack` into a directory of its own; answers the tarball. */
+async function pack(packer: 'npm' | 'pnpm', into: string): Promise<string> {
+  mkdirSync(into);
+  await succeed(packer, ['pack', '--pack-destination', into], CLIENT);
+  const tgz = readdirSync(into).filter((f) => f.endsWith('.tgz'));
+  expect(tgz).toHaveLength(1);
+  return path.join(into, tgz[0]!);
+}
+
+const tarFiles = async (tgz: string) => (await succeed('tar', ['-tzf', tgz], path.dirname(tgz))).trim().split('\n').sort();
+const tarText = (tgz: string, file: string) => succeed('tar', ['-xzOf', tgz, `package/${file}`], path.dirname(tgz));
+
 let stack: TestStack;
 let dir: string;
-let tarball: string;
+const tarballs: Record<'npm' | 'pnpm', string> = { npm: '', pnpm: '' };
 let project: string;
 beforeAll(async () => {
   stack = await startRealTimeStack();
   dir = mkdtempSync(path.join(tmpdir(), 'parcel-pack-'));
-  await succeed('pnpm', ['pack', '--pack-destination', dir], path.join(ROOT, 'packages/client'));
-  tarball = path.join(dir, readdirSync(dir).find((f) => f.endsWith('.tgz'))!);
+  // One after the other: each runs the prepack build, which empties dist/ first.
+  tarballs.pnpm = await pack('pnpm', path.join(dir, 'pnpm'));
+  tarballs.npm = await pack('npm', path.join(dir, 'npm'));
   project = path.join(dir, 'consumer');
   mkdirSync(project);
   writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  await succeed('npm', ['install', '--offline', '--no-audit', '--no-fund', '--cache', path.join(dir, 'npm-cache'), tarball], project);
+  await succeed('npm', ['install', '--offline', '--no-audit', '--no-fund', '--cache', path.join(dir, 'npm-cache'), tarballs.npm], project);
 }, 180_000);
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
   await stack.destroy();
 });
 
-test('the tarball holds the compiled package and its README, not the TypeScript sources', async () => {
-  const files = (await succeed('tar', ['-tzf', tarball], dir)).trim().split('\n').sort();
-  expect(files).toEqual(expect.arrayContaining(['package/README.md', 'package/package.json', 'package/dist/index.js', 'package/dist/index.d.ts', 'package/dist/cli.js']));
-  expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+describe.each(['npm', 'pnpm'] as const)('%s pack', (packer) => {
+  test('the tarball holds the compiled package, its README and LICENSE, not the TypeScript sources', async () => {
+    const files = await tarFiles(tarballs[packer]);
+    expect(files).toEqual(expect.arrayContaining(['package/README.md', 'package/LICENSE', 'package/package.json', 'package/dist/index.js', 'package/dist/index.d.ts', 'package/dist/cli.js']));
+    expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+    expect(await tarText(tarballs[packer], 'LICENSE')).toBe(readFileSync(path.join(ROOT, 'LICENSE'), 'utf8'));
+  });
+
+  test('the packed manifest points to dist/, at files the tarball holds, and names no dependency', async () => {
+    const manifest = JSON.parse(await tarText(tarballs[packer], 'package.json'));
+    expect(manifest).toMatchObject({
+      name: '@parcel-logistics/client',
+      type: 'module',
+      engines: { node: '>=18' },
+      exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
+      main: './dist/index.js',
+      types: './dist/index.d.ts',
+      bin: { parcelctl: './dist/cli.js' },
+    });
+    // The workspace's own condition (its TypeScript sources) may stay: no consumer sets it.
+    expect(Object.keys(manifest.exports['.'])).toEqual(['@parcel-logistics/source', 'types', 'default']);
+    const files = await tarFiles(tarballs[packer]);
+    const { types, default: entry } = manifest.exports['.'];
+    for (const target of [types, entry, manifest.main, manifest.types, manifest.bin.parcelctl]) expect(files).toContain(path.posix.join('package', target));
+    expect(manifest.dependencies).toBeUndefined();
+  });
 });
 
-test('the installed manifest points to dist/ and names no dependency', () => {
-  const manifest = JSON.parse(readFileSync(path.join(project, 'node_modules/@parcel-logistics/client/package.json'), 'utf8'));
-  expect(manifest).toMatchObject({
-    name: '@parcel-logistics/client',
-    type: 'module',
-    engines: { node: '>=18' },
-    exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
-    bin: { parcelctl: './dist/cli.js' },
-  });
-  expect(manifest.dependencies).toBeUndefined();
+test('inside the workspace, jest resolves the client to its TypeScript sources even once dist/ is built', () => {
+  expect(require.resolve('@parcel-logistics/client')).toBe(path.join(CLIENT, 'src/index.ts'));
 });
 
 test('a plain .mjs script imports @parcel-logistics/client and calls the server through both interfaces', async () => {
