@@ -2,11 +2,12 @@
  * Issue "A client SDK", publishable: `npm pack` (as a user would run it) builds
  * @parcel-logistics/client into a tarball of compiled JS and .d.ts whose package.json points at
  * dist/, and so does `pnpm pack`; npm installs it offline into a fresh project (it has no
- * dependencies), where a plain .mjs script calls the embedded stack without TypeScript, the
- * installed `parcelctl` bin runs, and the declarations type-check a consumer's code.
+ * dependencies), where, on Node 24 and on the machine's Node 20 (the oldest the package declares),
+ * a plain .mjs script calls the embedded stack without TypeScript and the installed `parcelctl`
+ * bin runs; and the declarations type-check a consumer's code.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { orderBody } from '../support/orders.ts';
@@ -85,7 +86,7 @@ describe.each(['npm', 'pnpm'] as const)('%s pack', (packer) => {
     expect(manifest).toMatchObject({
       name: '@parcel-logistics/client',
       type: 'module',
-      engines: { node: '>=18' },
+      engines: { node: '>=20' },
       exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
       main: './dist/index.js',
       types: './dist/index.d.ts',
@@ -104,35 +105,80 @@ test('inside the workspace, jest resolves the client to its TypeScript sources e
   expect(require.resolve('@parcel-logistics/client')).toBe(path.join(CLIENT, 'src/index.ts'));
 });
 
-test('a plain .mjs script imports @parcel-logistics/client and calls the server through both interfaces', async () => {
-  const reference = `PACKED-${Date.now().toString(36)}`;
-  const script = `
+/**
+ * The oldest Node the package declares, found where the machine keeps its own Node: a `node` on
+ * PATH (or in /usr/local/bin, /usr/bin) whose major version is 20. The Node 24 under .tools is
+ * passed over by its version.
+ */
+function machineNode(major: number): string | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/local/bin', '/usr/bin'];
+  for (const candidate of new Set(dirs.filter(Boolean).map((d) => path.join(d, 'node')))) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      const version = execFileSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8', timeout: 10_000 }).trim();
+      if (Number(version.split('.')[0]) === major) return candidate;
+    } catch {
+      // Not there, or not a Node that runs here.
+    }
+  }
+  return undefined;
+}
+
+const NODE_20 = machineNode(20);
+const NO_NODE_20 = 'skipped: no Node 20 on this machine (no `node` of major version 20 on PATH, in /usr/local/bin or /usr/bin)';
+if (!NODE_20) console.warn(`package.int.spec.ts: the Node 20 tests are ${NO_NODE_20}`);
+
+const runtimes = [
+  { title: `Node ${process.versions.node}, the one running the tests`, node: process.execPath, major: Number(process.versions.node.split('.')[0]) },
+  { title: NODE_20 ? `Node 20, the machine's (${NODE_20})` : `Node 20: ${NO_NODE_20}`, node: NODE_20, major: 20 },
+];
+
+for (const { title, node, major } of runtimes) {
+  (node ? describe : describe.skip)(title, () => {
+    // The bin starts with `#!/usr/bin/env node`: this Node first on PATH is the one that runs it.
+    const onPath = () => ({ PATH: `${path.dirname(node!)}${path.delimiter}${childPath()}` });
+
+    test('a plain .mjs script imports @parcel-logistics/client from dist/ and calls the server through both interfaces', async () => {
+      const script = `
 import { InterfaceAClient, InterfaceBClient } from '@parcel-logistics/client';
 const options = { baseUrl: process.env.PARCEL_URL, apiName: 'demo', apiKey: 'demo-secret' };
-const order = ${JSON.stringify(orderBody({ custom_tracking_num: reference }))};
+const order = ${JSON.stringify(orderBody())};
 const b = new InterfaceBClient(options);
 const created = await b.createOrder(order);
 const stations = await b.getStations('637586');
 const refused = await b.createOrder({ ...order, custom_tracking_num: order.custom_tracking_num + 'Z', recipient_country: 'ZZ' });
 const found = await new InterfaceAClient(options).lookUpTrackingNumber(order.custom_tracking_num);
 console.log(JSON.stringify({
+  node: process.versions.node,
+  entry: new URL(import.meta.resolve('@parcel-logistics/client')).pathname,
   created: created.ok && created.data.wmg_tracking_num,
   station: stations.ok && stations.data[0].Station_Code,
   refused: !refused.ok && refused.error.message,
   found: found.ok && found.data.TrackingNumber,
 }));
 `;
-  writeFileSync(path.join(project, 'call.mjs'), script);
-  const answer = JSON.parse(await succeed(process.execPath, ['call.mjs'], project, { PARCEL_URL: stack.url }));
-  expect(answer).toEqual({ created: expect.stringMatching(/^PX[0-9A-Z]{16}$/), station: 'SGL0150', refused: 'recipient_country(ZZ) not allow', found: answer.created });
-});
+      const file = `call-${major}.mjs`;
+      writeFileSync(path.join(project, file), script);
+      const answer = JSON.parse(await succeed(node!, [file], project, { PARCEL_URL: stack.url }));
+      expect(answer).toEqual({
+        node: expect.stringMatching(new RegExp(`^${major}\\.`)),
+        entry: path.join(project, 'node_modules/@parcel-logistics/client/dist/index.js'),
+        created: expect.stringMatching(/^PX[0-9A-Z]{16}$/),
+        station: 'SGL0150',
+        refused: 'recipient_country(ZZ) not allow',
+        found: answer.created,
+      });
+    });
 
-test('the installed parcelctl bin prints its help and calls the server', async () => {
-  const bin = path.join(project, 'node_modules/.bin/parcelctl');
-  expect(await succeed(bin, ['--help'], project)).toContain('Usage: parcelctl [options] <command> [arguments]');
-  const env = { PARCEL_URL: stack.url, PARCEL_API_NAME: 'demo', PARCEL_API_KEY: 'demo-secret' };
-  expect(JSON.parse(await succeed(bin, ['stations', '637586'], project, env))[0].Station_Code).toBe('SGL0150');
-});
+    test('the installed parcelctl bin prints its help and calls the server', async () => {
+      expect((await succeed('node', ['-p', 'process.versions.node'], project, onPath())).trim()).toMatch(new RegExp(`^${major}\\.`));
+      const bin = path.join(project, 'node_modules/.bin/parcelctl');
+      expect(await succeed(bin, ['--help'], project, onPath())).toContain('Usage: parcelctl [options] <command> [arguments]');
+      const env = { ...onPath(), PARCEL_URL: stack.url, PARCEL_API_NAME: 'demo', PARCEL_API_KEY: 'demo-secret' };
+      expect(JSON.parse(await succeed(bin, ['stations', '637586'], project, env))[0].Station_Code).toBe('SGL0150');
+    });
+  });
+}
 
 test('the declarations type-check a consumer without @types/node, and catch a wrong use', async () => {
   const source = (barcodeType: string) => `
