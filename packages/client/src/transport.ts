@@ -139,7 +139,7 @@ export class Transport {
     // Outside the try below: a body that cannot be serialised is the caller's bug, not a lost answer.
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
 
-    // One controller for the timeout and the caller's signal (AbortSignal.any needs Node 20).
+    // One controller for the timeout and the caller's signal (AbortSignal.any needs Node 20.3).
     const controller = new AbortController();
     let timedOut = false;
     const deadline = setTimeout(() => {
