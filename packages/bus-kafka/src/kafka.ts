@@ -1,12 +1,12 @@
 import { Kafka, Partitioners, logLevel } from 'kafkajs';
 import { FETCH_MAX_WAIT_MS, HEARTBEAT_INTERVAL_MS } from './kafka/tuning.ts';
-import type { RetryOptions } from 'kafkajs';
+import type { RetryOptions, logCreator } from 'kafkajs';
 import { assembleBus, busSettings } from './kafka/assemble.ts';
 import { runBatch } from './kafka/batch.ts';
 import { startGroupConsumer } from './kafka/consumer.ts';
 import type { ConsumerTuning } from './kafka/consumer.ts';
 import { deliverer } from './kafka/delivery.ts';
-import { filtered, kafkaLogCreator, stderrLogger } from './kafka/log.ts';
+import { filtered, stderrLogger } from './kafka/log.ts';
 import type { BusLogLevel, BusLogger } from './kafka/log.ts';
 import { createReplies } from './kafka/replies.ts';
 import { createSender, kafkajsSendBatch } from './kafka/sender.ts';
@@ -50,6 +50,17 @@ const kafkaLevels: Record<BusLogLevel, logLevel> = {
   info: logLevel.INFO,
   debug: logLevel.DEBUG,
 };
+
+function kafkaLogCreator(logger: BusLogger): logCreator {
+  return () => ({ namespace, level, log }) => {
+    const { message, timestamp: _timestamp, ...extra } = log;
+    const fields = { kafkajs: namespace, ...extra };
+    if (level === logLevel.ERROR) logger.error(fields, message);
+    else if (level === logLevel.WARN) logger.warn(fields, message);
+    else if (level === logLevel.INFO) logger.info(fields, message);
+    else logger.debug(fields, message);
+  };
+}
 
 /**
  * The distributed wiring's bus on Kafka. Requests go to the command topic keyed by the message's

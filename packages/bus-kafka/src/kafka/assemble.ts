@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Message as KafkaRecord } from 'kafkajs';
 import type { Bus, Message, Unsubscribe } from '@parcel-logistics/bus';
 import { busHeader, encode, encodeValue } from './codec.ts';
-import type { Decoded } from './codec.ts';
+import type { Decoded, OutgoingRecord } from './codec.ts';
 import type { GroupConsumer } from './consumer.ts';
 import { reasonOf } from './log.ts';
 import type { Replies } from './replies.ts';
@@ -74,7 +73,7 @@ export function assembleBus(parts: BusParts): Bus {
     const correlationId = bus[busHeader.correlationId];
     const replyTo = bus[busHeader.replyTo];
     const headers = { [busHeader.correlationId]: correlationId ?? '', [busHeader.requester]: bus[busHeader.requester] ?? '' };
-    let reply: KafkaRecord;
+    let reply: OutgoingRecord;
     try {
       reply = { key: correlationId, value: encodeValue(await handler(message)), headers };
     } catch (error) {

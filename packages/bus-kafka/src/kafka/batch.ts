@@ -1,4 +1,4 @@
-import type { KafkaMessage } from 'kafkajs';
+import type { ConsumedRecord } from './codec.ts';
 import { createPartitionFlow } from './flow.ts';
 import type { RecordHandler } from './flow.ts';
 
@@ -22,7 +22,7 @@ export interface BatchOptions {
  * handled. Resolves once nothing of the batch runs; rejects with the first handler error, after
  * which nothing more of the batch starts.
  */
-export async function runBatch(records: KafkaMessage[], handle: RecordHandler, options: BatchOptions): Promise<void> {
+export async function runBatch(records: ConsumedRecord[], handle: RecordHandler, options: BatchOptions): Promise<void> {
   let failure: { error: unknown } | undefined;
   const flow = createPartitionFlow({
     concurrency: options.concurrency,

@@ -1,6 +1,7 @@
-import type { Kafka, KafkaMessage } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
 import { BusRemoteError, BusTimeoutError } from '@parcel-logistics/bus';
 import { busHeader, decodeValue, headerText } from './codec.ts';
+import type { ConsumedRecord } from './codec.ts';
 import { startGroupConsumer } from './consumer.ts';
 import type { ConsumerTuning, GroupConsumer } from './consumer.ts';
 import type { BusLogger } from './log.ts';
@@ -27,7 +28,7 @@ export interface RepliesConfig {
  * The requests of one bus instance waiting for their replies, whichever client reads the reply
  * topic: a reply record settles the request it answers (the requester and correlation headers).
  */
-export function waitingReplies(instanceId: string): Pick<Replies, 'expect'> & { settle(record: KafkaMessage): void; rejectAll(error: Error): void } {
+export function waitingReplies(instanceId: string): Pick<Replies, 'expect'> & { settle(record: ConsumedRecord): void; rejectAll(error: Error): void } {
   const pending = new Map<string, { resolve: (reply: unknown) => void; reject: (error: Error) => void }>();
   return {
     settle(record) {

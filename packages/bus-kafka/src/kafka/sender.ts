@@ -1,4 +1,5 @@
 import type { Message as KafkaRecord, Producer, TopicMessages } from 'kafkajs';
+import type { OutgoingRecord } from './codec.ts';
 
 function byTopic(batch: Outgoing[]): TopicMessages[] {
   const topics = new Map<string, KafkaRecord[]>();
@@ -8,7 +9,7 @@ function byTopic(batch: Outgoing[]): TopicMessages[] {
 
 export interface Outgoing {
   topic: string;
-  record: KafkaRecord;
+  record: OutgoingRecord;
 }
 
 /** One produce request with these records, resolved once the broker acknowledged all of them on all in-sync replicas. */
@@ -25,7 +26,7 @@ interface Queued extends Outgoing {
 
 export interface Sender {
   /** Resolves once the broker acknowledged the record on all in-sync replicas. */
-  send(topic: string, record: KafkaRecord): Promise<void>;
+  send(topic: string, record: OutgoingRecord): Promise<void>;
   /** Rejects whatever is still queued and waits for the produce request in flight. */
   close(error: Error): Promise<void>;
 }

@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Consumer, MessagesStreamFallbackModes, MessagesStreamModes } from '@platformatic/kafka';
 import type { BaseOptions, Message as PlatformaticMessage, MessagesStream } from '@platformatic/kafka';
-import type { KafkaMessage } from 'kafkajs';
 import { createCommitter } from '../kafka/committer.ts';
+import type { ConsumedRecord } from '../kafka/codec.ts';
 import type { BatchContext, GroupConsumer } from '../kafka/consumer.ts';
 import type { BusLogger } from '../kafka/log.ts';
 import { createPartitionFlow } from '../kafka/flow.ts';
@@ -35,7 +35,7 @@ export interface StreamConsumerSpec {
   groupId: string;
   /** Records of one key one at a time, different keys side by side within a partition. */
   keyConcurrency: number;
-  deliver: (record: KafkaMessage, partition: number, context: BatchContext) => Promise<boolean>;
+  deliver: (record: ConsumedRecord, partition: number, context: BatchContext) => Promise<boolean>;
 }
 
 interface PartitionState {
