@@ -2,12 +2,12 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Consumer, MessagesStreamFallbackModes, MessagesStreamModes } from '@platformatic/kafka';
 import type { BaseOptions, Message as PlatformaticMessage, MessagesStream } from '@platformatic/kafka';
-import { createCommitter } from '../kafka/committer.ts';
-import type { ConsumedRecord } from '../kafka/codec.ts';
-import type { BatchContext, GroupConsumer } from '../kafka/consumer.ts';
-import type { BusLogger } from '../kafka/log.ts';
-import { createPartitionFlow } from '../kafka/flow.ts';
-import type { PartitionFlow } from '../kafka/flow.ts';
+import type { ConsumedRecord } from '../shared/codec.ts';
+import { createCommitter } from '../shared/committer.ts';
+import type { BatchContext, GroupConsumer } from '../shared/consumer.ts';
+import { createPartitionFlow } from '../shared/flow.ts';
+import type { PartitionFlow } from '../shared/flow.ts';
+import type { BusLogger } from '../shared/log.ts';
 import { fromConsumed } from './records.ts';
 
 export interface StreamTuning {
@@ -52,7 +52,7 @@ interface PartitionState {
  * A consumer group member on @platformatic/kafka's message stream, with the kafkajs adapter's
  * guarantees: per partition, one key in order and keys side by side; offsets are committed on an
  * interval only up to what is done; after a failure the unfinished records run again. Unlike the
- * kafkajs adapter, a record starts as soon as it is fetched (see kafka/flow.ts) rather than after the
+ * kafkajs adapter, a record starts as soon as it is fetched (see shared/flow.ts) rather than after the
  * batch before it: at 300 create-orders/s, records waited 4 to 8 ms at the median and 40 to 90 ms
  * at the 99th percentile behind the slowest record of the batch before them. The stream fetches
  * ahead while handlers run (up to `maxQueued` unfinished records), and each partition goes at its

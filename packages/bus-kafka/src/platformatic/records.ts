@@ -1,8 +1,8 @@
 import type { Message as PlatformaticMessage, MessageToProduce } from '@platformatic/kafka';
-import type { ConsumedRecord, OutgoingRecord, RecordHeaders } from '../kafka/codec.ts';
+import type { ConsumedRecord, OutgoingRecord, RecordHeaders } from '../shared/codec.ts';
 
 /**
- * The bus's codec, partition flow and delivery work on the bus's record shapes (kafka/codec.ts);
+ * The bus's codec, partition flow and delivery work on the bus's record shapes (shared/codec.ts);
  * these convert @platformatic/kafka's records (all Buffers: no serialisers) to and from them.
  */
 

@@ -1,9 +1,9 @@
 import { once } from 'node:events';
 import { Consumer, MessagesStreamModes } from '@platformatic/kafka';
 import type { BaseOptions, Consumer as ConsumerClient, MessagesStream } from '@platformatic/kafka';
-import type { BusLogger } from '../kafka/log.ts';
-import { waitingReplies } from '../kafka/replies.ts';
-import type { Replies } from '../kafka/replies.ts';
+import type { BusLogger } from '../shared/log.ts';
+import { waitingReplies } from '../shared/replies.ts';
+import type { Replies } from '../shared/replies.ts';
 import { fromConsumed } from './records.ts';
 import type { StreamTuning } from './consumer.ts';
 import type { PlatformaticTopics } from './topics.ts';
@@ -18,7 +18,7 @@ export interface PlatformaticRepliesConfig {
 }
 
 /**
- * As the kafkajs adapter's replies (kafka/replies.ts): every instance reads the whole reply topic
+ * As the kafkajs adapter's replies (kafkajs/replies.ts): every instance reads the whole reply topic
  * in a group of its own, from the topic's end when it starts, never commits, and keeps the replies
  * to its own requests. The stream is in manual mode: its positions live in memory and survive a
  * rejoin; should the stream fail (a broker gone), a new one starts where the last one was.

@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Admin } from '@platformatic/kafka';
-import type { EnsureTopics, Topics } from '../kafka/topics.ts';
+import type { EnsureTopics, Topics } from '../shared/topics.ts';
 
 export interface PlatformaticTopics extends Topics {
   /** Commits these positions for a group with no member (a new group's starting point); false when the group has members already. */
   commitIfEmpty(groupId: string, topic: string, offsets: Map<number, string>): Promise<boolean>;
 }
 
-/** The same Topics as the kafkajs adapter's (kafka/topics.ts), on @platformatic/kafka's Admin. */
+/** The same Topics as the kafkajs adapter's (kafkajs/topics.ts), on @platformatic/kafka's Admin. */
 export function createPlatformaticTopics(admin: Admin, ensure: EnsureTopics | undefined): PlatformaticTopics {
   const known = new Map<string, Promise<number>>();
 

@@ -37,7 +37,7 @@ const keyOf = (record: ConsumedRecord): string => (record.key ? record.key.toStr
 
 /**
  * One partition's records as they arrive (the @platformatic/kafka adapter pushes each record when it
- * is fetched; the kafkajs adapter a whole batch, see batch.ts): a record starts at once, unless a record of the same key is still unfinished (one key in order, keys side by
+ * is fetched; the kafkajs adapter a whole batch, see kafkajs/batch.ts): a record starts at once, unless a record of the same key is still unfinished (one key in order, keys side by
  * side, at most `concurrency` keys at once). A record no longer waits for the slowest one of the
  * fetch before it. Offsets are resolved in order only: an offset is resolved (and so committed)
  * once every record up to it is done, whatever order they finished in.

@@ -1,46 +1,24 @@
 import { Kafka, Partitioners, logLevel } from 'kafkajs';
-import { FETCH_MAX_WAIT_MS, HEARTBEAT_INTERVAL_MS } from './kafka/tuning.ts';
 import type { RetryOptions, logCreator } from 'kafkajs';
-import { assembleBus, busSettings } from './kafka/assemble.ts';
-import { runBatch } from './kafka/batch.ts';
-import { startGroupConsumer } from './kafka/consumer.ts';
-import type { ConsumerTuning } from './kafka/consumer.ts';
-import { deliverer } from './kafka/delivery.ts';
-import { filtered, stderrLogger } from './kafka/log.ts';
-import type { BusLogLevel, BusLogger } from './kafka/log.ts';
-import { createReplies } from './kafka/replies.ts';
-import { createSender, kafkajsSendBatch } from './kafka/sender.ts';
-import { createTopics } from './kafka/topics.ts';
-import type { EnsureTopics } from './kafka/topics.ts';
+import { assembleBus } from '../shared/assemble.ts';
+import { deliverer } from '../shared/delivery.ts';
+import { filtered, stderrLogger } from '../shared/log.ts';
+import type { BusLogLevel, BusLogger } from '../shared/log.ts';
+import { busSettings } from '../shared/options.ts';
+import type { KafkaBusOptions } from '../shared/options.ts';
+import { createSender } from '../shared/sender.ts';
+import { FETCH_MAX_WAIT_MS, HEARTBEAT_INTERVAL_MS } from '../shared/tuning.ts';
+import { runBatch } from './batch.ts';
+import { startGroupConsumer } from './consumer.ts';
+import type { ConsumerTuning } from './consumer.ts';
+import { createReplies } from './replies.ts';
+import { kafkajsSendBatch } from './sender.ts';
+import { createTopics } from './topics.ts';
 import type { Bus } from '@parcel-logistics/bus';
 
-export type { BusLogLevel, BusLogger } from './kafka/log.ts';
-export type { EnsureTopics } from './kafka/topics.ts';
-
-export interface KafkaBusOptions {
-  brokers: string[];
-  clientId: string;
-  /** Unique per process: names this instance's reply group and marks its requests. Default: clientId plus a random suffix. */
-  instanceId?: string;
-  /** Default `parcel.replies`. */
-  replyTopic?: string;
-  /** Default `parcel.deadletter.v1`. */
-  deadLetterTopic?: string;
-  /** Deliveries of one message to a group before it goes to the dead-letter topic (default 5). */
-  maxDeliveries?: number;
-  /** Pause before a redelivery, doubling each time up to 2 s (default 50 ms). */
-  redeliveryDelayMs?: number;
-  /** Handlers of different keys running at once within one partition (default 16). */
-  keyConcurrency?: number;
-  /** How long an unsubscribe waits for running handlers before leaving them to redelivery (default 10 s). */
-  drainTimeoutMs?: number;
-  /** Create missing topics with this many partitions (tests, development). Otherwise a missing topic is an error: infra/topics.sh creates them. */
-  ensureTopics?: EnsureTopics;
-  /** Default `error`. */
-  logLevel?: BusLogLevel;
-  /** Receives kafkajs's and the bus's own log entries (a pino logger fits). Default: JSON lines on stderr. */
-  logger?: BusLogger;
-}
+export type { BusLogLevel, BusLogger } from '../shared/log.ts';
+export type { KafkaBusOptions } from '../shared/options.ts';
+export type { EnsureTopics } from '../shared/topics.ts';
 
 const retry: RetryOptions = { initialRetryTime: 100, maxRetryTime: 2_000, retries: 8 };
 const kafkaLevels: Record<BusLogLevel, logLevel> = {

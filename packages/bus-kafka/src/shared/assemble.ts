@@ -8,29 +8,6 @@ import type { Replies } from './replies.ts';
 import type { Sender } from './sender.ts';
 import type { Topics } from './topics.ts';
 
-/** The bus options every Kafka adapter reads, with their defaults, read in one place. */
-export function busSettings(options: {
-  clientId: string;
-  instanceId?: string;
-  replyTopic?: string;
-  keyConcurrency?: number;
-  maxDeliveries?: number;
-  redeliveryDelayMs?: number;
-  deadLetterTopic?: string;
-}) {
-  return {
-    instanceId: options.instanceId ?? `${options.clientId}-${randomUUID().slice(0, 8)}`,
-    replyTopic: options.replyTopic ?? 'parcel.replies',
-    keyConcurrency: options.keyConcurrency ?? 16,
-    policy: {
-      maxDeliveries: options.maxDeliveries ?? 5,
-      redeliveryDelayMs: options.redeliveryDelayMs ?? 50,
-      maxRedeliveryDelayMs: 2_000,
-      deadLetterTopic: options.deadLetterTopic ?? 'parcel.deadletter.v1',
-    },
-  };
-}
-
 /** What a Kafka client library brings to the bus; `assembleBus` does the rest, the same for every client. */
 export interface BusParts {
   instanceId: string;

@@ -1,7 +1,8 @@
 import type { Consumer, ConsumerConfig, EachBatchPayload, Kafka } from 'kafkajs';
-import { createCommitter } from './committer.ts';
-import type { CommitOffsets, Committer } from './committer.ts';
-import type { BusLogger } from './log.ts';
+import { createCommitter } from '../shared/committer.ts';
+import type { CommitOffsets, Committer } from '../shared/committer.ts';
+import type { BatchContext, GroupConsumer } from '../shared/consumer.ts';
+import type { BusLogger } from '../shared/log.ts';
 
 export interface ConsumerTuning {
   config: Omit<ConsumerConfig, 'groupId'>;
@@ -16,16 +17,6 @@ export interface ConsumerTuning {
   drainTimeoutMs: number;
 }
 
-export interface BatchContext {
-  /** False once the consumer stops or should give way to a rebalance: start nothing new. */
-  proceed: () => boolean;
-  /** Every record of the batch's partition up to and including `offset` is done: fetch on after it, commit it soon. */
-  resolve: (offset: string) => void;
-  abandoned: AbortSignal;
-  /** Aborted when the consumer stops: cuts redelivery pauses short. */
-  stopping: AbortSignal;
-}
-
 export interface GroupConsumerSpec {
   topic: string;
   groupId: string;
@@ -36,11 +27,6 @@ export interface GroupConsumerSpec {
   /** Where to start the partitions just assigned, for those that need it. */
   seekOnJoin: (partitions: number[]) => Array<{ partition: number; offset: string }>;
   eachBatch: (payload: EachBatchPayload, context: BatchContext) => Promise<void>;
-}
-
-export interface GroupConsumer {
-  /** `drain` lets running handlers finish (bounded); `abandon` leaves them to redelivery at once. */
-  stop(mode: 'drain' | 'abandon'): Promise<void>;
 }
 
 /**

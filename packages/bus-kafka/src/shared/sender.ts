@@ -1,11 +1,4 @@
-import type { Message as KafkaRecord, Producer, TopicMessages } from 'kafkajs';
 import type { OutgoingRecord } from './codec.ts';
-
-function byTopic(batch: Outgoing[]): TopicMessages[] {
-  const topics = new Map<string, KafkaRecord[]>();
-  for (const { topic, record } of batch) topics.set(topic, [...(topics.get(topic) ?? []), record]);
-  return [...topics].map(([topic, messages]) => ({ topic, messages }));
-}
 
 export interface Outgoing {
   topic: string;
@@ -14,11 +7,6 @@ export interface Outgoing {
 
 /** One produce request with these records, resolved once the broker acknowledged all of them on all in-sync replicas. */
 export type SendBatch = (records: Outgoing[]) => Promise<void>;
-
-/** kafkajs's idempotent producer as a SendBatch. */
-export const kafkajsSendBatch = (producer: Producer): SendBatch => async (records) => {
-  await producer.sendBatch({ topicMessages: byTopic(records), acks: -1 });
-};
 
 interface Queued extends Outgoing {
   done: PromiseWithResolvers<void>;

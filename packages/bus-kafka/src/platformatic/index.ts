@@ -1,16 +1,17 @@
 import { Admin, ProduceAcks, Producer, compatibilityPartitioner } from '@platformatic/kafka';
 import type { BaseOptions } from '@platformatic/kafka';
-import { assembleBus, busSettings } from './kafka/assemble.ts';
-import { deliverer } from './kafka/delivery.ts';
-import { filtered, stderrLogger } from './kafka/log.ts';
-import { createSender } from './kafka/sender.ts';
-import { FETCH_MAX_WAIT_MS, HEARTBEAT_INTERVAL_MS } from './kafka/tuning.ts';
-import type { KafkaBusOptions } from './kafka.ts';
-import { startStreamConsumer } from './platformatic/consumer.ts';
-import type { StreamTuning } from './platformatic/consumer.ts';
-import { toProduce } from './platformatic/records.ts';
-import { createPlatformaticReplies } from './platformatic/replies.ts';
-import { createPlatformaticTopics } from './platformatic/topics.ts';
+import { assembleBus } from '../shared/assemble.ts';
+import { deliverer } from '../shared/delivery.ts';
+import { filtered, stderrLogger } from '../shared/log.ts';
+import { busSettings } from '../shared/options.ts';
+import type { KafkaBusOptions } from '../shared/options.ts';
+import { createSender } from '../shared/sender.ts';
+import { FETCH_MAX_WAIT_MS, HEARTBEAT_INTERVAL_MS } from '../shared/tuning.ts';
+import { startStreamConsumer } from './consumer.ts';
+import type { StreamTuning } from './consumer.ts';
+import { toProduce } from './records.ts';
+import { createPlatformaticReplies } from './replies.ts';
+import { createPlatformaticTopics } from './topics.ts';
 import type { Bus } from '@parcel-logistics/bus';
 
 /**
@@ -18,7 +19,7 @@ import type { Bus } from '@parcel-logistics/bus';
  * headers, partitioning (murmur2 as Java and kafkajs), offsets and dead letters, so processes of
  * both adapters can share topics and groups. Differences: a record starts as soon as it is
  * fetched unless a record of its key is unfinished, rather than after the batch before it (the
- * stream fetches ahead while handlers run; kafka/flow.ts), and a member rejoins a rebalance
+ * stream fetches ahead while handlers run; shared/flow.ts), and a member rejoins a rebalance
  * at once rather than after its running handlers finished, so during a rebalance a record may run
  * in the old and the new owner at the same time (at least once either way). `logLevel` and
  * `logger` take the bus's own entries; the client logs through the `debug` module
@@ -27,7 +28,7 @@ import type { Bus } from '@parcel-logistics/bus';
 export async function createPlatformaticKafkaBus(options: KafkaBusOptions): Promise<Bus> {
   const { instanceId, replyTopic, keyConcurrency, policy } = busSettings(options);
   const log = filtered(options.logger ?? stderrLogger, options.logLevel ?? 'error');
-  // The kafkajs adapter's settings (see kafka.ts), and metadata kept as long as kafkajs keeps it
+  // The kafkajs adapter's settings (see kafkajs/index.ts), and metadata kept as long as kafkajs keeps it
   // (an error refreshes it sooner).
   const tuning: StreamTuning = {
     sessionTimeoutMs: 10_000,
