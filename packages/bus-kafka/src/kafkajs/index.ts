@@ -7,13 +7,14 @@ import type { BusLogLevel, BusLogger } from '../shared/log.ts';
 import { busSettings } from '../shared/options.ts';
 import type { KafkaBusOptions } from '../shared/options.ts';
 import { createSender } from '../shared/sender.ts';
+import { createTopics } from '../shared/topics.ts';
 import { FETCH_MAX_WAIT_MS, HEARTBEAT_INTERVAL_MS } from '../shared/tuning.ts';
 import { runBatch } from './batch.ts';
 import { startGroupConsumer } from './consumer.ts';
 import type { ConsumerTuning } from './consumer.ts';
 import { createReplies } from './replies.ts';
 import { kafkajsSendBatch } from './sender.ts';
-import { createTopics } from './topics.ts';
+import { kafkajsTopicAdmin } from './topics.ts';
 import type { Bus } from '@parcel-logistics/bus';
 
 export type { BusLogLevel, BusLogger } from '../shared/log.ts';
@@ -83,7 +84,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<Bus> {
     throw error;
   }
 
-  const topics = createTopics(admin, options.ensureTopics);
+  const topics = createTopics(kafkajsTopicAdmin(admin), options.ensureTopics);
   const sender = createSender(kafkajsSendBatch(producer));
   return assembleBus({
     instanceId,

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Admin } from 'kafkajs';
-import type { EnsureTopics, Topics } from '../shared/topics.ts';
+import type { TopicAdmin } from '../shared/topics.ts';
 
 /**
  * Right after a topic is created, the broker may still answer "not the leader" for a moment;
@@ -17,41 +17,23 @@ async function settled<T>(lookUp: () => Promise<T>, attempts = 20): Promise<T> {
   }
 }
 
-export function createTopics(admin: Admin, ensure: EnsureTopics | undefined): Topics {
-  const known = new Map<string, Promise<number>>();
-
-  async function lookUp(topic: string): Promise<number> {
-    if (!(await admin.listTopics()).includes(topic)) {
-      if (!ensure) {
-        throw new Error(`topic ${topic} does not exist on the broker (auto creation is off): create it with infra/topics.sh`);
-      }
-      const created = await admin.createTopics({
-        topics: [{ topic, numPartitions: ensure.partitions, replicationFactor: ensure.replicationFactor ?? 1 }],
-        waitForLeaders: true,
-      });
-      if (created) ensure.onCreated?.(topic);
-    }
-    const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
-    return topics[0]?.partitions.length ?? 0;
-  }
-
+/** kafkajs's admin client as the bus's TopicAdmin (shared/topics.ts). */
+export function kafkajsTopicAdmin(admin: Admin): TopicAdmin {
   return {
-    partitions(topic) {
-      let partitions = known.get(topic);
-      if (!partitions) {
-        partitions = lookUp(topic);
-        known.set(topic, partitions);
-        partitions.catch(() => known.delete(topic));
-      }
-      return partitions;
+    listTopics: () => admin.listTopics(),
+    create: (topic, numPartitions, replicationFactor) =>
+      admin.createTopics({ topics: [{ topic, numPartitions, replicationFactor }], waitForLeaders: true }),
+    async partitionCount(topic) {
+      const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
+      return topics[0]?.partitions.length ?? 0;
     },
     async endOffsets(topic) {
       const offsets = await settled(() => admin.fetchTopicOffsets(topic));
       return new Map(offsets.map(({ partition, high }) => [partition, high]));
     },
-    async uncommitted(groupId, topic) {
+    async committed(groupId, topic) {
       const [committed] = await settled(() => admin.fetchOffsets({ groupId, topics: [topic] }));
-      return new Set((committed?.partitions ?? []).filter(({ offset }) => Number(offset) < 0).map(({ partition }) => partition));
+      return new Map((committed?.partitions ?? []).map(({ partition, offset }) => [partition, BigInt(offset)]));
     },
   };
 }

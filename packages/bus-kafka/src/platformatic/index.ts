@@ -6,12 +6,13 @@ import { filtered, stderrLogger } from '../shared/log.ts';
 import { busSettings } from '../shared/options.ts';
 import type { KafkaBusOptions } from '../shared/options.ts';
 import { createSender } from '../shared/sender.ts';
+import { createTopics } from '../shared/topics.ts';
 import { FETCH_MAX_WAIT_MS, HEARTBEAT_INTERVAL_MS } from '../shared/tuning.ts';
 import { startStreamConsumer } from './consumer.ts';
 import type { StreamTuning } from './consumer.ts';
 import { toProduce } from './records.ts';
 import { createPlatformaticReplies } from './replies.ts';
-import { createPlatformaticTopics } from './topics.ts';
+import { commitIfEmpty, platformaticTopicAdmin } from './topics.ts';
 import type { Bus } from '@parcel-logistics/bus';
 
 /**
@@ -65,7 +66,7 @@ export async function createPlatformaticKafkaBus(options: KafkaBusOptions): Prom
     throw error;
   }
 
-  const topics = createPlatformaticTopics(admin, options.ensureTopics);
+  const topics = createTopics(platformaticTopicAdmin(admin), options.ensureTopics);
   const sender = createSender(async (records) => {
     await producer.send({ messages: records.map(({ topic, record }) => toProduce(topic, record)), acks: ProduceAcks.ALL });
   });
@@ -82,7 +83,7 @@ export async function createPlatformaticKafkaBus(options: KafkaBusOptions): Prom
         // A brand-new group starts where the topic ended when subscribe was called, committed
         // before it joins (see the kafkajs adapter); a group with members has its positions.
         const startAt = await topics.endOffsets(topic);
-        await topics.commitIfEmpty(group, topic, new Map([...startAt].filter(([partition]) => uncommitted.has(partition))));
+        await commitIfEmpty(admin, group, topic, new Map([...startAt].filter(([partition]) => uncommitted.has(partition))));
       }
       const deliver = deliverer({ topic, group, policy, sender, log }, handle);
       return startStreamConsumer(base, { topic, groupId: group, keyConcurrency, deliver }, tuning, log);

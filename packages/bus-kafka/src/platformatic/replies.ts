@@ -4,13 +4,13 @@ import type { BaseOptions, Consumer as ConsumerClient, MessagesStream } from '@p
 import type { BusLogger } from '../shared/log.ts';
 import { waitingReplies } from '../shared/replies.ts';
 import type { Replies } from '../shared/replies.ts';
+import type { Topics } from '../shared/topics.ts';
 import { fromConsumed } from './records.ts';
 import type { StreamTuning } from './consumer.ts';
-import type { PlatformaticTopics } from './topics.ts';
 
 export interface PlatformaticRepliesConfig {
   base: BaseOptions;
-  topics: PlatformaticTopics;
+  topics: Topics;
   replyTopic: string;
   instanceId: string;
   tuning: StreamTuning;
