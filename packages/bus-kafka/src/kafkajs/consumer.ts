@@ -1,20 +1,13 @@
 import type { Consumer, ConsumerConfig, EachBatchPayload, Kafka } from 'kafkajs';
 import { createCommitter } from '../shared/committer.ts';
 import type { CommitOffsets, Committer } from '../shared/committer.ts';
+import { bounded } from '../shared/consumer.ts';
 import type { BatchContext, GroupConsumer } from '../shared/consumer.ts';
 import type { BusLogger } from '../shared/log.ts';
+import type { MemberTiming } from '../shared/tuning.ts';
 
-export interface ConsumerTuning {
+export interface ConsumerTuning extends MemberTiming {
   config: Omit<ConsumerConfig, 'groupId'>;
-  heartbeatIntervalMs: number;
-  /** How often done offsets are committed while records flow (nothing is sent while idle). */
-  commitIntervalMs: number;
-  /** How long stopping waits for the last commit of what is done. */
-  finalCommitTimeoutMs: number;
-  /** How long to wait for the first join and fetch before giving up. */
-  startTimeoutMs: number;
-  /** How long a draining stop waits for running handlers before abandoning them. */
-  drainTimeoutMs: number;
 }
 
 export interface GroupConsumerSpec {
@@ -39,17 +32,6 @@ export interface GroupConsumerSpec {
  * awaited before the next fetch), so it is off; the committer sends what is resolved on an
  * interval, and at once when the member gives way to a rebalance or stops.
  */
-/** Waits for `work` at most `ms`, logging nothing: the caller goes on either way. */
-async function bounded(work: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  try {
-    await Promise.race([work.catch(() => undefined), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 export async function startGroupConsumer(kafka: Kafka, spec: GroupConsumerSpec, tuning: ConsumerTuning, log: BusLogger): Promise<GroupConsumer> {
   const { topic, groupId } = spec;
   const stopping = new AbortController();

@@ -1,18 +1,15 @@
 import { Kafka, Partitioners, logLevel } from 'kafkajs';
 import type { RetryOptions, logCreator } from 'kafkajs';
 import { assembleBus } from '../shared/assemble.ts';
-import { deliverer } from '../shared/delivery.ts';
-import { filtered, stderrLogger } from '../shared/log.ts';
 import type { BusLogLevel, BusLogger } from '../shared/log.ts';
 import { busSettings } from '../shared/options.ts';
 import type { KafkaBusOptions } from '../shared/options.ts';
 import { createSender } from '../shared/sender.ts';
 import { createTopics } from '../shared/topics.ts';
-import { FETCH_MAX_WAIT_MS, HEARTBEAT_INTERVAL_MS } from '../shared/tuning.ts';
 import { runBatch } from './batch.ts';
 import { startGroupConsumer } from './consumer.ts';
 import type { ConsumerTuning } from './consumer.ts';
-import { createReplies } from './replies.ts';
+import { kafkajsReplyReader } from './replies.ts';
 import { kafkajsSendBatch } from './sender.ts';
 import { kafkajsTopicAdmin } from './topics.ts';
 import type { Bus } from '@parcel-logistics/bus';
@@ -48,25 +45,24 @@ function kafkaLogCreator(logger: BusLogger): logCreator {
  * one before it) was handled.
  */
 export async function createKafkaBus(options: KafkaBusOptions): Promise<Bus> {
-  const { instanceId, replyTopic, keyConcurrency, policy } = busSettings(options);
-  const level = options.logLevel ?? 'error';
-  const log = filtered(options.logger ?? stderrLogger, level);
-  const heartbeatIntervalMs = HEARTBEAT_INTERVAL_MS;
+  const settings = busSettings(options);
+  const { log, timing } = settings;
   const tuning: ConsumerTuning = {
-    config: { sessionTimeout: 10_000, rebalanceTimeout: 30_000, heartbeatInterval: heartbeatIntervalMs, maxWaitTimeInMs: FETCH_MAX_WAIT_MS, retry },
-    heartbeatIntervalMs,
-    // One OffsetCommit request a second per consumer while records flow, instead of one per batch.
-    commitIntervalMs: 1_000,
-    finalCommitTimeoutMs: 2_000,
-    startTimeoutMs: 30_000,
-    drainTimeoutMs: options.drainTimeoutMs ?? 10_000,
+    ...timing,
+    config: {
+      sessionTimeout: timing.sessionTimeoutMs,
+      rebalanceTimeout: timing.rebalanceTimeoutMs,
+      heartbeatInterval: timing.heartbeatIntervalMs,
+      maxWaitTimeInMs: timing.maxWaitTimeMs,
+      retry,
+    },
   };
 
   const kafka = new Kafka({
     clientId: options.clientId,
     brokers: options.brokers,
     retry,
-    logLevel: kafkaLevels[level],
+    logLevel: kafkaLevels[settings.logLevel],
     logCreator: kafkaLogCreator(log),
   });
   const admin = kafka.admin({ retry });
@@ -85,18 +81,15 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<Bus> {
   }
 
   const topics = createTopics(kafkajsTopicAdmin(admin), options.ensureTopics);
-  const sender = createSender(kafkajsSendBatch(producer));
   return assembleBus({
-    instanceId,
-    replyTopic,
+    settings,
     topics,
-    sender,
-    replies: createReplies({ kafka, topics, replyTopic, instanceId, tuning, log }),
-    async consume(topic, group, handle) {
+    sender: createSender(kafkajsSendBatch(producer)),
+    readReplies: kafkajsReplyReader(kafka, tuning, log),
+    async consume(topic, group, deliver) {
       const partitions = await topics.partitions(topic);
       const startAt = await topics.endOffsets(topic);
       const uncommitted = await topics.uncommitted(group, topic);
-      const deliver = deliverer({ topic, group, policy, sender, log }, handle);
       return startGroupConsumer(kafka, {
         topic,
         groupId: group,
@@ -110,7 +103,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<Bus> {
           return uncommitted.delete(partition) && offset !== undefined ? [{ partition, offset }] : [];
         }),
         eachBatch: (payload, context) => runBatch(payload.batch.messages, (record) => deliver(record, payload.batch.partition, context), {
-          concurrency: keyConcurrency,
+          concurrency: settings.keyConcurrency,
           resolve: context.resolve,
           proceed: context.proceed,
           abandoned: context.abandoned,

@@ -2,23 +2,17 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Consumer, MessagesStreamFallbackModes, MessagesStreamModes } from '@platformatic/kafka';
 import type { BaseOptions, Message as PlatformaticMessage, MessagesStream } from '@platformatic/kafka';
-import type { ConsumedRecord } from '../shared/codec.ts';
 import { createCommitter } from '../shared/committer.ts';
+import { bounded } from '../shared/consumer.ts';
 import type { BatchContext, GroupConsumer } from '../shared/consumer.ts';
+import type { Deliver } from '../shared/delivery.ts';
 import { createPartitionFlow } from '../shared/flow.ts';
 import type { PartitionFlow } from '../shared/flow.ts';
 import type { BusLogger } from '../shared/log.ts';
+import type { GroupTiming } from '../shared/tuning.ts';
 import { fromConsumed } from './records.ts';
 
-export interface StreamTuning {
-  sessionTimeoutMs: number;
-  rebalanceTimeoutMs: number;
-  heartbeatIntervalMs: number;
-  maxWaitTimeMs: number;
-  commitIntervalMs: number;
-  finalCommitTimeoutMs: number;
-  startTimeoutMs: number;
-  drainTimeoutMs: number;
+export interface StreamTuning extends GroupTiming {
   /** Records fetched ahead of the handlers before the stream pauses. */
   maxQueued: number;
 }
@@ -35,7 +29,7 @@ export interface StreamConsumerSpec {
   groupId: string;
   /** Records of one key one at a time, different keys side by side within a partition. */
   keyConcurrency: number;
-  deliver: (record: ConsumedRecord, partition: number, context: BatchContext) => Promise<boolean>;
+  deliver: Deliver;
 }
 
 interface PartitionState {
@@ -176,15 +170,6 @@ export async function startStreamConsumer(base: BaseOptions, spec: StreamConsume
       log.error({ topic, groupId, error: (error as Error).message }, 'message stream could not be started again');
       if (!stopping.signal.aborted) restarting = setTimeout(() => void reopen(), 1_000);
     });
-  }
-
-  async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([work.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   const stop = async (mode: 'drain' | 'abandon') => {

@@ -1,17 +1,14 @@
 import { Admin, ProduceAcks, Producer, compatibilityPartitioner } from '@platformatic/kafka';
 import type { BaseOptions } from '@platformatic/kafka';
 import { assembleBus } from '../shared/assemble.ts';
-import { deliverer } from '../shared/delivery.ts';
-import { filtered, stderrLogger } from '../shared/log.ts';
 import { busSettings } from '../shared/options.ts';
 import type { KafkaBusOptions } from '../shared/options.ts';
 import { createSender } from '../shared/sender.ts';
 import { createTopics } from '../shared/topics.ts';
-import { FETCH_MAX_WAIT_MS, HEARTBEAT_INTERVAL_MS } from '../shared/tuning.ts';
 import { startStreamConsumer } from './consumer.ts';
 import type { StreamTuning } from './consumer.ts';
 import { toProduce } from './records.ts';
-import { createPlatformaticReplies } from './replies.ts';
+import { platformaticReplyReader } from './replies.ts';
 import { commitIfEmpty, platformaticTopicAdmin } from './topics.ts';
 import type { Bus } from '@parcel-logistics/bus';
 
@@ -27,21 +24,10 @@ import type { Bus } from '@parcel-logistics/bus';
  * (DEBUG=plt:kafka*).
  */
 export async function createPlatformaticKafkaBus(options: KafkaBusOptions): Promise<Bus> {
-  const { instanceId, replyTopic, keyConcurrency, policy } = busSettings(options);
-  const log = filtered(options.logger ?? stderrLogger, options.logLevel ?? 'error');
-  // The kafkajs adapter's settings (see kafkajs/index.ts), and metadata kept as long as kafkajs keeps it
-  // (an error refreshes it sooner).
-  const tuning: StreamTuning = {
-    sessionTimeoutMs: 10_000,
-    rebalanceTimeoutMs: 30_000,
-    heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
-    maxWaitTimeMs: FETCH_MAX_WAIT_MS,
-    commitIntervalMs: 1_000,
-    finalCommitTimeoutMs: 2_000,
-    startTimeoutMs: 30_000,
-    drainTimeoutMs: options.drainTimeoutMs ?? 10_000,
-    maxQueued: 1_000,
-  };
+  const settings = busSettings(options);
+  const { log } = settings;
+  const tuning: StreamTuning = { ...settings.timing, maxQueued: 1_000 };
+  // Metadata kept as long as kafkajs keeps it (an error refreshes it sooner).
   const base: BaseOptions = {
     clientId: options.clientId,
     bootstrapBrokers: options.brokers,
@@ -67,16 +53,14 @@ export async function createPlatformaticKafkaBus(options: KafkaBusOptions): Prom
   }
 
   const topics = createTopics(platformaticTopicAdmin(admin), options.ensureTopics);
-  const sender = createSender(async (records) => {
-    await producer.send({ messages: records.map(({ topic, record }) => toProduce(topic, record)), acks: ProduceAcks.ALL });
-  });
   return assembleBus({
-    instanceId,
-    replyTopic,
+    settings,
     topics,
-    sender,
-    replies: createPlatformaticReplies({ base, topics, replyTopic, instanceId, tuning, log }),
-    async consume(topic, group, handle) {
+    sender: createSender(async (records) => {
+      await producer.send({ messages: records.map(({ topic, record }) => toProduce(topic, record)), acks: ProduceAcks.ALL });
+    }),
+    readReplies: platformaticReplyReader(base, tuning, log),
+    async consume(topic, group, deliver) {
       await topics.partitions(topic);
       const uncommitted = await topics.uncommitted(group, topic);
       if (uncommitted.size > 0) {
@@ -85,8 +69,7 @@ export async function createPlatformaticKafkaBus(options: KafkaBusOptions): Prom
         const startAt = await topics.endOffsets(topic);
         await commitIfEmpty(admin, group, topic, new Map([...startAt].filter(([partition]) => uncommitted.has(partition))));
       }
-      const deliver = deliverer({ topic, group, policy, sender, log }, handle);
-      return startStreamConsumer(base, { topic, groupId: group, keyConcurrency, deliver }, tuning, log);
+      return startStreamConsumer(base, { topic, groupId: group, keyConcurrency: settings.keyConcurrency, deliver }, tuning, log);
     },
     async ping() {
       await admin.metadata({ topics: [], forceUpdate: true });

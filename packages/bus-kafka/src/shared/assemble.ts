@@ -3,20 +3,23 @@ import type { Bus, Message, Unsubscribe } from '@parcel-logistics/bus';
 import { busHeader, encode, encodeValue } from './codec.ts';
 import type { Decoded, OutgoingRecord } from './codec.ts';
 import type { GroupConsumer } from './consumer.ts';
+import { deliverer } from './delivery.ts';
+import type { Deliver } from './delivery.ts';
 import { reasonOf } from './log.ts';
-import type { Replies } from './replies.ts';
+import type { BusSettings } from './options.ts';
+import { createReplies } from './replies.ts';
+import type { ReadReplies } from './replies.ts';
 import type { Sender } from './sender.ts';
 import type { Topics } from './topics.ts';
 
 /** What a Kafka client library brings to the bus; `assembleBus` does the rest, the same for every client. */
 export interface BusParts {
-  instanceId: string;
-  replyTopic: string;
+  settings: BusSettings;
   topics: Topics;
   sender: Sender;
-  replies: Replies;
-  /** Starts a consumer group member of `group` on `topic` that hands each record to `handle` (with retries and dead letters). */
-  consume(topic: string, group: string, handle: (decoded: Decoded) => Promise<void>): Promise<GroupConsumer>;
+  readReplies: ReadReplies;
+  /** Starts a consumer group member of `group` on `topic` that hands each record to `deliver` (retries and dead letters included). */
+  consume(topic: string, group: string, deliver: Deliver): Promise<GroupConsumer>;
   ping(): Promise<void>;
   /** Disconnects the producer and the admin client, once the consumers are stopped. */
   disconnect(): Promise<void>;
@@ -25,7 +28,9 @@ export interface BusParts {
 const pingTimeoutMs = 5_000;
 
 export function assembleBus(parts: BusParts): Bus {
-  const { instanceId, replyTopic, topics, sender, replies } = parts;
+  const { settings, topics, sender } = parts;
+  const { instanceId, replyTopic, policy, log } = settings;
+  const replies = createReplies({ topics, replyTopic, instanceId }, parts.readReplies);
   const consumers = new Set<GroupConsumer>();
   let closing: Promise<void> | undefined;
 
@@ -35,7 +40,7 @@ export function assembleBus(parts: BusParts): Bus {
   };
 
   async function consume(topic: string, group: string, handle: (decoded: Decoded) => Promise<void>): Promise<Unsubscribe> {
-    const consumer = await parts.consume(topic, group, handle);
+    const consumer = await parts.consume(topic, group, deliverer({ topic, group, policy, sender, log }, handle));
     if (closing) {
       await consumer.stop('abandon');
       throw closedError();

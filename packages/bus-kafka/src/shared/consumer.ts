@@ -14,3 +14,14 @@ export interface GroupConsumer {
   /** `drain` lets running handlers finish (bounded); `abandon` leaves them to redelivery at once. */
   stop(mode: 'drain' | 'abandon'): Promise<void>;
 }
+
+/** Waits for `work` at most `ms`, logging nothing: the caller goes on either way. */
+export async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  try {
+    await Promise.race([work.catch(() => undefined), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

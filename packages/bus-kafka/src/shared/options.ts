@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { filtered, stderrLogger } from './log.ts';
 import type { BusLogLevel, BusLogger } from './log.ts';
 import type { EnsureTopics } from './topics.ts';
+import { groupTiming } from './tuning.ts';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -27,9 +29,14 @@ export interface KafkaBusOptions {
   logger?: BusLogger;
 }
 
+export type BusSettings = ReturnType<typeof busSettings>;
+
 /** The bus options every Kafka adapter reads, with their defaults, read in one place. */
 export function busSettings(options: KafkaBusOptions) {
+  const logLevel = options.logLevel ?? 'error';
   return {
+    logLevel,
+    log: filtered(options.logger ?? stderrLogger, logLevel),
     instanceId: options.instanceId ?? `${options.clientId}-${randomUUID().slice(0, 8)}`,
     replyTopic: options.replyTopic ?? 'parcel.replies',
     keyConcurrency: options.keyConcurrency ?? 16,
@@ -39,5 +46,6 @@ export function busSettings(options: KafkaBusOptions) {
       maxRedeliveryDelayMs: 2_000,
       deadLetterTopic: options.deadLetterTopic ?? 'parcel.deadletter.v1',
     },
+    timing: groupTiming(options.drainTimeoutMs),
   };
 }
