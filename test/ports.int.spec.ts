@@ -49,7 +49,7 @@ describe('each adapter loads its own driver and no other', () => {
     ['@parcel-logistics/eventstore-postgres', ['pg']],
     ['@parcel-logistics/eventstore-kurrentdb', ['@kurrent/kurrentdb-client']],
     ['@parcel-logistics/bus-kafka', ['kafkajs']],
-    ['@parcel-logistics/bus-kafka/platformatic', ['@platformatic/kafka', 'kafkajs']],
+    ['@parcel-logistics/bus-kafka/platformatic', ['@platformatic/kafka']],
     ['@parcel-logistics/projections-sqlite', ['node:sqlite']],
     ['@parcel-logistics/projections-mongo', ['mongodb']],
     ['@parcel-logistics/webhooks-sqlite', ['node:sqlite']],

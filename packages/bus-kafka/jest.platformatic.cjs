@@ -1,4 +1,4 @@
-// Runs src/kafka.platformatic.spec.ts (started by src/platformatic.int.spec.ts; rootDir: this
+// Runs src/platformatic/bus.platformatic.spec.ts (started by bus.int.spec.ts beside it; rootDir: this
 // directory). @platformatic/kafka and its @platformatic dependencies are ES modules only: SWC turns
 // them into CommonJS here, as the repository's Jest (jest.config.cjs) does for the TypeScript sources.
 const swc = (syntax) => ['@swc/jest', { jsc: { target: 'es2023', parser: { syntax } }, module: { type: 'commonjs' } }];

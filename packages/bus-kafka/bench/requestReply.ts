@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Kafka } from 'kafkajs';
-import { createKafkaBus } from '../src/kafka.ts';
+import { createKafkaBus } from '../src/kafkajs/index.ts';
 import type { Bus } from '@parcel-logistics/bus';
 
 const brokers = process.env.PARCEL_KAFKA_BROKERS?.split(',');

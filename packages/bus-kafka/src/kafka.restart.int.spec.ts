@@ -6,8 +6,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Kafka } from 'kafkajs';
 import { eventually, makeMessage } from '@parcel-logistics/bus/conformance';
-import { createKafkaBus } from './kafka.ts';
-import type { BusLogLevel } from './kafka.ts';
+import { createKafkaBus } from './kafkajs/index.ts';
+import type { BusLogLevel } from './kafkajs/index.ts';
 import type { Bus, Message } from '@parcel-logistics/bus';
 
 /**

@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Kafka } from 'kafkajs';
 import type { Admin } from 'kafkajs';
 import { busConformance, eventually, makeMessage } from '@parcel-logistics/bus/conformance';
-import type { BusLogger } from './kafka/log.ts';
-import type { BusLogLevel, KafkaBusOptions } from './kafka.ts';
+import type { BusLogLevel, BusLogger } from './shared/log.ts';
+import type { KafkaBusOptions } from './shared/options.ts';
 import type { Bus, Message } from '@parcel-logistics/bus';
 
 /**
  * The Kafka adapters' shared tests: the bus conformance suite and the Kafka specifics, for one
- * adapter (kafka.int.spec.ts: kafkajs; kafka.platformatic.spec.ts: @platformatic/kafka).
+ * adapter (kafkajs/bus.int.spec.ts; platformatic/bus.platformatic.spec.ts).
  */
 export const TEST_MS = 60_000;
 

@@ -2,23 +2,17 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Consumer, MessagesStreamFallbackModes, MessagesStreamModes } from '@platformatic/kafka';
 import type { BaseOptions, Message as PlatformaticMessage, MessagesStream } from '@platformatic/kafka';
-import type { KafkaMessage } from 'kafkajs';
-import { createCommitter } from '../kafka/committer.ts';
-import type { BatchContext, GroupConsumer } from '../kafka/consumer.ts';
-import type { BusLogger } from '../kafka/log.ts';
-import { createPartitionFlow } from '../kafka/flow.ts';
-import type { PartitionFlow } from '../kafka/flow.ts';
+import { createCommitter } from '../shared/committer.ts';
+import { bounded } from '../shared/consumer.ts';
+import type { BatchContext, GroupConsumer } from '../shared/consumer.ts';
+import type { Deliver } from '../shared/delivery.ts';
+import { createPartitionFlow } from '../shared/flow.ts';
+import type { PartitionFlow } from '../shared/flow.ts';
+import type { BusLogger } from '../shared/log.ts';
+import type { GroupTiming } from '../shared/tuning.ts';
 import { fromConsumed } from './records.ts';
 
-export interface StreamTuning {
-  sessionTimeoutMs: number;
-  rebalanceTimeoutMs: number;
-  heartbeatIntervalMs: number;
-  maxWaitTimeMs: number;
-  commitIntervalMs: number;
-  finalCommitTimeoutMs: number;
-  startTimeoutMs: number;
-  drainTimeoutMs: number;
+export interface StreamTuning extends GroupTiming {
   /** Records fetched ahead of the handlers before the stream pauses. */
   maxQueued: number;
 }
@@ -35,7 +29,7 @@ export interface StreamConsumerSpec {
   groupId: string;
   /** Records of one key one at a time, different keys side by side within a partition. */
   keyConcurrency: number;
-  deliver: (record: KafkaMessage, partition: number, context: BatchContext) => Promise<boolean>;
+  deliver: Deliver;
 }
 
 interface PartitionState {
@@ -52,7 +46,7 @@ interface PartitionState {
  * A consumer group member on @platformatic/kafka's message stream, with the kafkajs adapter's
  * guarantees: per partition, one key in order and keys side by side; offsets are committed on an
  * interval only up to what is done; after a failure the unfinished records run again. Unlike the
- * kafkajs adapter, a record starts as soon as it is fetched (see kafka/flow.ts) rather than after the
+ * kafkajs adapter, a record starts as soon as it is fetched (see shared/flow.ts) rather than after the
  * batch before it: at 300 create-orders/s, records waited 4 to 8 ms at the median and 40 to 90 ms
  * at the 99th percentile behind the slowest record of the batch before them. The stream fetches
  * ahead while handlers run (up to `maxQueued` unfinished records), and each partition goes at its
@@ -176,15 +170,6 @@ export async function startStreamConsumer(base: BaseOptions, spec: StreamConsume
       log.error({ topic, groupId, error: (error as Error).message }, 'message stream could not be started again');
       if (!stopping.signal.aborted) restarting = setTimeout(() => void reopen(), 1_000);
     });
-  }
-
-  async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([work.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   const stop = async (mode: 'drain' | 'abandon') => {

@@ -1,41 +1,36 @@
 import { once } from 'node:events';
 import { Consumer, MessagesStreamModes } from '@platformatic/kafka';
-import type { BaseOptions, Consumer as ConsumerClient, MessagesStream } from '@platformatic/kafka';
-import type { BusLogger } from '../kafka/log.ts';
-import { waitingReplies } from '../kafka/replies.ts';
-import type { Replies } from '../kafka/replies.ts';
-import { fromConsumed } from './records.ts';
+import type { BaseOptions, MessagesStream } from '@platformatic/kafka';
+import type { BusLogger } from '../shared/log.ts';
+import type { ReadReplies } from '../shared/replies.ts';
 import type { StreamTuning } from './consumer.ts';
-import type { PlatformaticTopics } from './topics.ts';
-
-export interface PlatformaticRepliesConfig {
-  base: BaseOptions;
-  topics: PlatformaticTopics;
-  replyTopic: string;
-  instanceId: string;
-  tuning: StreamTuning;
-  log: BusLogger;
-}
+import { fromConsumed } from './records.ts';
 
 /**
- * As the kafkajs adapter's replies (kafka/replies.ts): every instance reads the whole reply topic
- * in a group of its own, from the topic's end when it starts, never commits, and keeps the replies
- * to its own requests. The stream is in manual mode: its positions live in memory and survive a
- * rejoin; should the stream fail (a broker gone), a new one starts where the last one was.
+ * The reply reader on @platformatic/kafka (shared/replies.ts): a stream in manual mode, whose
+ * positions live in memory and survive a rejoin; should the stream fail (a broker gone), a new one
+ * starts where the last one was.
  */
-export function createPlatformaticReplies({ base, topics, replyTopic, instanceId, tuning, log }: PlatformaticRepliesConfig): Replies {
-  const waiting = waitingReplies(instanceId);
-  const positions = new Map<number, bigint>();
-  let consumer: ConsumerClient<Buffer, Buffer, Buffer, Buffer> | undefined;
-  let started: Promise<void> | undefined;
-  let closedWith: Error | undefined;
+export const platformaticReplyReader = (base: BaseOptions, tuning: StreamTuning, log: BusLogger): ReadReplies => async ({ topic, groupId, startAt, settle }) => {
+  const positions = new Map([...startAt].map(([partition, offset]) => [partition, BigInt(offset)]));
   let restarting: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({
+    ...base,
+    groupId,
+    autocommit: false,
+    sessionTimeout: tuning.sessionTimeoutMs,
+    rebalanceTimeout: tuning.rebalanceTimeoutMs,
+    heartbeatInterval: tuning.heartbeatIntervalMs,
+    maxWaitTime: tuning.maxWaitTimeMs,
+  });
+  consumer.on('error', (error: Error) => log.warn({ topic, error: error.message }, 'reply consumer error'));
 
-  async function open(own: ConsumerClient<Buffer, Buffer, Buffer, Buffer>): Promise<MessagesStream<Buffer, Buffer, Buffer, Buffer>> {
-    const stream = await own.consume({
-      topics: [replyTopic],
+  async function open(): Promise<MessagesStream<Buffer, Buffer, Buffer, Buffer>> {
+    const stream = await consumer.consume({
+      topics: [topic],
       mode: MessagesStreamModes.MANUAL,
-      offsets: [...positions].map(([partition, offset]) => ({ topic: replyTopic, partition, offset })),
+      offsets: [...positions].map(([partition, offset]) => ({ topic, partition, offset })),
       autocommit: false,
       sessionTimeout: tuning.sessionTimeoutMs,
       rebalanceTimeout: tuning.rebalanceTimeoutMs,
@@ -45,59 +40,31 @@ export function createPlatformaticReplies({ base, topics, replyTopic, instanceId
     });
     stream.on('data', (message) => {
       positions.set(message.partition, message.offset + 1n);
-      waiting.settle(fromConsumed(message));
+      settle(fromConsumed(message));
     });
     stream.on('error', (error: Error) => {
-      if (closedWith) return;
-      log.warn({ topic: replyTopic, error: error.message }, 'reply stream failed: starting a new one');
+      if (stopped) return;
+      log.warn({ topic, error: error.message }, 'reply stream failed: starting a new one');
       const again = () => {
-        restarting = setTimeout(() => void open(own).catch(again), 1_000);
+        if (!stopped) restarting = setTimeout(() => void open().catch(again), 1_000);
       };
       again();
     });
     return stream;
   }
 
-  async function start(): Promise<void> {
-    await topics.partitions(replyTopic);
-    for (const [partition, offset] of await topics.endOffsets(replyTopic)) positions.set(partition, BigInt(offset));
-    const own = new Consumer<Buffer, Buffer, Buffer, Buffer>({
-      ...base,
-      groupId: `${replyTopic}.${instanceId}`,
-      autocommit: false,
-      sessionTimeout: tuning.sessionTimeoutMs,
-      rebalanceTimeout: tuning.rebalanceTimeoutMs,
-      heartbeatInterval: tuning.heartbeatIntervalMs,
-      maxWaitTime: tuning.maxWaitTimeMs,
-    });
-    own.on('error', (error: Error) => log.warn({ topic: replyTopic, error: error.message }, 'reply consumer error'));
-    consumer = own;
-    try {
-      const stream = await open(own);
-      await once(stream, 'fetch');
-    } catch (error) {
-      consumer = undefined;
-      await own.close(true).catch(() => undefined);
-      throw error;
-    }
+  async function stop(): Promise<void> {
+    stopped = true;
+    clearTimeout(restarting);
+    await consumer.close(true).catch(() => undefined);
   }
 
-  return {
-    expect: waiting.expect,
-    async ready() {
-      if (closedWith) throw closedWith;
-      if (!started) {
-        started = start();
-        started.catch(() => (started = undefined)); // the next request tries again
-      }
-      await started;
-    },
-    async close(error) {
-      closedWith = error;
-      clearTimeout(restarting);
-      waiting.rejectAll(error);
-      await started?.catch(() => undefined);
-      await consumer?.close(true).catch(() => undefined);
-    },
-  };
-}
+  try {
+    const stream = await open();
+    await once(stream, 'fetch');
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { stop };
+};

@@ -1,13 +1,13 @@
 /**
  * The @platformatic/kafka adapter's tests. The library is an ES module only, which Jest's
- * CommonJS runtime cannot load without transforming it: platformatic.int.spec.ts runs this file
+ * CommonJS runtime cannot load without transforming it: bus.int.spec.ts beside it runs this file
  * in a Jest of its own (jest.platformatic.cjs) that does.
  */
 import { describe, expect, it } from '@jest/globals';
 import { eventually, makeMessage } from '@parcel-logistics/bus/conformance';
-import { createKafkaBus } from './kafka.ts';
-import { TEST_MS, kafkaBusSuite, kafkaTestKit } from './kafkaSuite.ts';
-import { createPlatformaticKafkaBus } from './platformatic.ts';
+import { createKafkaBus } from '../kafkajs/index.ts';
+import { TEST_MS, kafkaBusSuite, kafkaTestKit } from '../kafkaSuite.ts';
+import { createPlatformaticKafkaBus } from './index.ts';
 import type { Message } from '@parcel-logistics/bus';
 
 const kit = kafkaTestKit();

@@ -1,7 +1,7 @@
-import type { KafkaMessage } from 'kafkajs';
+import type { ConsumedRecord } from './codec.ts';
 
 /** Handles one record; resolves false when it gave up without finishing it (the consumer is stopping). */
-export type RecordHandler = (record: KafkaMessage) => Promise<boolean>;
+export type RecordHandler = (record: ConsumedRecord) => Promise<boolean>;
 
 export interface FlowOptions {
   /** Keys handled at once. */
@@ -19,7 +19,7 @@ export interface FlowOptions {
 
 export interface PartitionFlow {
   /** A record fetched, in offset order: it starts at once unless a record of its key is unfinished. */
-  push(record: KafkaMessage): void;
+  push(record: ConsumedRecord): void;
   /** After a failure, once nothing runs: every unfinished record starts again, in offset order. */
   retry(): void;
   /** Resolves once no handler runs. */
@@ -29,15 +29,15 @@ export interface PartitionFlow {
 }
 
 interface Entry {
-  record: KafkaMessage;
+  record: ConsumedRecord;
   done: boolean;
 }
 
-const keyOf = (record: KafkaMessage): string => (record.key ? record.key.toString('latin1') : `\u0000${record.offset}`);
+const keyOf = (record: ConsumedRecord): string => (record.key ? record.key.toString('latin1') : `\u0000${record.offset}`);
 
 /**
  * One partition's records as they arrive (the @platformatic/kafka adapter pushes each record when it
- * is fetched; the kafkajs adapter a whole batch, see batch.ts): a record starts at once, unless a record of the same key is still unfinished (one key in order, keys side by
+ * is fetched; the kafkajs adapter a whole batch, see kafkajs/batch.ts): a record starts at once, unless a record of the same key is still unfinished (one key in order, keys side by
  * side, at most `concurrency` keys at once). A record no longer waits for the slowest one of the
  * fetch before it. Offsets are resolved in order only: an offset is resolved (and so committed)
  * once every record up to it is done, whatever order they finished in.
@@ -59,7 +59,7 @@ export function createPartitionFlow(options: FlowOptions): PartitionFlow {
   const finish = (entry: Entry) => {
     entry.done = true;
     unfinished -= 1;
-    let last: KafkaMessage | undefined;
+    let last: ConsumedRecord | undefined;
     while (entries[0]?.done) last = entries.shift()!.record;
     if (last) options.resolve(last.offset);
   };

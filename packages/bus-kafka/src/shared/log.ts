@@ -1,6 +1,3 @@
-import { logLevel } from 'kafkajs';
-import type { logCreator } from 'kafkajs';
-
 /** The subset of a pino logger the bus writes to, so a service can pass its own. */
 export interface BusLogger {
   error(fields: object, message: string): void;
@@ -32,17 +29,6 @@ export function filtered(logger: BusLogger, level: BusLogLevel): BusLogger {
     warn: at('warn', logger.warn),
     info: at('info', logger.info),
     debug: at('debug', logger.debug),
-  };
-}
-
-export function kafkaLogCreator(logger: BusLogger): logCreator {
-  return () => ({ namespace, level, log }) => {
-    const { message, timestamp: _timestamp, ...extra } = log;
-    const fields = { kafkajs: namespace, ...extra };
-    if (level === logLevel.ERROR) logger.error(fields, message);
-    else if (level === logLevel.WARN) logger.warn(fields, message);
-    else if (level === logLevel.INFO) logger.info(fields, message);
-    else logger.debug(fields, message);
   };
 }
 

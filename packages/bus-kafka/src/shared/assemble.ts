@@ -1,46 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import type { Message as KafkaRecord } from 'kafkajs';
 import type { Bus, Message, Unsubscribe } from '@parcel-logistics/bus';
 import { busHeader, encode, encodeValue } from './codec.ts';
-import type { Decoded } from './codec.ts';
+import type { Decoded, OutgoingRecord } from './codec.ts';
 import type { GroupConsumer } from './consumer.ts';
+import { deliverer } from './delivery.ts';
+import type { Deliver } from './delivery.ts';
 import { reasonOf } from './log.ts';
-import type { Replies } from './replies.ts';
+import type { BusSettings } from './options.ts';
+import { createReplies } from './replies.ts';
+import type { ReadReplies } from './replies.ts';
 import type { Sender } from './sender.ts';
 import type { Topics } from './topics.ts';
 
-/** The bus options every Kafka adapter reads, with their defaults, read in one place. */
-export function busSettings(options: {
-  clientId: string;
-  instanceId?: string;
-  replyTopic?: string;
-  keyConcurrency?: number;
-  maxDeliveries?: number;
-  redeliveryDelayMs?: number;
-  deadLetterTopic?: string;
-}) {
-  return {
-    instanceId: options.instanceId ?? `${options.clientId}-${randomUUID().slice(0, 8)}`,
-    replyTopic: options.replyTopic ?? 'parcel.replies',
-    keyConcurrency: options.keyConcurrency ?? 16,
-    policy: {
-      maxDeliveries: options.maxDeliveries ?? 5,
-      redeliveryDelayMs: options.redeliveryDelayMs ?? 50,
-      maxRedeliveryDelayMs: 2_000,
-      deadLetterTopic: options.deadLetterTopic ?? 'parcel.deadletter.v1',
-    },
-  };
-}
-
 /** What a Kafka client library brings to the bus; `assembleBus` does the rest, the same for every client. */
 export interface BusParts {
-  instanceId: string;
-  replyTopic: string;
+  settings: BusSettings;
   topics: Topics;
   sender: Sender;
-  replies: Replies;
-  /** Starts a consumer group member of `group` on `topic` that hands each record to `handle` (with retries and dead letters). */
-  consume(topic: string, group: string, handle: (decoded: Decoded) => Promise<void>): Promise<GroupConsumer>;
+  readReplies: ReadReplies;
+  /** Starts a consumer group member of `group` on `topic` that hands each record to `deliver` (retries and dead letters included). */
+  consume(topic: string, group: string, deliver: Deliver): Promise<GroupConsumer>;
   ping(): Promise<void>;
   /** Disconnects the producer and the admin client, once the consumers are stopped. */
   disconnect(): Promise<void>;
@@ -49,7 +28,9 @@ export interface BusParts {
 const pingTimeoutMs = 5_000;
 
 export function assembleBus(parts: BusParts): Bus {
-  const { instanceId, replyTopic, topics, sender, replies } = parts;
+  const { settings, topics, sender } = parts;
+  const { instanceId, replyTopic, policy, log } = settings;
+  const replies = createReplies({ topics, replyTopic, instanceId }, parts.readReplies);
   const consumers = new Set<GroupConsumer>();
   let closing: Promise<void> | undefined;
 
@@ -59,7 +40,7 @@ export function assembleBus(parts: BusParts): Bus {
   };
 
   async function consume(topic: string, group: string, handle: (decoded: Decoded) => Promise<void>): Promise<Unsubscribe> {
-    const consumer = await parts.consume(topic, group, handle);
+    const consumer = await parts.consume(topic, group, deliverer({ topic, group, policy, sender, log }, handle));
     if (closing) {
       await consumer.stop('abandon');
       throw closedError();
@@ -74,7 +55,7 @@ export function assembleBus(parts: BusParts): Bus {
     const correlationId = bus[busHeader.correlationId];
     const replyTo = bus[busHeader.replyTo];
     const headers = { [busHeader.correlationId]: correlationId ?? '', [busHeader.requester]: bus[busHeader.requester] ?? '' };
-    let reply: KafkaRecord;
+    let reply: OutgoingRecord;
     try {
       reply = { key: correlationId, value: encodeValue(await handler(message)), headers };
     } catch (error) {

@@ -1,9 +1,6 @@
-import type { Kafka, KafkaMessage } from 'kafkajs';
 import { BusRemoteError, BusTimeoutError } from '@parcel-logistics/bus';
 import { busHeader, decodeValue, headerText } from './codec.ts';
-import { startGroupConsumer } from './consumer.ts';
-import type { ConsumerTuning, GroupConsumer } from './consumer.ts';
-import type { BusLogger } from './log.ts';
+import type { ConsumedRecord } from './codec.ts';
 import type { Topics } from './topics.ts';
 
 export interface Replies {
@@ -14,20 +11,11 @@ export interface Replies {
   close(error: Error): Promise<void>;
 }
 
-export interface RepliesConfig {
-  kafka: Kafka;
-  topics: Topics;
-  replyTopic: string;
-  instanceId: string;
-  tuning: ConsumerTuning;
-  log: BusLogger;
-}
-
 /**
  * The requests of one bus instance waiting for their replies, whichever client reads the reply
  * topic: a reply record settles the request it answers (the requester and correlation headers).
  */
-export function waitingReplies(instanceId: string): Pick<Replies, 'expect'> & { settle(record: KafkaMessage): void; rejectAll(error: Error): void } {
+function waitingReplies(instanceId: string): Pick<Replies, 'expect'> & { settle(record: ConsumedRecord): void; rejectAll(error: Error): void } {
   const pending = new Map<string, { resolve: (reply: unknown) => void; reject: (error: Error) => void }>();
   return {
     settle(record) {
@@ -69,54 +57,57 @@ export function waitingReplies(instanceId: string): Pick<Replies, 'expect'> & { 
   };
 }
 
+/** How a client reads the reply topic for one bus instance. */
+export interface ReplyReading {
+  topic: string;
+  /** The instance's own group, which never commits. */
+  groupId: string;
+  /** Where each partition starts: the topic's end when the reader starts. */
+  startAt: Map<number, string>;
+  /** Settles the request a reply record answers, when it is one of this instance's. */
+  settle: (record: ConsumedRecord) => void;
+}
+
+export interface ReplyReader {
+  /** Leaves the group; never throws. */
+  stop(): Promise<void>;
+}
+
+/** Starts reading replies; resolves once the reader fetched. */
+export type ReadReplies = (reading: ReplyReading) => Promise<ReplyReader>;
+
 /**
  * Every instance reads the whole reply topic in a group of its own and keeps the replies to its
  * own requests (the requester header). Offsets are never committed: the positions live in memory,
- * start at the topic's end when the consumer starts and are restored after each rejoin, so a
- * reconnect neither skips a reply nor leaves a group with offsets behind.
+ * start at the topic's end when the reader starts and survive each rejoin, so a reconnect neither
+ * skips a reply nor leaves a group with offsets behind. The reader starts with the first request.
  */
-export function createReplies({ kafka, topics, replyTopic, instanceId, tuning, log }: RepliesConfig): Replies {
+export function createReplies({ topics, replyTopic, instanceId }: { topics: Topics; replyTopic: string; instanceId: string }, read: ReadReplies): Replies {
   const waiting = waitingReplies(instanceId);
-  let consumer: Promise<GroupConsumer> | undefined;
+  let reader: Promise<ReplyReader> | undefined;
   let closedWith: Error | undefined;
 
-  async function start(): Promise<GroupConsumer> {
+  async function start(): Promise<ReplyReader> {
     await topics.partitions(replyTopic);
-    const positions = await topics.endOffsets(replyTopic);
-    return startGroupConsumer(kafka, {
-      topic: replyTopic,
-      groupId: `${replyTopic}.${instanceId}`,
-      commit: false,
-      partitionsConcurrently: 1,
-      seekOnJoin: (partitions) => partitions.flatMap((partition) => {
-        const offset = positions.get(partition);
-        return offset === undefined ? [] : [{ partition, offset }];
-      }),
-      eachBatch: async ({ batch, resolveOffset }) => {
-        for (const record of batch.messages) {
-          waiting.settle(record);
-          positions.set(batch.partition, (BigInt(record.offset) + 1n).toString());
-          resolveOffset(record.offset);
-        }
-      },
-    }, tuning, log);
+    const startAt = await topics.endOffsets(replyTopic);
+    return read({ topic: replyTopic, groupId: `${replyTopic}.${instanceId}`, startAt, settle: waiting.settle });
   }
 
   return {
     expect: waiting.expect,
     async ready() {
       if (closedWith) throw closedWith;
-      if (!consumer) {
-        consumer = start();
-        consumer.catch(() => (consumer = undefined)); // the next request tries again
+      if (!reader) {
+        reader = start();
+        reader.catch(() => (reader = undefined)); // the next request tries again
       }
-      await consumer;
+      await reader;
     },
     async close(error) {
       closedWith = error;
       waiting.rejectAll(error);
-      const started = await consumer?.catch(() => undefined);
-      await started?.stop('abandon');
+      const started = await reader?.catch(() => undefined);
+      await started?.stop();
     },
   };
 }

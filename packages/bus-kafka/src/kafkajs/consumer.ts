@@ -1,29 +1,13 @@
 import type { Consumer, ConsumerConfig, EachBatchPayload, Kafka } from 'kafkajs';
-import { createCommitter } from './committer.ts';
-import type { CommitOffsets, Committer } from './committer.ts';
-import type { BusLogger } from './log.ts';
+import { createCommitter } from '../shared/committer.ts';
+import type { CommitOffsets, Committer } from '../shared/committer.ts';
+import { bounded } from '../shared/consumer.ts';
+import type { BatchContext, GroupConsumer } from '../shared/consumer.ts';
+import type { BusLogger } from '../shared/log.ts';
+import type { MemberTiming } from '../shared/tuning.ts';
 
-export interface ConsumerTuning {
+export interface ConsumerTuning extends MemberTiming {
   config: Omit<ConsumerConfig, 'groupId'>;
-  heartbeatIntervalMs: number;
-  /** How often done offsets are committed while records flow (nothing is sent while idle). */
-  commitIntervalMs: number;
-  /** How long stopping waits for the last commit of what is done. */
-  finalCommitTimeoutMs: number;
-  /** How long to wait for the first join and fetch before giving up. */
-  startTimeoutMs: number;
-  /** How long a draining stop waits for running handlers before abandoning them. */
-  drainTimeoutMs: number;
-}
-
-export interface BatchContext {
-  /** False once the consumer stops or should give way to a rebalance: start nothing new. */
-  proceed: () => boolean;
-  /** Every record of the batch's partition up to and including `offset` is done: fetch on after it, commit it soon. */
-  resolve: (offset: string) => void;
-  abandoned: AbortSignal;
-  /** Aborted when the consumer stops: cuts redelivery pauses short. */
-  stopping: AbortSignal;
 }
 
 export interface GroupConsumerSpec {
@@ -38,11 +22,6 @@ export interface GroupConsumerSpec {
   eachBatch: (payload: EachBatchPayload, context: BatchContext) => Promise<void>;
 }
 
-export interface GroupConsumer {
-  /** `drain` lets running handlers finish (bounded); `abandon` leaves them to redelivery at once. */
-  stop(mode: 'drain' | 'abandon'): Promise<void>;
-}
-
 /**
  * Starts a consumer group member and resolves once it joined, got its partitions, fetched once
  * from its positions and committed the starting positions `seekOnJoin` chose: a record produced
@@ -53,17 +32,6 @@ export interface GroupConsumer {
  * awaited before the next fetch), so it is off; the committer sends what is resolved on an
  * interval, and at once when the member gives way to a rebalance or stops.
  */
-/** Waits for `work` at most `ms`, logging nothing: the caller goes on either way. */
-async function bounded(work: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  try {
-    await Promise.race([work.catch(() => undefined), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 export async function startGroupConsumer(kafka: Kafka, spec: GroupConsumerSpec, tuning: ConsumerTuning, log: BusLogger): Promise<GroupConsumer> {
   const { topic, groupId } = spec;
   const stopping = new AbortController();

@@ -1,6 +1,6 @@
-import type { KafkaMessage } from 'kafkajs';
-import { createPartitionFlow } from './flow.ts';
-import type { RecordHandler } from './flow.ts';
+import type { ConsumedRecord } from '../shared/codec.ts';
+import { createPartitionFlow } from '../shared/flow.ts';
+import type { RecordHandler } from '../shared/flow.ts';
 
 export type { RecordHandler };
 
@@ -16,13 +16,13 @@ export interface BatchOptions {
 }
 
 /**
- * Runs one partition's batch (records in offset order) on a partition flow (flow.ts): records of
+ * Runs one partition's batch (records in offset order) on a partition flow (shared/flow.ts): records of
  * one key one after another, different keys side by side. An offset is resolved (and so committed)
  * only once every record before it is done, so a commit never skips a record that is still being
  * handled. Resolves once nothing of the batch runs; rejects with the first handler error, after
  * which nothing more of the batch starts.
  */
-export async function runBatch(records: KafkaMessage[], handle: RecordHandler, options: BatchOptions): Promise<void> {
+export async function runBatch(records: ConsumedRecord[], handle: RecordHandler, options: BatchOptions): Promise<void> {
   let failure: { error: unknown } | undefined;
   const flow = createPartitionFlow({
     concurrency: options.concurrency,

@@ -1,16 +1,15 @@
 import { Admin, ProduceAcks, Producer, compatibilityPartitioner } from '@platformatic/kafka';
 import type { BaseOptions } from '@platformatic/kafka';
-import { assembleBus, busSettings } from './kafka/assemble.ts';
-import { deliverer } from './kafka/delivery.ts';
-import { filtered, stderrLogger } from './kafka/log.ts';
-import { createSender } from './kafka/sender.ts';
-import { FETCH_MAX_WAIT_MS, HEARTBEAT_INTERVAL_MS } from './kafka/tuning.ts';
-import type { KafkaBusOptions } from './kafka.ts';
-import { startStreamConsumer } from './platformatic/consumer.ts';
-import type { StreamTuning } from './platformatic/consumer.ts';
-import { toProduce } from './platformatic/records.ts';
-import { createPlatformaticReplies } from './platformatic/replies.ts';
-import { createPlatformaticTopics } from './platformatic/topics.ts';
+import { assembleBus } from '../shared/assemble.ts';
+import { busSettings } from '../shared/options.ts';
+import type { KafkaBusOptions } from '../shared/options.ts';
+import { createSender } from '../shared/sender.ts';
+import { createTopics } from '../shared/topics.ts';
+import { startStreamConsumer } from './consumer.ts';
+import type { StreamTuning } from './consumer.ts';
+import { toProduce } from './records.ts';
+import { platformaticReplyReader } from './replies.ts';
+import { commitIfEmpty, platformaticTopicAdmin } from './topics.ts';
 import type { Bus } from '@parcel-logistics/bus';
 
 /**
@@ -18,28 +17,17 @@ import type { Bus } from '@parcel-logistics/bus';
  * headers, partitioning (murmur2 as Java and kafkajs), offsets and dead letters, so processes of
  * both adapters can share topics and groups. Differences: a record starts as soon as it is
  * fetched unless a record of its key is unfinished, rather than after the batch before it (the
- * stream fetches ahead while handlers run; kafka/flow.ts), and a member rejoins a rebalance
+ * stream fetches ahead while handlers run; shared/flow.ts), and a member rejoins a rebalance
  * at once rather than after its running handlers finished, so during a rebalance a record may run
  * in the old and the new owner at the same time (at least once either way). `logLevel` and
  * `logger` take the bus's own entries; the client logs through the `debug` module
  * (DEBUG=plt:kafka*).
  */
 export async function createPlatformaticKafkaBus(options: KafkaBusOptions): Promise<Bus> {
-  const { instanceId, replyTopic, keyConcurrency, policy } = busSettings(options);
-  const log = filtered(options.logger ?? stderrLogger, options.logLevel ?? 'error');
-  // The kafkajs adapter's settings (see kafka.ts), and metadata kept as long as kafkajs keeps it
-  // (an error refreshes it sooner).
-  const tuning: StreamTuning = {
-    sessionTimeoutMs: 10_000,
-    rebalanceTimeoutMs: 30_000,
-    heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
-    maxWaitTimeMs: FETCH_MAX_WAIT_MS,
-    commitIntervalMs: 1_000,
-    finalCommitTimeoutMs: 2_000,
-    startTimeoutMs: 30_000,
-    drainTimeoutMs: options.drainTimeoutMs ?? 10_000,
-    maxQueued: 1_000,
-  };
+  const settings = busSettings(options);
+  const { log } = settings;
+  const tuning: StreamTuning = { ...settings.timing, maxQueued: 1_000 };
+  // Metadata kept as long as kafkajs keeps it (an error refreshes it sooner).
   const base: BaseOptions = {
     clientId: options.clientId,
     bootstrapBrokers: options.brokers,
@@ -64,27 +52,24 @@ export async function createPlatformaticKafkaBus(options: KafkaBusOptions): Prom
     throw error;
   }
 
-  const topics = createPlatformaticTopics(admin, options.ensureTopics);
-  const sender = createSender(async (records) => {
-    await producer.send({ messages: records.map(({ topic, record }) => toProduce(topic, record)), acks: ProduceAcks.ALL });
-  });
+  const topics = createTopics(platformaticTopicAdmin(admin), options.ensureTopics);
   return assembleBus({
-    instanceId,
-    replyTopic,
+    settings,
     topics,
-    sender,
-    replies: createPlatformaticReplies({ base, topics, replyTopic, instanceId, tuning, log }),
-    async consume(topic, group, handle) {
+    sender: createSender(async (records) => {
+      await producer.send({ messages: records.map(({ topic, record }) => toProduce(topic, record)), acks: ProduceAcks.ALL });
+    }),
+    readReplies: platformaticReplyReader(base, tuning, log),
+    async consume(topic, group, deliver) {
       await topics.partitions(topic);
       const uncommitted = await topics.uncommitted(group, topic);
       if (uncommitted.size > 0) {
         // A brand-new group starts where the topic ended when subscribe was called, committed
         // before it joins (see the kafkajs adapter); a group with members has its positions.
         const startAt = await topics.endOffsets(topic);
-        await topics.commitIfEmpty(group, topic, new Map([...startAt].filter(([partition]) => uncommitted.has(partition))));
+        await commitIfEmpty(admin, group, topic, new Map([...startAt].filter(([partition]) => uncommitted.has(partition))));
       }
-      const deliver = deliverer({ topic, group, policy, sender, log }, handle);
-      return startStreamConsumer(base, { topic, groupId: group, keyConcurrency, deliver }, tuning, log);
+      return startStreamConsumer(base, { topic, groupId: group, keyConcurrency: settings.keyConcurrency, deliver }, tuning, log);
     },
     async ping() {
       await admin.metadata({ topics: [], forceUpdate: true });

@@ -1,23 +1,22 @@
 import { describe, expect, it } from '@jest/globals';
-import type { KafkaMessage } from 'kafkajs';
+import type { ConsumedRecord } from './codec.ts';
 import { createPartitionFlow } from './flow.ts';
 import type { FlowOptions } from './flow.ts';
 
 let offset = 0;
-const record = (key: string): KafkaMessage =>
-  ({ key: Buffer.from(key), value: Buffer.from('{}'), offset: String(offset++), timestamp: '0', attributes: 0, headers: {} }) as KafkaMessage;
+const record = (key: string): ConsumedRecord => ({ key: Buffer.from(key), value: Buffer.from('{}'), offset: String(offset++), headers: {} });
 
 /** A handler whose calls wait until the test finishes or fails them, one by one. */
 function controlled() {
   const started: string[] = [];
   const pending = new Map<string, PromiseWithResolvers<boolean>>();
-  const handle = (r: KafkaMessage) => {
+  const handle = (r: ConsumedRecord) => {
     const call = Promise.withResolvers<boolean>();
     started.push(r.offset);
     pending.set(r.offset, call);
     return call.promise;
   };
-  const settle = async (r: KafkaMessage, outcome: boolean | Error = true) => {
+  const settle = async (r: ConsumedRecord, outcome: boolean | Error = true) => {
     const call = pending.get(r.offset);
     if (!call) throw new Error(`offset ${r.offset} has not started`);
     pending.delete(r.offset);

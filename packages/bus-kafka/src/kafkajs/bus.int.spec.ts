@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { Kafka } from 'kafkajs';
 import { eventually } from '@parcel-logistics/bus/conformance';
-import { createKafkaBus } from './kafka.ts';
-import { startGroupConsumer } from './kafka/consumer.ts';
-import { TEST_MS, kafkaBusSuite, kafkaTestKit } from './kafkaSuite.ts';
+import { TEST_MS, kafkaBusSuite, kafkaTestKit } from '../kafkaSuite.ts';
+import { startGroupConsumer } from './consumer.ts';
+import { createKafkaBus } from './index.ts';
 
 const kit = kafkaTestKit();
 const { brokers, fresh, createTopic, quiet } = kit;

@@ -1,23 +1,12 @@
-import type { Message as KafkaRecord, Producer, TopicMessages } from 'kafkajs';
-
-function byTopic(batch: Outgoing[]): TopicMessages[] {
-  const topics = new Map<string, KafkaRecord[]>();
-  for (const { topic, record } of batch) topics.set(topic, [...(topics.get(topic) ?? []), record]);
-  return [...topics].map(([topic, messages]) => ({ topic, messages }));
-}
+import type { OutgoingRecord } from './codec.ts';
 
 export interface Outgoing {
   topic: string;
-  record: KafkaRecord;
+  record: OutgoingRecord;
 }
 
 /** One produce request with these records, resolved once the broker acknowledged all of them on all in-sync replicas. */
 export type SendBatch = (records: Outgoing[]) => Promise<void>;
-
-/** kafkajs's idempotent producer as a SendBatch. */
-export const kafkajsSendBatch = (producer: Producer): SendBatch => async (records) => {
-  await producer.sendBatch({ topicMessages: byTopic(records), acks: -1 });
-};
 
 interface Queued extends Outgoing {
   done: PromiseWithResolvers<void>;
@@ -25,7 +14,7 @@ interface Queued extends Outgoing {
 
 export interface Sender {
   /** Resolves once the broker acknowledged the record on all in-sync replicas. */
-  send(topic: string, record: KafkaRecord): Promise<void>;
+  send(topic: string, record: OutgoingRecord): Promise<void>;
   /** Rejects whatever is still queued and waits for the produce request in flight. */
   close(error: Error): Promise<void>;
 }

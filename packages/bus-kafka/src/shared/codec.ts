@@ -1,5 +1,28 @@
-import type { IHeaders, KafkaMessage, Message as KafkaRecord } from 'kafkajs';
 import type { Message } from '@parcel-logistics/bus';
+
+/**
+ * Records in the bus's own shapes, which kafkajs's records already have and the
+ * @platformatic/kafka adapter converts to and from, so the code both adapters share names neither
+ * client. A header may carry several values under one name (kafkajs hands them over as an array).
+ */
+export type HeaderValue = Buffer | string | (Buffer | string)[] | undefined;
+export type RecordHeaders = Record<string, HeaderValue>;
+
+/** A record to produce. */
+export interface OutgoingRecord {
+  key?: Buffer | string | null;
+  value: Buffer | string | null;
+  headers?: RecordHeaders;
+}
+
+/** A record fetched from a partition. */
+export interface ConsumedRecord {
+  key: Buffer | null;
+  value: Buffer | null;
+  headers?: RecordHeaders;
+  /** The record's offset in its partition, in decimal. */
+  offset: string;
+}
 
 /** Headers the bus sets itself. The `x-bus-` prefix is reserved: handlers never see these. */
 export const busHeader = {
@@ -12,8 +35,6 @@ export const busHeader = {
 } as const;
 const reservedPrefix = 'x-bus-';
 
-export type HeaderValue = IHeaders[string];
-
 export const headerText = (value: HeaderValue): string | undefined =>
   value === undefined ? undefined : Array.isArray(value) ? headerText(value.at(-1)) : value.toString();
 
@@ -22,7 +43,7 @@ export const encodeValue = (payload: unknown): string | null => (payload === und
 
 export const decodeValue = (value: Buffer | null): unknown => (value === null ? undefined : JSON.parse(value.toString('utf8')));
 
-export function encode(message: Message, busHeaders: Record<string, string> = {}): KafkaRecord {
+export function encode(message: Message, busHeaders: Record<string, string> = {}): OutgoingRecord {
   return {
     key: message.key,
     value: encodeValue(message.payload),
@@ -37,7 +58,7 @@ export interface Decoded {
 }
 
 /** Throws when the value is not JSON (a record some other producer wrote). */
-export function decode(record: KafkaMessage, topic: string, partition: number): Decoded {
+export function decode(record: ConsumedRecord, topic: string, partition: number): Decoded {
   const headers: Record<string, string> = {};
   const bus: Record<string, string> = {};
   for (const [name, value] of Object.entries(record.headers ?? {})) {

@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { KafkaMessage } from 'kafkajs';
 import { decode } from './codec.ts';
-import type { Decoded } from './codec.ts';
+import type { ConsumedRecord, Decoded } from './codec.ts';
 import type { BatchContext } from './consumer.ts';
 import { reasonOf } from './log.ts';
 import type { BusLogger } from './log.ts';
@@ -23,13 +22,16 @@ export interface DeliveryTarget {
   log: BusLogger;
 }
 
+/** Delivers one record of `partition`; resolves false when it gave up without finishing it (the consumer is stopping). */
+export type Deliver = (record: ConsumedRecord, partition: number, context: BatchContext) => Promise<boolean>;
+
 /**
  * Delivers a record to the handler until it succeeds, up to the delivery limit, then hands it
  * to the dead-letter topic. Retrying in place (rather than seeking back) keeps the key's order
  * and counts deliveries exactly; a crash in between only restarts the count.
  */
-export function deliverer({ topic, group, policy, sender, log }: DeliveryTarget, handler: (decoded: Decoded) => Promise<void>) {
-  async function deadLetter(record: KafkaMessage, partition: number, reason: string): Promise<void> {
+export function deliverer({ topic, group, policy, sender, log }: DeliveryTarget, handler: (decoded: Decoded) => Promise<void>): Deliver {
+  async function deadLetter(record: ConsumedRecord, partition: number, reason: string): Promise<void> {
     if (topic === policy.deadLetterTopic) {
       // Dead-lettering a dead letter would loop: drop it, loudly.
       log.error({ topic, group, partition, offset: record.offset, reason }, 'dead letter failed again and is dropped');
@@ -50,7 +52,7 @@ export function deliverer({ topic, group, policy, sender, log }: DeliveryTarget,
     });
   }
 
-  return async (record: KafkaMessage, partition: number, context: BatchContext): Promise<boolean> => {
+  return async (record, partition, context) => {
     let reason = '';
     for (let delivery = 1; delivery <= policy.maxDeliveries; delivery += 1) {
       if (delivery > 1) {

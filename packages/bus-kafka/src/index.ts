@@ -1,2 +1,0 @@
-export { createKafkaBus } from './kafka.ts';
-export type { BusLogLevel, BusLogger, EnsureTopics, KafkaBusOptions } from './kafka.ts';
