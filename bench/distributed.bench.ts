@@ -3,8 +3,9 @@
  * create-order at full speed on each wiring (and the throughput ratio), create-order at a fixed
  * rate on the distributed wiring (bar p99 < 100 ms at 300 orders/s, aim < 60) and what an order costs
  * there, and A1 lookups of 1 000 numbers on each.
- * The distributed wiring: two gateways, two order, one tracking, one label process and the LMX
- * sandbox on the Kafka, PostgreSQL and mongo-java-server of infra/up.sh. Each wiring gets the
+ * The distributed wiring: the stack of @parcel-logistics/stack without its webhook instances (two
+ * gateways, two order, one tracking, one label process and the LMX sandbox) as a run of its own,
+ * on the Kafka, PostgreSQL and mongo-java-server of infra/up.sh. Each wiring gets the
  * same unmeasured warm-up of create-orders first (BENCH_WARMUP_S, default 3 s). Each measured run
  * starts once the subscriptions (carrier registration, projections, the downstream publisher) have
  * caught up with the orders before it, so it carries its own load and not the backlog of the run
@@ -22,7 +23,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
-import { Cluster, requireInfra } from '../test/e2e/support/cluster.ts';
+import { requireInfra, runStack } from '@parcel-logistics/stack';
 import { cpuBetween, processCpuMs, readCpu } from './processCpu.ts';
 import { costs, printCosts, stackProcesses, warnIncomplete } from './stackCpu.ts';
 import { orderJson, signed } from './orders.ts';
@@ -100,12 +101,13 @@ async function main() {
     rmSync(dataDir, { recursive: true, force: true });
   }
 
-  const cluster = new Cluster();
+  const cluster = runStack();
   try {
-    await cluster.startAll();
+    // Without webhook instances: the figures published for this bench are those of the order path.
+    await cluster.startAll({ webhook: 0 });
     const [gw] = cluster.gateways;
     const infra = requireInfra();
-    const lag = postgresCheckpointLag(infra.pg, cluster.runId);
+    const lag = postgresCheckpointLag(infra.pg, cluster.stores.pgSchema);
     const stack = stackProcesses(cluster, infra);
     await load('warm-up', { url: gw!, connections, duration: warmUp, requests: [createOrder] });
     await settle('distributed', lag);

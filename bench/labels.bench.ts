@@ -27,7 +27,7 @@ import { signature } from '@parcel-logistics/gateway';
 import { loadSettings } from '../packages/config/src/index.ts';
 import { loadReferenceData } from '../packages/reference-data/src/index.ts';
 import { startEmbedded } from '../services/embedded/src/index.ts';
-import { jpNonLatin, view } from '../services/label/test/fixtures.ts';
+import { jpNonLatin, view } from './parcelViews.ts';
 import { createLabelRenderer } from '../services/label/src/index.ts';
 import type { LabelRenderer } from '../services/label/src/index.ts';
 import { load, percentile } from './support.ts';

@@ -1,13 +1,13 @@
 /**
  * What the distributed stack's processes cost, for bench/distributed.bench.ts: each Node process of
- * the cluster, the two JVMs (Kafka, mongo-java-server) and every PostgreSQL process, read from
+ * the stack, the two JVMs (Kafka, mongo-java-server) and every PostgreSQL process, read from
  * /proc (bench/processCpu.ts). The load generator, the bench's own process, is not among them.
  * The JVMs are the ones listening on the ports this run uses, whichever checkout's infra/up.sh
  * started them. PostgreSQL is the machine's own cluster: every process named `postgres` counts,
  * on the understanding that nothing else uses it during a bench; its backends come and go, and
  * those that exit are counted through the postmaster that reaps them.
  */
-import type { Cluster, ServiceName } from '../test/e2e/support/cluster.ts';
+import type { ServiceName, Stack } from '@parcel-logistics/stack';
 import { listeningProcess, processesNamed } from './processCpu.ts';
 import type { Counted, CpuSpent } from './processCpu.ts';
 import { printColumns, round } from './support.ts';
@@ -17,9 +17,9 @@ const KINDS: ServiceName[] = ['gateway', 'order', 'tracking', 'label', 'webhook'
 const found = (pid: number | undefined) => (pid === undefined ? [] : [pid]);
 
 /** The stack's processes under readable names: gateway-1, gateway-2, order-1, order-2, tracking, label, the webhook instances if any, carrier-sandbox, then the JVMs and PostgreSQL. */
-export function stackProcesses(cluster: Cluster, infra: { kafka: string; mongo: string }): Counted[] {
+export function stackProcesses(stack: Stack, infra: { kafka: string; mongo: string }): Counted[] {
   const services = KINDS.flatMap((kind) => {
-    const all = cluster.processes.filter((p) => p.name === kind);
+    const all = stack.processes.filter((p) => p.service === kind);
     return all.map((p, i) => ({ name: all.length > 1 ? `${kind}-${i + 1}` : kind, find: () => found(p.child.pid) }));
   });
   const kafkaPort = Number(infra.kafka.split(',')[0]!.split(':').at(-1));

@@ -2,7 +2,8 @@
  * docker-compose.yml, checked without a Docker engine (there is none on the project's machines;
  * the Dockerfile and .dockerignore: dockerfile.int.spec.ts): the compose file's structure against what the composition
  * roots need (packages/config, services/<name>/src/main.ts), the topics against
- * infra/topics.sh, and the image's entry paths against the repository. `docker compose config`
+ * infra/topics.sh, its services against the one description of the stack (packages/stack), and
+ * the image's entry paths against the repository. `docker compose config`
  * runs only when the docker client has the compose plugin; otherwise that test is reported as
  * skipped. Deterministic, no network. What this does not prove: see docs/compose.md.
  */
@@ -10,6 +11,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadSettings } from '@parcel-logistics/config';
+import { specOf, STACK } from '@parcel-logistics/stack';
+import type { Placement, ServiceName } from '@parcel-logistics/stack';
 import { INFRA, OURS, ROOT, compose, dependencies, envOf, hostOf, interpolate, list, mainOf, mainSource, names, published, read, service, topicMap, topicsOfInfraScript, type Dependency } from './support/compose.ts';
 
 // ------------------------------------------------------------------ the composition roots
@@ -64,8 +67,6 @@ describe('docker-compose.yml: structure', () => {
       expect(mainOf(name).dir).toBe(expected[name]);
       expect(existsSync(path.join(ROOT, mainOf(name).file))).toBe(true);
     }
-    expect(service('order').deploy?.replicas).toBe(2);
-    expect(service('webhook').deploy?.replicas).toBe(2);
   });
 
   test.each(STORES)('every service of ours has the environment packages/config needs (PARCEL_EVENT_STORE=%s)', (store) => {
@@ -205,6 +206,35 @@ describe('docker-compose.yml: structure', () => {
     expect(interpolate('${A:-x}', { A: 'y' })).toBe('y');
     expect(interpolate('a$${A}', { A: 'y' })).toBe('a${A}');
     expect(interpolate('${A}/$A', { A: 'y' })).toBe('y/y');
+  });
+});
+
+// ------------------------------------------------------------------ the stack's description
+
+/** What only compose sets: the infrastructure that runs only there (Jaeger, KurrentDB and the choice of event store). */
+const COMPOSE_ONLY = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_RESOURCE_ATTRIBUTES', 'PARCEL_EVENT_STORE', 'KURRENTDB_URL'];
+/** Any placement: only the names of the addresses are compared, their values are compose's own (checked above). */
+const anywhere: Placement = { kafka: 'k', pg: 'p', mongo: 'm', pgSchema: 's', mongoDb: 'd', host: 'h', port: 1, gatewayUrl: 'g', sandboxUrl: 'l' };
+const composeServicesOf = (name: ServiceName) => OURS.filter((s) => mainOf(s).dir === name);
+
+describe('docker-compose.yml: the stack of packages/stack', () => {
+  test('the same processes: each service of the description as many times (named services and replicas), running its script', () => {
+    const processes = (name: ServiceName) => composeServicesOf(name).reduce((n, s) => n + (service(s).deploy?.replicas ?? 1), 0);
+    expect(Object.fromEntries(STACK.map((spec) => [spec.service, processes(spec.service)]))).toEqual(Object.fromEntries(STACK.map((spec) => [spec.service, spec.count])));
+    for (const name of OURS) expect({ name, file: mainOf(name).file }).toEqual({ name, file: specOf(mainOf(name).dir as ServiceName).script });
+  });
+
+  test.each(STACK.map((spec) => spec.service))('%s: the settings of the description with the same values, each of its addresses, nothing else but compose-only infrastructure', (name) => {
+    const spec = specOf(name);
+    const addresses = Object.keys(spec.addresses(anywhere));
+    const known = new Set([...Object.keys(spec.settings), ...addresses, ...COMPOSE_ONLY]);
+    for (const composed of composeServicesOf(name)) {
+      const env = envOf(composed);
+      const settings = Object.fromEntries(Object.keys(spec.settings).map((k) => [k, env[k]]));
+      expect({ service: composed, settings }).toEqual({ service: composed, settings: spec.settings });
+      expect({ service: composed, missing: addresses.filter((k) => !env[k]) }).toEqual({ service: composed, missing: [] });
+      expect({ service: composed, unknown: Object.keys(env).filter((k) => !known.has(k)) }).toEqual({ service: composed, unknown: [] });
+    }
   });
 });
 
