@@ -2,7 +2,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '.tools/**', 'data/**', '.infra/**', 'bench/results/**', 'coverage/**', '**/dist/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '.tools/**',
+      'data/**',
+      '.infra/**',
+      'bench/results/**',
+      'coverage/**',
+      '**/dist/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -13,5 +23,8 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
-  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
 );

@@ -44,7 +44,10 @@ const order = z.object({
   recipient_country: country,
   recipient_phone: phone,
   recipient_address: text(512),
-  postal_code: z.string().regex(/^\d{3,10}$/).optional(),
+  postal_code: z
+    .string()
+    .regex(/^\d{3,10}$/)
+    .optional(),
   recipient_state: text(60).optional(),
   recipient_city: text(64).optional(),
   recipient_email: z.email().optional(),
@@ -82,7 +85,9 @@ CREATE TABLE IF NOT EXISTS order_status (
   at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS order_status_by_tracking_num ON order_status (tracking_num);`);
-const insertOrder = db.prepare('INSERT INTO orders (tracking_num, client_id, custom_tracking_num, recipient_country, data, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+const insertOrder = db.prepare(
+  'INSERT INTO orders (tracking_num, client_id, custom_tracking_num, recipient_country, data, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+);
 const insertStatus = db.prepare('INSERT INTO order_status (tracking_num, status, at) VALUES (?, ?, ?)');
 /** SQLITE_CONSTRAINT_UNIQUE: the (client, reference) pair is taken. */
 const UNIQUE_VIOLATION = 2067;
@@ -97,21 +102,43 @@ app.post('/v1/openapi/order/create-order', (req, res) => {
   const auth = verifySignedHeaders(req.headers, accountsByName, Date.now());
   if (!auth.ok) return void res.json({ code: 1, message: auth.message, data: [] });
   const parsed = order.safeParse(req.body);
-  if (!parsed.success) return void res.json({ code: 1, message: `${parsed.error.issues[0]!.path.join('.')} invalid`, data: [] });
+  if (!parsed.success)
+    return void res.json({ code: 1, message: `${parsed.error.issues[0]!.path.join('.')} invalid`, data: [] });
   const o = parsed.data;
   const trackingNum = newTrackingNumber();
   const now = formatSgt(new Date());
   db.exec('BEGIN');
   try {
-    insertOrder.run(trackingNum, auth.account.clientId, o.custom_tracking_num, o.recipient_country, JSON.stringify(o), now);
+    insertOrder.run(
+      trackingNum,
+      auth.account.clientId,
+      o.custom_tracking_num,
+      o.recipient_country,
+      JSON.stringify(o),
+      now,
+    );
     insertStatus.run(trackingNum, 'DR_DR', now);
     db.exec('COMMIT');
   } catch (error) {
     db.exec('ROLLBACK');
     if ((error as { errcode?: number }).errcode !== UNIQUE_VIOLATION) throw error;
-    return void res.json({ code: 1, message: `custom_tracking_num (${o.custom_tracking_num}) already exist`, data: [] });
+    return void res.json({
+      code: 1,
+      message: `custom_tracking_num (${o.custom_tracking_num}) already exist`,
+      data: [],
+    });
   }
-  res.json({ code: 0, message: 'success', data: { custom_tracking_num: o.custom_tracking_num, wmg_tracking_num: trackingNum, date_time: now, status: '', error: [] } });
+  res.json({
+    code: 0,
+    message: 'success',
+    data: {
+      custom_tracking_num: o.custom_tracking_num,
+      wmg_tracking_num: trackingNum,
+      date_time: now,
+      status: '',
+      error: [],
+    },
+  });
 });
 
 const server = app.listen(settings.port, settings.host);

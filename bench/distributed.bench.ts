@@ -27,7 +27,17 @@ import { requireInfra, runStack } from '@parcel-logistics/stack';
 import { cpuBetween, processCpuMs, readCpu } from './processCpu.ts';
 import { costs, printCosts, stackProcesses, warnIncomplete } from './stackCpu.ts';
 import { orderJson, signed } from './orders.ts';
-import { load, postgresCheckpointLag, printTable, round, sqliteCheckpointLag, startProcess, stopProcess, subscriptionsCaughtUp, waitForHttp } from './support.ts';
+import {
+  load,
+  postgresCheckpointLag,
+  printTable,
+  round,
+  sqliteCheckpointLag,
+  startProcess,
+  stopProcess,
+  subscriptionsCaughtUp,
+  waitForHttp,
+} from './support.ts';
 import type { CheckpointLag, Row } from './support.ts';
 
 const duration = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -40,19 +50,34 @@ const fixedS = Number(process.env.BENCH_FIXED_S ?? 30);
 const IDLE_S = 10;
 const root = path.resolve(import.meta.dirname, '..');
 
-const createOrder: autocannon.Request = { method: 'POST', path: '/v1/openapi/order/create-order', setupRequest: (req) => ({ ...req, headers: signed(), body: orderJson('D') }) };
+const createOrder: autocannon.Request = {
+  method: 'POST',
+  path: '/v1/openapi/order/create-order',
+  setupRequest: (req) => ({ ...req, headers: signed(), body: orderJson('D') }),
+};
 
 async function a1Thousand(url: string): Promise<autocannon.Options> {
-  const tokenReply = await fetch(`${url}/api/auth/token`, { method: 'POST', body: JSON.stringify({ ApiName: 'demo', ApiKey: 'demo-secret' }) });
+  const tokenReply = await fetch(`${url}/api/auth/token`, {
+    method: 'POST',
+    body: JSON.stringify({ ApiName: 'demo', ApiKey: 'demo-secret' }),
+  });
   const token = ((await tokenReply.json()) as { Data: { AccessToken: string } }).Data.AccessToken;
   const numbers: string[] = [];
   while (numbers.length < 1000) {
-    const r = await fetch(`${url}/v1/openapi/order/create-order`, { method: 'POST', headers: signed(), body: orderJson('D') });
+    const r = await fetch(`${url}/v1/openapi/order/create-order`, {
+      method: 'POST',
+      headers: signed(),
+      body: orderJson('D'),
+    });
     numbers.push(((await r.json()) as { data: { wmg_tracking_num: string } }).data.wmg_tracking_num);
   }
   return {
-    url: `${url}/api/status/lookup`, method: 'POST', connections: 1, duration,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ TrackingNumber: numbers }),
+    url: `${url}/api/status/lookup`,
+    method: 'POST',
+    connections: 1,
+    duration,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ TrackingNumber: numbers }),
   };
 }
 
@@ -66,18 +91,35 @@ const SETTLE_TIMEOUT_S = 120;
 const DRAIN_TIMEOUT_S = 600;
 
 /** Before each measured run: the work left over from the orders before it is done first. Resolves with the seconds it took, undefined when it timed out. */
-async function settle(wiring: string, lag: () => Promise<CheckpointLag>, timeoutS = SETTLE_TIMEOUT_S): Promise<number | undefined> {
+async function settle(
+  wiring: string,
+  lag: () => Promise<CheckpointLag>,
+  timeoutS = SETTLE_TIMEOUT_S,
+): Promise<number | undefined> {
   const seconds = await subscriptionsCaughtUp(lag, timeoutS * 1000);
-  console.log(seconds === undefined ? `${wiring}: subscriptions still behind after ${timeoutS} s; measuring anyway` : `${wiring}: subscriptions caught up in ${seconds} s`);
+  console.log(
+    seconds === undefined
+      ? `${wiring}: subscriptions still behind after ${timeoutS} s; measuring anyway`
+      : `${wiring}: subscriptions caught up in ${seconds} s`,
+  );
   return seconds;
 }
 
 async function main() {
   const rows: Row[] = [];
   const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-bench-'));
-  const embedded = startProcess([path.join(root, 'scripts/start.sh')], {
-    PORT: '18180', HOST: '127.0.0.1', PARCEL_DATA_DIR: dataDir, PARCEL_RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn', PARCEL_SANDBOX_PORT: '18189',
-  }, 'bash');
+  const embedded = startProcess(
+    [path.join(root, 'scripts/start.sh')],
+    {
+      PORT: '18180',
+      HOST: '127.0.0.1',
+      PARCEL_DATA_DIR: dataDir,
+      PARCEL_RATE_LIMIT_RPS: '0',
+      LOG_LEVEL: 'warn',
+      PARCEL_SANDBOX_PORT: '18189',
+    },
+    'bash',
+  );
   const embeddedUrl = 'http://127.0.0.1:18180';
   let embeddedCreate: Row;
   let embeddedA1: Row;
@@ -89,7 +131,12 @@ async function main() {
     await settle('embedded', lag);
     // scripts/start.sh execs node, and the embedded stack runs its LMX sandbox in-process: the child is all of it.
     const cpuBefore = processCpuMs(embedded.pid!);
-    embeddedCreate = await load('embedded: create-order', { url: embeddedUrl, connections, duration, requests: [createOrder] });
+    embeddedCreate = await load('embedded: create-order', {
+      url: embeddedUrl,
+      connections,
+      duration,
+      requests: [createOrder],
+    });
     await settle('embedded', lag);
     embeddedCpuMsPerOrder = round((processCpuMs(embedded.pid!) - cpuBefore) / Math.max(1, embeddedCreate.requests), 3);
     const a1 = await a1Thousand(embeddedUrl);
@@ -111,11 +158,22 @@ async function main() {
     const stack = stackProcesses(cluster, infra);
     await load('warm-up', { url: gw!, connections, duration: warmUp, requests: [createOrder] });
     await settle('distributed', lag);
-    const distCreate = await load('distributed: create-order', { url: gw!, connections, duration, requests: [createOrder] });
+    const distCreate = await load('distributed: create-order', {
+      url: gw!,
+      connections,
+      duration,
+      requests: [createOrder],
+    });
     await settle('distributed', lag);
 
     const start = readCpu(stack);
-    const fixed = await load(`distributed: create-order at ${fixedRate}/s`, { url: gw!, connections: 64, duration: fixedS, overallRate: fixedRate, requests: [createOrder] });
+    const fixed = await load(`distributed: create-order at ${fixedRate}/s`, {
+      url: gw!,
+      connections: 64,
+      duration: fixedS,
+      overallRate: fixedRate,
+      requests: [createOrder],
+    });
     const drainS = await settle('distributed, after the last answer at the fixed rate', lag, DRAIN_TIMEOUT_S);
     const drained = readCpu(stack);
     await new Promise((resolve) => setTimeout(resolve, IDLE_S * 1000));
@@ -161,7 +219,14 @@ async function main() {
     );
     mkdirSync(path.join(root, 'bench/results'), { recursive: true });
     const out = path.join(root, 'bench/results/distributed.json');
-    writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), node: process.version, connections, duration, rows, summary }, null, 2));
+    writeFileSync(
+      out,
+      JSON.stringify(
+        { at: new Date().toISOString(), node: process.version, connections, duration, rows, summary },
+        null,
+        2,
+      ),
+    );
     console.log(`wrote ${out}`);
   } finally {
     await cluster.stop();

@@ -48,7 +48,6 @@ const keyedCreateOrderRequest: autocannon.Request = {
   setupRequest: (req) => ({ ...req, headers: { ...signed(), 'idempotency-key': randomUUID() }, body: orderJson() }),
 };
 
-
 const changePct = (before: number, after: number) => Math.round(((after - before) / before) * 1000) / 10;
 const sharePct = (part: number, whole: number) => Math.round((part / whole) * 1000) / 10;
 
@@ -57,16 +56,28 @@ async function main() {
   const helloPort = '18081';
   const hello = startProcess([path.join(root, 'bench/hello.ts')], { PORT: helloPort });
   await waitForHttp(`http://127.0.0.1:${helloPort}/`);
-  rows.push(await load('node:http hello-world (ceiling)', { url: `http://127.0.0.1:${helloPort}/`, connections, duration }));
+  rows.push(
+    await load('node:http hello-world (ceiling)', { url: `http://127.0.0.1:${helloPort}/`, connections, duration }),
+  );
   await stopProcess(hello);
 
   // The HTTP tier alone: the same gateway with a bus handler that answers at once and stores nothing.
   const alonePort = '18082';
-  const alone = startProcess([path.join(root, 'bench/gatewayAlone.ts')], { PORT: alonePort, HOST: '127.0.0.1', PARCEL_RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn' });
+  const alone = startProcess([path.join(root, 'bench/gatewayAlone.ts')], {
+    PORT: alonePort,
+    HOST: '127.0.0.1',
+    PARCEL_RATE_LIMIT_RPS: '0',
+    LOG_LEVEL: 'warn',
+  });
   let gatewayAlone: Row;
   try {
     await waitForHttp(`http://127.0.0.1:${alonePort}/healthz`);
-    gatewayAlone = await load('create-order, gateway alone (nothing stored)', { url: `http://127.0.0.1:${alonePort}`, connections, duration, requests: [createOrderRequest] });
+    gatewayAlone = await load('create-order, gateway alone (nothing stored)', {
+      url: `http://127.0.0.1:${alonePort}`,
+      connections,
+      duration,
+      requests: [createOrderRequest],
+    });
     rows.push(gatewayAlone);
   } finally {
     await stopProcess(alone);
@@ -75,33 +86,60 @@ async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-bench-'));
   const port = '18080';
   const url = `http://127.0.0.1:${port}`;
-  const sandbox = startProcess([path.join(root, 'services/carrier-sandbox/src/main.ts')], { PORT: '18089', HOST: '127.0.0.1', PARCEL_CARRIER_CALLBACK_URL: url });
+  const sandbox = startProcess([path.join(root, 'services/carrier-sandbox/src/main.ts')], {
+    PORT: '18089',
+    HOST: '127.0.0.1',
+    PARCEL_CARRIER_CALLBACK_URL: url,
+  });
   // Exactly what `npm start` runs (scripts/start.sh execs node, so the pid is the server's).
-  const server = startProcess([path.join(root, 'scripts/start.sh')], {
-    PORT: port, HOST: '127.0.0.1', PARCEL_DATA_DIR: dataDir, PARCEL_RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn', PARCEL_LMX_URL: 'http://127.0.0.1:18089',
-  }, 'bash');
+  const server = startProcess(
+    [path.join(root, 'scripts/start.sh')],
+    {
+      PORT: port,
+      HOST: '127.0.0.1',
+      PARCEL_DATA_DIR: dataDir,
+      PARCEL_RATE_LIMIT_RPS: '0',
+      LOG_LEVEL: 'warn',
+      PARCEL_LMX_URL: 'http://127.0.0.1:18089',
+    },
+    'bash',
+  );
   try {
     await waitForHttp(`${url}/healthz`);
     await waitForHttp('http://127.0.0.1:18089/healthz');
 
-    const tokenReply = await fetch(`${url}/api/auth/token`, { method: 'POST', body: JSON.stringify({ ApiName: 'demo', ApiKey: 'demo-secret' }) });
+    const tokenReply = await fetch(`${url}/api/auth/token`, {
+      method: 'POST',
+      body: JSON.stringify({ ApiName: 'demo', ApiKey: 'demo-secret' }),
+    });
     const token = ((await tokenReply.json()) as { Data: { AccessToken: string } }).Data.AccessToken;
     const tracking: string[] = [];
     while (tracking.length < 1000) {
-      const r = await fetch(`${url}/v1/openapi/order/create-order`, { method: 'POST', headers: signed(), body: orderJson() });
+      const r = await fetch(`${url}/v1/openapi/order/create-order`, {
+        method: 'POST',
+        headers: signed(),
+        body: orderJson(),
+      });
       tracking.push(((await r.json()) as { data: { wmg_tracking_num: string } }).data.wmg_tracking_num);
     }
     for (const n of [1, 100, 1000]) {
       const body = JSON.stringify({ TrackingNumber: tracking.slice(0, n) });
       rows.push(
         await load(`A1 status lookup, ${n} numbers`, {
-          url: `${url}/api/status/lookup`, method: 'POST', connections: n === 1000 ? 4 : connections, duration,
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body,
+          url: `${url}/api/status/lookup`,
+          method: 'POST',
+          connections: n === 1000 ? 4 : connections,
+          duration,
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body,
         }),
       );
     }
     const a1Serial = await load('A1 1 000 numbers, one client', {
-      url: `${url}/api/status/lookup`, method: 'POST', connections: 1, duration,
+      url: `${url}/api/status/lookup`,
+      method: 'POST',
+      connections: 1,
+      duration,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ TrackingNumber: tracking }),
     });
@@ -112,7 +150,14 @@ async function main() {
     const already = create.requests + 1000;
     const remaining = Math.max(0, totalOrders - already);
     if (remaining > 0) {
-      rows.push(await load(`create-order up to ${totalOrders} orders`, { url, connections, amount: remaining, requests: [createOrderRequest] }));
+      rows.push(
+        await load(`create-order up to ${totalOrders} orders`, {
+          url,
+          connections,
+          amount: remaining,
+          requests: [createOrderRequest],
+        }),
+      );
     }
     const rss = rssMb(server.pid!);
     // The same process 15 s later, with the burst's carrier registrations still being worked off
@@ -151,23 +196,38 @@ async function main() {
     const rpsOf = (name: string) => measured.medians.get(name)!.rps;
     const cpuOf = (name: string) => measured.medians.get(name)!.cpuMsPerRequest;
     const threadsOf = (name: string) =>
-      Object.entries(measured.medians.get(name)!.threadMsPerRequest).map(([thread, ms]) => `${thread} ${ms} ms`).join(', ');
+      Object.entries(measured.medians.get(name)!.threadMsPerRequest)
+        .map(([thread, ms]) => `${thread} ${ms} ms`)
+        .join(', ');
     /** This tree's create-order against a CRUD baseline: its throughput, and its CPU per request, in % of the baseline's. */
-    const againstCrud = (crud: Turn) => ({ rpsPct: sharePct(rpsOf(plain), rpsOf(crud.name)), cpuPerRequestPct: sharePct(cpuOf(plain), cpuOf(crud.name)) });
+    const againstCrud = (crud: Turn) => ({
+      rpsPct: sharePct(rpsOf(plain), rpsOf(crud.name)),
+      cpuPerRequestPct: sharePct(cpuOf(plain), cpuOf(crud.name)),
+    });
     printTable(rows);
     const summary = {
       ceilingRps: ceiling,
       createOrderRps: create.rps,
       createOrderShareOfCeiling: Math.round((create.rps / ceiling) * 1000) / 10,
       turns: Object.fromEntries(measured.medians),
-      idempotencyKey: { rpsChangePct: changePct(rpsOf(plain), rpsOf(keyed)), cpuPerRequestChangePct: changePct(cpuOf(plain), cpuOf(keyed)) },
+      idempotencyKey: {
+        rpsChangePct: changePct(rpsOf(plain), rpsOf(keyed)),
+        cpuPerRequestChangePct: changePct(cpuOf(plain), cpuOf(keyed)),
+      },
       embeddedShareOfCrud: { normal: againstCrud(crudNormal), full: againstCrud(crudFull) },
       gatewayAloneShareOfCrud: {
         rpsPct: sharePct(rpsOf(alone.name), rpsOf(crudNormal.name)),
         cpuPerRequestPct: sharePct(cpuOf(alone.name), cpuOf(crudNormal.name)),
       },
       ...(baseline
-        ? { againstBaseline: { ref: baselineRef, commit: baseline.commit, rpsChangePct: changePct(rpsOf(before), rpsOf(plain)), cpuPerRequestChangePct: changePct(cpuOf(before), cpuOf(plain)) } }
+        ? {
+            againstBaseline: {
+              ref: baselineRef,
+              commit: baseline.commit,
+              rpsChangePct: changePct(rpsOf(before), rpsOf(plain)),
+              cpuPerRequestChangePct: changePct(cpuOf(before), cpuOf(plain)),
+            },
+          }
         : {}),
       gatewayAloneShareOfCeiling: Math.round((gatewayAlone.rps / ceiling) * 1000) / 10,
       a1ThousandP50Ms: a1Serial.p50,
@@ -192,7 +252,14 @@ async function main() {
     );
     mkdirSync(path.join(root, 'bench/results'), { recursive: true });
     const out = path.join(root, 'bench/results/foundation.json');
-    writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), node: process.version, connections, duration, rows, summary }, null, 2));
+    writeFileSync(
+      out,
+      JSON.stringify(
+        { at: new Date().toISOString(), node: process.version, connections, duration, rows, summary },
+        null,
+        2,
+      ),
+    );
     console.log(`wrote ${out}`);
   } finally {
     await stopProcess(server);

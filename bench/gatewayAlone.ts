@@ -23,7 +23,11 @@ const bus = tracedBus(createInProcessBus(), 'in-process');
 let created = 0;
 await bus.handleRequests(Topics.orderCommands, async (): Promise<CreateOrderReply> => {
   created += 1;
-  return { ok: true, trackingNumber: `BENCH${String(created).padStart(10, '0')}`, createdAt: formatSgt(systemClock.now()) };
+  return {
+    ok: true,
+    trackingNumber: `BENCH${String(created).padStart(10, '0')}`,
+    createdAt: formatSgt(systemClock.now()),
+  };
 });
 const app = createGatewayApp({
   bus,

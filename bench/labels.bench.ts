@@ -58,9 +58,53 @@ interface Result {
 
 // --- parcels ------------------------------------------------------------------------------
 
-const FIRST = ['Tan', 'Lim', 'Nur', 'Jordan', 'Olivia', 'Rajesh', 'Siti', 'Marco', 'Chen', 'Priya', 'Ahmad', 'Sophie', 'Kenji', 'Lucas', 'Mei', 'Aarav', 'Chloe'];
-const LAST = ['Wei Ming', 'Hui Min', 'Aisyah', 'Smith', 'Brown', 'Kumar', 'Rahman', 'Rossi', 'Jun Jie', 'Nair', 'Hassan', 'Dubois', 'Sato', 'Silva', 'Ling', 'Patel', 'Wong'];
-const STREETS = ['Orchard Road', 'Bukit Timah Road', 'Jalan Besar', 'Serangoon Avenue 3', 'Tampines Street 81', 'Ang Mo Kio Avenue 10', 'Jurong West Street 42'];
+const FIRST = [
+  'Tan',
+  'Lim',
+  'Nur',
+  'Jordan',
+  'Olivia',
+  'Rajesh',
+  'Siti',
+  'Marco',
+  'Chen',
+  'Priya',
+  'Ahmad',
+  'Sophie',
+  'Kenji',
+  'Lucas',
+  'Mei',
+  'Aarav',
+  'Chloe',
+];
+const LAST = [
+  'Wei Ming',
+  'Hui Min',
+  'Aisyah',
+  'Smith',
+  'Brown',
+  'Kumar',
+  'Rahman',
+  'Rossi',
+  'Jun Jie',
+  'Nair',
+  'Hassan',
+  'Dubois',
+  'Sato',
+  'Silva',
+  'Ling',
+  'Patel',
+  'Wong',
+];
+const STREETS = [
+  'Orchard Road',
+  'Bukit Timah Road',
+  'Jalan Besar',
+  'Serangoon Avenue 3',
+  'Tampines Street 81',
+  'Ang Mo Kio Avenue 10',
+  'Jurong West Street 42',
+];
 const CHECK = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 let seq = 0;
 
@@ -68,17 +112,14 @@ let seq = 0;
 function freshParcel(): ParcelView {
   const i = ++seq;
   const tn = `PB${(i * 7919).toString(36).toUpperCase().padStart(10, '0')}${CHECK[i % CHECK.length]}${CHECK[(i * 7) % CHECK.length]}`;
-  return view(
-    tn,
-    {
-      recipient_name: `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`,
-      recipient_address: `${(i % 400) + 1} ${STREETS[i % STREETS.length]} #${(i % 30) + 1}-${(i % 90) + 10}`,
-      postal_code: String(100000 + ((i * 7919) % 800000)).padStart(6, '0'),
-      client_weight: Math.round((0.1 + (i % 97) / 10) * 100) / 100,
-      custom_tracking_num: `ORD-${i}`,
-      ...(i % 3 === 0 ? { cash: 10 + (i % 50), cash_currency: 'SGD' } : {}),
-    },
-  );
+  return view(tn, {
+    recipient_name: `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`,
+    recipient_address: `${(i % 400) + 1} ${STREETS[i % STREETS.length]} #${(i % 30) + 1}-${(i % 90) + 10}`,
+    postal_code: String(100000 + ((i * 7919) % 800000)).padStart(6, '0'),
+    client_weight: Math.round((0.1 + (i % 97) / 10) * 100) / 100,
+    custom_tracking_num: `ORD-${i}`,
+    ...(i % 3 === 0 ? { cash: 10 + (i % 50), cash_currency: 'SGD' } : {}),
+  });
 }
 
 // --- in-process ---------------------------------------------------------------------------
@@ -86,7 +127,13 @@ function freshParcel(): ParcelView {
 const round = (n: number, digits = 2): number => Number(n.toFixed(digits));
 
 /** Renders one label after another for `duration` seconds, after a second of warm-up. */
-async function measure(format: string, parcel: string, next: () => ParcelView, render: (v: ParcelView) => unknown, target?: number): Promise<Result> {
+async function measure(
+  format: string,
+  parcel: string,
+  next: () => ParcelView,
+  render: (v: ParcelView) => unknown,
+  target?: number,
+): Promise<Result> {
   const loop = async (until: number, times?: number[]): Promise<void> => {
     while (performance.now() < until) {
       const v = next();
@@ -135,8 +182,22 @@ async function onThisThread(renderer: LabelRenderer): Promise<Result[]> {
     rows.push(await measure(format, 'same parcel', () => same, render));
   }
   // For information: Chinese, Thai and Korean names (Noto Sans CJK is a CFF font; no target).
-  rows.push(await measure('100x150 PDF', 'CJK + Thai names', () => jpNonLatin, (v) => renderer.shippingLabelPdf(v)));
-  rows.push(await measure('CN23 PDF', 'CJK + Thai names', () => jpNonLatin, (v) => renderer.cn23Pdf(v, 'horizontal')));
+  rows.push(
+    await measure(
+      '100x150 PDF',
+      'CJK + Thai names',
+      () => jpNonLatin,
+      (v) => renderer.shippingLabelPdf(v),
+    ),
+  );
+  rows.push(
+    await measure(
+      'CN23 PDF',
+      'CJK + Thai names',
+      () => jpNonLatin,
+      (v) => renderer.cn23Pdf(v, 'horizontal'),
+    ),
+  );
   return rows;
 }
 
@@ -144,7 +205,15 @@ async function onThisThread(renderer: LabelRenderer): Promise<Result[]> {
 
 /** Child process mode: the embedded stack, its URL on the first line of standard output. */
 async function serve(dataDir: string): Promise<void> {
-  const settings = loadSettings({ ...process.env, PORT: '0', HOST: '127.0.0.1', PARCEL_DATA_DIR: dataDir, PARCEL_RATE_LIMIT_RPS: '0', PARCEL_SANDBOX_PORT: '0', LOG_LEVEL: 'warn' });
+  const settings = loadSettings({
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PARCEL_DATA_DIR: dataDir,
+    PARCEL_RATE_LIMIT_RPS: '0',
+    PARCEL_SANDBOX_PORT: '0',
+    LOG_LEVEL: 'warn',
+  });
   const stack = await startEmbedded({ settings });
   process.stdout.write(`${JSON.stringify({ url: stack.url })}\n`);
   process.once('SIGTERM', () => {
@@ -154,7 +223,12 @@ async function serve(dataDir: string): Promise<void> {
 
 function signed(): Record<string, string> {
   const seed = String(Date.now());
-  return { 'content-type': 'application/json', 'x-auth-name': 'demo', 'x-auth-seed': seed, 'x-auth-token': signature('demo', 'demo-secret', seed) };
+  return {
+    'content-type': 'application/json',
+    'x-auth-name': 'demo',
+    'x-auth-seed': seed,
+    'x-auth-token': signature('demo', 'demo-secret', seed),
+  };
 }
 
 /** utime + stime of a process, in seconds. */
@@ -164,7 +238,9 @@ function cpuSeconds(pid: number): number {
 }
 
 async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [import.meta.filename, '--serve', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [import.meta.filename, '--serve', dataDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = await new Promise<string>((resolve, reject) => {
     const rl = createInterface({ input: child.stdout! });
     rl.once('line', resolve);
@@ -178,19 +254,57 @@ async function overHttp(): Promise<Result[]> {
   const { child, url } = await startServer(dataDir);
   try {
     const order = {
-      custom_tracking_num: `LB-${process.pid}`, recipient_name: 'Tan Wei Ming', recipient_country: 'SG', recipient_phone: '6591234567',
-      recipient_address: '10 Bayfront Avenue #12-03', postal_code: '018956', sender_country: 'SG', client_size: '30,20,10', client_weight: 1.25,
-      declared_value: 25, declared_value_currency: 'SGD', service_type: 'LMD', cash: 25.5, cash_currency: 'SGD',
-      item: [{ description: 'Cotton T-shirt', unitPrice: 12.5, quantity: 2, weight: 0.4, currency: 'SGD', totalValue: 25, countryOfOrigin: 'CN', itemHSCode: '610910' }],
+      custom_tracking_num: `LB-${process.pid}`,
+      recipient_name: 'Tan Wei Ming',
+      recipient_country: 'SG',
+      recipient_phone: '6591234567',
+      recipient_address: '10 Bayfront Avenue #12-03',
+      postal_code: '018956',
+      sender_country: 'SG',
+      client_size: '30,20,10',
+      client_weight: 1.25,
+      declared_value: 25,
+      declared_value_currency: 'SGD',
+      service_type: 'LMD',
+      cash: 25.5,
+      cash_currency: 'SGD',
+      item: [
+        {
+          description: 'Cotton T-shirt',
+          unitPrice: 12.5,
+          quantity: 2,
+          weight: 0.4,
+          currency: 'SGD',
+          totalValue: 25,
+          countryOfOrigin: 'CN',
+          itemHSCode: '610910',
+        },
+      ],
     };
-    const created = (await (await fetch(`${url}/v1/openapi/order/create-order`, { method: 'POST', headers: signed(), body: JSON.stringify(order) })).json()) as { data: { wmg_tracking_num: string } };
+    const created = (await (
+      await fetch(`${url}/v1/openapi/order/create-order`, {
+        method: 'POST',
+        headers: signed(),
+        body: JSON.stringify(order),
+      })
+    ).json()) as { data: { wmg_tracking_num: string } };
     const tn = created.data.wmg_tracking_num;
-    const tokenReply = (await (await fetch(`${url}/api/auth/token`, { method: 'POST', body: JSON.stringify({ ApiName: 'demo', ApiKey: 'demo-secret' }) })).json()) as { Data: { AccessToken: string } };
+    const tokenReply = (await (
+      await fetch(`${url}/api/auth/token`, {
+        method: 'POST',
+        body: JSON.stringify({ ApiName: 'demo', ApiKey: 'demo-secret' }),
+      })
+    ).json()) as { Data: { AccessToken: string } };
     const bearer = { 'content-type': 'application/json', authorization: `Bearer ${tokenReply.Data.AccessToken}` };
     const a2Body = JSON.stringify({ Barcode: tn, LabelType: 'CN23', Origin: 'SG', Destination: 'SG' });
 
     const endpoints: [Format, string, () => Promise<unknown>, Parameters<typeof load>[1]][] = [
-      ['CN23 PDF', 'A2 create-label', () => fetch(`${url}/api/create-label`, { method: 'POST', headers: bearer, body: a2Body }), { url: `${url}/api/create-label`, method: 'POST', headers: bearer, body: a2Body }],
+      [
+        'CN23 PDF',
+        'A2 create-label',
+        () => fetch(`${url}/api/create-label`, { method: 'POST', headers: bearer, body: a2Body }),
+        { url: `${url}/api/create-label`, method: 'POST', headers: bearer, body: a2Body },
+      ],
       ...(
         [
           ['100x150 PDF', 'get-shipping-label'],
@@ -199,7 +313,15 @@ async function overHttp(): Promise<Result[]> {
         ] as [Format, string][]
       ).map(([format, p]): [Format, string, () => Promise<unknown>, Parameters<typeof load>[1]] => {
         const pathAndQuery = `/v1/openapi/order-shipping-label/${p}?tracking_num=${tn}`;
-        return [format, `B ${p}`, () => fetch(`${url}${pathAndQuery}`, { headers: signed() }), { url, requests: [{ method: 'GET', path: pathAndQuery, setupRequest: (req) => ({ ...req, headers: signed() }) }] }];
+        return [
+          format,
+          `B ${p}`,
+          () => fetch(`${url}${pathAndQuery}`, { headers: signed() }),
+          {
+            url,
+            requests: [{ method: 'GET', path: pathAndQuery, setupRequest: (req) => ({ ...req, headers: signed() }) }],
+          },
+        ];
       }),
     ];
     const rows: Result[] = [];
@@ -235,7 +357,19 @@ async function overHttp(): Promise<Result[]> {
 // --- report -------------------------------------------------------------------------------
 
 function printTable(rows: Result[]): void {
-  const header = ['where', 'format', 'parcel', 'renders', 'per s', 'per CPU s', 'CPU ms', 'p50 ms', 'p99 ms', 'target/s', 'met'];
+  const header = [
+    'where',
+    'format',
+    'parcel',
+    'renders',
+    'per s',
+    'per CPU s',
+    'CPU ms',
+    'p50 ms',
+    'p99 ms',
+    'target/s',
+    'met',
+  ];
   const lines = rows.map((r) => [
     r.where,
     r.format,
@@ -250,7 +384,8 @@ function printTable(rows: Result[]): void {
     r.target !== undefined ? (r.perSecond >= r.target ? 'yes' : 'NO') : '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const fmt = (cells: string[]): string => cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const fmt = (cells: string[]): string =>
+    cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(fmt(header));
   for (const l of lines) console.log(fmt(l));
 }
@@ -260,7 +395,9 @@ async function main(): Promise<void> {
   const ref = loadReferenceData();
   const renderer = await createLabelRenderer({ ref });
   const startMs = Math.round(performance.now() - t0);
-  console.log(`renderer ready in ${startMs} ms (fonts parsed, template compiled, every format rendered once); ${duration} s per row; ${availableParallelism()} cores`);
+  console.log(
+    `renderer ready in ${startMs} ms (fonts parsed, template compiled, every format rendered once); ${duration} s per row; ${availableParallelism()} cores`,
+  );
   const rows = await onThisThread(renderer);
   rows.push(...(await overHttp()));
   printTable(rows);
@@ -268,16 +405,32 @@ async function main(): Promise<void> {
   for (const r of rows) {
     if (r.target === undefined) continue;
     const format = r.format as Format;
-    console.log(`${format}: fresh parcels ${r.perSecond}/s, ${r.cpuMsPerRender} ms CPU each (target ${TARGETS[format]}/s: ${r.perSecond >= TARGETS[format] ? 'met' : 'MISSED'})`);
+    console.log(
+      `${format}: fresh parcels ${r.perSecond}/s, ${r.cpuMsPerRender} ms CPU each (target ${TARGETS[format]}/s: ${r.perSecond >= TARGETS[format] ? 'met' : 'MISSED'})`,
+    );
   }
   mkdirSync(path.join(root, 'bench/results'), { recursive: true });
   const out = path.join(root, 'bench/results/labels.json');
   writeFileSync(
     out,
-    JSON.stringify({ at: new Date().toISOString(), node: process.version, cores: availableParallelism(), durationS: duration, connections, rendererStartMs: startMs, targets: TARGETS, rows }, null, 2),
+    JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        node: process.version,
+        cores: availableParallelism(),
+        durationS: duration,
+        connections,
+        rendererStartMs: startMs,
+        targets: TARGETS,
+        rows,
+      },
+      null,
+      2,
+    ),
   );
   console.log(`wrote ${out}`);
 }
 
-if (process.argv[2] === '--serve') await serve(process.argv[3] ?? mkdtempSync(path.join(tmpdir(), 'parcel-labels-bench-')));
+if (process.argv[2] === '--serve')
+  await serve(process.argv[3] ?? mkdtempSync(path.join(tmpdir(), 'parcel-labels-bench-')));
 else await main();

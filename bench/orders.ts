@@ -6,7 +6,12 @@ let seq = 0;
 /** Interface B's signed headers for the demo account, with a fresh seed. */
 export function signed(): Record<string, string> {
   const seed = String(Date.now());
-  return { 'content-type': 'application/json', 'x-auth-name': 'demo', 'x-auth-seed': seed, 'x-auth-token': signature('demo', 'demo-secret', seed) };
+  return {
+    'content-type': 'application/json',
+    'x-auth-name': 'demo',
+    'x-auth-seed': seed,
+    'x-auth-token': signature('demo', 'demo-secret', seed),
+  };
 }
 
 /** A valid order to Singapore; `prefix` tells the benchmarks' references apart. */
@@ -14,9 +19,16 @@ export function orderJson(prefix = 'B'): string {
   seq += 1;
   return JSON.stringify({
     custom_tracking_num: `${prefix}-${process.pid}-${seq}`,
-    recipient_name: 'Tan Ah Kow', recipient_country: 'SG', recipient_phone: '6591234567',
-    recipient_address: '1 Raffles Place', postal_code: '048616', sender_country: 'SG',
-    client_size: '10,30,20', client_weight: 1.2, declared_value: 49.9, declared_value_currency: 'SGD',
+    recipient_name: 'Tan Ah Kow',
+    recipient_country: 'SG',
+    recipient_phone: '6591234567',
+    recipient_address: '1 Raffles Place',
+    postal_code: '048616',
+    sender_country: 'SG',
+    client_size: '10,30,20',
+    client_weight: 1.2,
+    declared_value: 49.9,
+    declared_value_currency: 'SGD',
     item: [{ description: 'Book', unitPrice: 24.95, quantity: 2, weight: 0.6, currency: 'SGD', totalValue: 49.9 }],
   });
 }

@@ -68,7 +68,15 @@ export const jpNonLatin = view(
     sender_country: 'CN',
     declared_value_currency: 'JPY',
     declared_value: 3000,
-    item: [item({ description: '陶瓷茶杯 เซรามิก 도자기 찻잔', currency: 'JPY', totalValue: 3000, unitPrice: 1500, countryOfOrigin: 'CN' })],
+    item: [
+      item({
+        description: '陶瓷茶杯 เซรามิก 도자기 찻잔',
+        currency: 'JPY',
+        totalValue: 3000,
+        unitPrice: 1500,
+        countryOfOrigin: 'CN',
+      }),
+    ],
   },
   { carrier: 'GLX' },
 );

@@ -28,9 +28,17 @@ function procStat(pid: number): ProcStat | undefined {
   }
   // The command name (field 2) may hold spaces and parentheses; the fields after its last ')' do not.
   const close = line.lastIndexOf(')');
-  const f = line.slice(close + 2).split(' ').map(Number); // f[0] is field 3
+  const f = line
+    .slice(close + 2)
+    .split(' ')
+    .map(Number); // f[0] is field 3
   const [utime, stime, cutime, cstime] = [f[11]!, f[12]!, f[13]!, f[14]!];
-  return { comm: line.slice(line.indexOf('(') + 1, close), ppid: f[1]!, start: f[19]!, cpuMs: (utime + stime + cutime + cstime) * TICK_MS };
+  return {
+    comm: line.slice(line.indexOf('(') + 1, close),
+    ppid: f[1]!,
+    start: f[19]!,
+    cpuMs: (utime + stime + cutime + cstime) * TICK_MS,
+  };
 }
 
 /** CPU time one process (all its threads) has used so far, in milliseconds. */
@@ -62,14 +70,20 @@ export function threadCpuMs(pid: number): Map<string, number> {
       continue;
     }
     const close = line.lastIndexOf(')');
-    const f = line.slice(close + 2).split(' ').map(Number);
+    const f = line
+      .slice(close + 2)
+      .split(' ')
+      .map(Number);
     const name = line.slice(line.indexOf('(') + 1, close).replace(/\d+$/, '');
     byName.set(name, (byName.get(name) ?? 0) + (f[11]! + f[12]!) * TICK_MS);
   }
   return byName;
 }
 
-const allPids = (): number[] => readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+const allPids = (): number[] =>
+  readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
 
 /** Every process whose command name is `comm` (PostgreSQL's are all `postgres`). */
 export const processesNamed = (comm: string): number[] => allPids().filter((pid) => procStat(pid)?.comm === comm);

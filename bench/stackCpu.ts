@@ -53,7 +53,12 @@ export interface ProcessCost {
 }
 
 /** Each process's CPU per order of the loaded run, its share, and its CPU per second of the idle one; the whole stack last. */
-export function costs(loaded: Map<string, CpuSpent>, orders: number, idle: Map<string, CpuSpent>, idleS: number): ProcessCost[] {
+export function costs(
+  loaded: Map<string, CpuSpent>,
+  orders: number,
+  idle: Map<string, CpuSpent>,
+  idleS: number,
+): ProcessCost[] {
   const sum = (spent: Map<string, CpuSpent>) => [...spent.values()].reduce((total, s) => total + s.ms, 0);
   const total = sum(loaded);
   const row = (process: string, processes: number, ms: number, idleMs: number): ProcessCost => ({
@@ -64,7 +69,15 @@ export function costs(loaded: Map<string, CpuSpent>, orders: number, idle: Map<s
     idleCpuMsPerS: round(idleMs / idleS, 1),
   });
   const rows = [...loaded].map(([name, spent]) => row(name, spent.processes, spent.ms, idle.get(name)?.ms ?? 0));
-  return [...rows, row('the whole stack', rows.reduce((n, r) => n + r.processes, 0), total, sum(idle))];
+  return [
+    ...rows,
+    row(
+      'the whole stack',
+      rows.reduce((n, r) => n + r.processes, 0),
+      total,
+      sum(idle),
+    ),
+  ];
 }
 
 export function printCosts(rows: ProcessCost[]): void {

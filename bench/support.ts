@@ -25,7 +25,8 @@ export interface Row {
 export const round = (value: number, places: number): number => Math.round(value * 10 ** places) / 10 ** places;
 
 /** The `p`th percentile of values sorted ascending (0 for none). */
-export const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+export const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -91,7 +92,8 @@ export async function load(name: string, options: autocannon.Options): Promise<R
 /** A table with its first column left-aligned and the others right-aligned. */
 export function printColumns(header: string[], lines: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const fmt = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(fmt(header));
   for (const l of lines) console.log(fmt(l));
 }
@@ -99,9 +101,32 @@ export function printColumns(header: string[], lines: string[][]): void {
 /** The rows; a column of the server's CPU per request when some row has it. */
 export function printTable(rows: Row[]): void {
   const serverCpu = rows.some((r) => r.serverCpuMsPerRequest !== undefined);
-  const header = ['benchmark', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'cpu %', ...(serverCpu ? ['server cpu ms/req'] : [])];
-  const cells = (r: Row) => [r.name, r.requests, r.rps, r.p50, r.p99, r.non2xx, r.errors, r.cpu, ...(serverCpu ? [r.serverCpuMsPerRequest ?? ''] : [])];
-  printColumns(header, rows.map((r) => cells(r).map(String)));
+  const header = [
+    'benchmark',
+    'requests',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'non-2xx',
+    'errors',
+    'cpu %',
+    ...(serverCpu ? ['server cpu ms/req'] : []),
+  ];
+  const cells = (r: Row) => [
+    r.name,
+    r.requests,
+    r.rps,
+    r.p50,
+    r.p99,
+    r.non2xx,
+    r.errors,
+    r.cpu,
+    ...(serverCpu ? [r.serverCpuMsPerRequest ?? ''] : []),
+  ];
+  printColumns(
+    header,
+    rows.map((r) => cells(r).map(String)),
+  );
 }
 
 /** How many subscription checkpoints an event store holds, and how many are behind its log's head. */
@@ -152,7 +177,10 @@ export function postgresCheckpointLag(connectionString: string, schema: string):
  * (registrations are appended too), so it is read again each time. Resolves with the seconds it
  * took, or undefined when `timeoutMs` passed first.
  */
-export async function subscriptionsCaughtUp(lag: () => Promise<CheckpointLag>, timeoutMs: number): Promise<number | undefined> {
+export async function subscriptionsCaughtUp(
+  lag: () => Promise<CheckpointLag>,
+  timeoutMs: number,
+): Promise<number | undefined> {
   const started = Date.now();
   for (;;) {
     const { stored, behind } = await lag();

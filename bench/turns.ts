@@ -25,7 +25,12 @@ export interface Turn {
 }
 
 /** `npm start` of a checkout (scripts/start.sh execs node: the child's pid is the server's). */
-export const embeddedTurn = (name: string, dir: string, request: autocannon.Request): Turn => ({ name, command: 'bash', args: [path.join(dir, 'scripts/start.sh')], request });
+export const embeddedTurn = (name: string, dir: string, request: autocannon.Request): Turn => ({
+  name,
+  command: 'bash',
+  args: [path.join(dir, 'scripts/start.sh')],
+  request,
+});
 
 /** The CRUD baseline (bench/crudBaseline.ts) with `PRAGMA synchronous` FULL or NORMAL, run as a user would: plain `node`. */
 export const crudTurn = (durability: 'full' | 'normal', request: autocannon.Request): Turn => ({
@@ -61,7 +66,11 @@ export interface TurnFigures {
  * sandbox of the run, so no turn inherits another's data or carrier backlog. Resolves with the rows
  * and the medians of each turn.
  */
-export async function turns(list: Turn[], sandboxUrl: string, load_: { connections: number; duration: number }): Promise<{ rows: Row[]; medians: Map<string, TurnFigures> }> {
+export async function turns(
+  list: Turn[],
+  sandboxUrl: string,
+  load_: { connections: number; duration: number },
+): Promise<{ rows: Row[]; medians: Map<string, TurnFigures> }> {
   const { connections, duration } = load_;
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const rows: Row[] = [];
@@ -70,24 +79,49 @@ export async function turns(list: Turn[], sandboxUrl: string, load_: { connectio
     for (const turn of list) {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-bench-turn-'));
       const port = '18083';
-      const server = startProcess(turn.args, {
-        PORT: port, HOST: '127.0.0.1', PARCEL_DATA_DIR: dataDir, LOG_LEVEL: 'warn', PARCEL_LMX_URL: sandboxUrl,
-        // On, so the rate-limit headers are sent, but never limiting.
-        PARCEL_RATE_LIMIT_RPS: '1000000000', PARCEL_RATE_LIMIT_BURST: '1000000000',
-        ...turn.env,
-      }, turn.command);
+      const server = startProcess(
+        turn.args,
+        {
+          PORT: port,
+          HOST: '127.0.0.1',
+          PARCEL_DATA_DIR: dataDir,
+          LOG_LEVEL: 'warn',
+          PARCEL_LMX_URL: sandboxUrl,
+          // On, so the rate-limit headers are sent, but never limiting.
+          PARCEL_RATE_LIMIT_RPS: '1000000000',
+          PARCEL_RATE_LIMIT_BURST: '1000000000',
+          ...turn.env,
+        },
+        turn.command,
+      );
       try {
         await waitForHttp(`http://127.0.0.1:${port}/healthz`, 120_000);
         const cpuBefore = processCpuMs(server.pid!);
         const threadsBefore = threadCpuMs(server.pid!);
-        const row = await load(`${turn.name} (round ${round})`, { url: `http://127.0.0.1:${port}`, connections, duration, requests: [turn.request] });
-        const cpuMsPerRequest = Math.round(((processCpuMs(server.pid!) - cpuBefore) / Math.max(1, row.requests)) * 1000) / 1000;
+        const row = await load(`${turn.name} (round ${round})`, {
+          url: `http://127.0.0.1:${port}`,
+          connections,
+          duration,
+          requests: [turn.request],
+        });
+        const cpuMsPerRequest =
+          Math.round(((processCpuMs(server.pid!) - cpuBefore) / Math.max(1, row.requests)) * 1000) / 1000;
         const perThread = [...threadCpuMs(server.pid!)]
-          .map(([name, ms]) => [name, Math.round(((ms - (threadsBefore.get(name) ?? 0)) / Math.max(1, row.requests)) * 1000) / 1000] as const)
+          .map(
+            ([name, ms]) =>
+              [
+                name,
+                Math.round(((ms - (threadsBefore.get(name) ?? 0)) / Math.max(1, row.requests)) * 1000) / 1000,
+              ] as const,
+          )
           .filter(([, ms]) => ms > 0);
         rows.push({ ...row, serverCpuMsPerRequest: cpuMsPerRequest });
-        figures.get(turn.name)!.push({ rps: row.rps, cpuMsPerRequest, threadMsPerRequest: Object.fromEntries(perThread) });
-        console.log(`${row.name}: ${cpuMsPerRequest} ms of the server's CPU per request (${perThread.map(([name, ms]) => `${name} ${ms}`).join(', ')})`);
+        figures
+          .get(turn.name)!
+          .push({ rps: row.rps, cpuMsPerRequest, threadMsPerRequest: Object.fromEntries(perThread) });
+        console.log(
+          `${row.name}: ${cpuMsPerRequest} ms of the server's CPU per request (${perThread.map(([name, ms]) => `${name} ${ms}`).join(', ')})`,
+        );
       } finally {
         await stopProcess(server);
         rmSync(dataDir, { recursive: true, force: true });
@@ -99,7 +133,9 @@ export async function turns(list: Turn[], sandboxUrl: string, load_: { connectio
     return {
       rps: median(list.map((f) => f.rps)),
       cpuMsPerRequest: median(list.map((f) => f.cpuMsPerRequest)),
-      threadMsPerRequest: Object.fromEntries([...names].map((name) => [name, median(list.map((f) => f.threadMsPerRequest[name] ?? 0))])),
+      threadMsPerRequest: Object.fromEntries(
+        [...names].map((name) => [name, median(list.map((f) => f.threadMsPerRequest[name] ?? 0))]),
+      ),
     };
   };
   return { rows, medians: new Map([...figures].map(([name, list]) => [name, medianOf(list)])) };

@@ -64,13 +64,18 @@ export interface DeliveryFigures {
 }
 
 async function call(gateway: string, op: string, body: unknown): Promise<Record<string, unknown>> {
-  const r = await fetch(`${gateway}/v1/openapi/${op}`, { method: 'POST', headers: signed(), body: JSON.stringify(body) });
+  const r = await fetch(`${gateway}/v1/openapi/${op}`, {
+    method: 'POST',
+    headers: signed(),
+    body: JSON.stringify(body),
+  });
   const answer = (await r.json()) as { code: number; msg: string; data: Record<string, unknown> };
   if (answer.code !== 0) throw new Error(`${op}: ${answer.msg}`);
   return answer.data;
 }
 
-const createOrder = async (gateway: string) => String((await call(gateway, 'order/create-order', JSON.parse(orderJson('W')))).wmg_tracking_num);
+const createOrder = async (gateway: string) =>
+  String((await call(gateway, 'order/create-order', JSON.parse(orderJson('W')))).wmg_tracking_num);
 
 async function until(done: () => boolean, what: string): Promise<void> {
   const deadline = performance.now() + WAIT_MS;
@@ -94,13 +99,23 @@ async function fixedRate(gateway: string, total: number): Promise<{ start: numbe
   return { start, answered };
 }
 
-const registrations = (receiver: Receiver, from: number) => receiver.arrivals.slice(from).filter((a) => a.type === 'ParcelRegistered');
+const registrations = (receiver: Receiver, from: number) =>
+  receiver.arrivals.slice(from).filter((a) => a.type === 'ParcelRegistered');
 
 /** The fixed-rate run and the backlog against one gateway, on a stack with no webhook endpoint yet. */
 /** `cpuSince()` starts a reading of the server side's CPU; the function it answers gives the ms spent since. */
-export async function measureDelivery(options: { gateway: string; receiverUrl: string; receiver: Receiver; cpuSince: () => () => number }): Promise<DeliveryFigures> {
+export async function measureDelivery(options: {
+  gateway: string;
+  receiverUrl: string;
+  receiver: Receiver;
+  cpuSince: () => () => number;
+}): Promise<DeliveryFigures> {
   const { gateway, receiver } = options;
-  const endpoint = await call(gateway, 'webhook/create-endpoint', { url: options.receiverUrl, event_types: [...WEBHOOK_EVENT_TYPES], description: 'bench' });
+  const endpoint = await call(gateway, 'webhook/create-endpoint', {
+    url: options.receiverUrl,
+    event_types: [...WEBHOOK_EVENT_TYPES],
+    description: 'bench',
+  });
 
   // Warm-up, unmeasured: connections, JIT, the first pages of every subscription.
   let from = receiver.arrivals.length;
@@ -124,7 +139,10 @@ export async function measureDelivery(options: { gateway: string; receiverUrl: s
   let start = 0;
   let answered = new Map<string, number>();
   const cpuWith = await phaseCpu(async () => void ({ start, answered } = await fixedRate(gateway, total)));
-  await until(() => registrations(receiver, from).filter((a) => answered.has(a.trackingNumber)).length >= total, 'the fixed-rate webhooks');
+  await until(
+    () => registrations(receiver, from).filter((a) => answered.has(a.trackingNumber)).length >= total,
+    'the fixed-rate webhooks',
+  );
   const arrived = receiver.arrivals.slice(from);
   const end = Math.max(...registrations(receiver, from).map((a) => a.at));
   const windowS = (end - start) / 1000;
@@ -137,9 +155,11 @@ export async function measureDelivery(options: { gateway: string; receiverUrl: s
   // Backlog: the receiver refuses while the orders come in, so the endpoint's queue holds them all;
   // then it accepts, and the queue is timed from its first delivery to its last.
   receiver.accepting = false;
-  await Promise.all(Array.from({ length: 8 }, async (_, w) => {
-    for (let i = w; i < backlogOrders; i += 8) await createOrder(gateway);
-  }));
+  await Promise.all(
+    Array.from({ length: 8 }, async (_, w) => {
+      for (let i = w; i < backlogOrders; i += 8) await createOrder(gateway);
+    }),
+  );
   // Let the fan-out queue the last ones before the queue may move.
   await new Promise((r) => setTimeout(r, 3000));
   from = receiver.arrivals.length;

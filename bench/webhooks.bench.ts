@@ -30,14 +30,29 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
  * The receiver listens on loopback. A retry a second after each failure (the default waits 5 s,
  * then 5 min), so the backlog's queue moves as soon as the receiver accepts again.
  */
-const webhookEnv = { PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on', PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: Array(60).fill(1000).join(',') };
+const webhookEnv = {
+  PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on',
+  PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: Array(60).fill(1000).join(','),
+};
 
-async function embedded(receiverUrl: string, receiver: Awaited<ReturnType<typeof startReceiver>>): Promise<DeliveryFigures> {
+async function embedded(
+  receiverUrl: string,
+  receiver: Awaited<ReturnType<typeof startReceiver>>,
+): Promise<DeliveryFigures> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-bench-webhooks-'));
-  const server = startProcess([path.join(root, 'scripts/start.sh')], {
-    PORT: '18280', HOST: '127.0.0.1', PARCEL_DATA_DIR: dataDir, PARCEL_RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn', PARCEL_SANDBOX_PORT: '18289',
-    ...webhookEnv,
-  }, 'bash');
+  const server = startProcess(
+    [path.join(root, 'scripts/start.sh')],
+    {
+      PORT: '18280',
+      HOST: '127.0.0.1',
+      PARCEL_DATA_DIR: dataDir,
+      PARCEL_RATE_LIMIT_RPS: '0',
+      LOG_LEVEL: 'warn',
+      PARCEL_SANDBOX_PORT: '18289',
+      ...webhookEnv,
+    },
+    'bash',
+  );
   try {
     const url = 'http://127.0.0.1:18280';
     await waitForHttp(`${url}/healthz`, 120_000);
@@ -65,21 +80,54 @@ async function main() {
     for (let round = 1; round <= rounds; round++) {
       results.embedded!.push(await embedded(receiver.url, receiver));
       console.log(`embedded, round ${round}:`, results.embedded!.at(-1));
-      results.distributed!.push(await distributedWiring(webhookEnv, (gateway, cpuSince) => measureDelivery({ gateway, receiverUrl: receiver.url, receiver, cpuSince })));
+      results.distributed!.push(
+        await distributedWiring(webhookEnv, (gateway, cpuSince) =>
+          measureDelivery({ gateway, receiverUrl: receiver.url, receiver, cpuSince }),
+        ),
+      );
       console.log(`distributed, round ${round}:`, results.distributed!.at(-1));
     }
   } finally {
     await receiver.close();
   }
-  const medians = Object.fromEntries(Object.entries(results).filter(([, list]) => list.length > 0).map(([wiring, list]) => [wiring, medianOf(list)]));
+  const medians = Object.fromEntries(
+    Object.entries(results)
+      .filter(([, list]) => list.length > 0)
+      .map(([wiring, list]) => [wiring, medianOf(list)]),
+  );
   console.log(`\nmedians of ${rounds} rounds`);
   printColumns(
-    ['wiring', 'orders/s', 'events/s', 'p50 ms', 'p99 ms', 'max ms', 'cpu ms/order, no webhooks', 'cpu ms/event added', 'backlog events/s'],
-    Object.entries(medians).map(([wiring, f]) => [wiring, f.ordersPerS, f.eventsPerS, f.p50Ms, f.p99Ms, f.maxMs, f.cpuMsPerOrder, f.cpuMsPerEvent, f.backlogEventsPerS].map(String)),
+    [
+      'wiring',
+      'orders/s',
+      'events/s',
+      'p50 ms',
+      'p99 ms',
+      'max ms',
+      'cpu ms/order, no webhooks',
+      'cpu ms/event added',
+      'backlog events/s',
+    ],
+    Object.entries(medians).map(([wiring, f]) =>
+      [
+        wiring,
+        f.ordersPerS,
+        f.eventsPerS,
+        f.p50Ms,
+        f.p99Ms,
+        f.maxMs,
+        f.cpuMsPerOrder,
+        f.cpuMsPerEvent,
+        f.backlogEventsPerS,
+      ].map(String),
+    ),
   );
   mkdirSync(path.join(root, 'bench/results'), { recursive: true });
   const out = path.join(root, 'bench/results/webhooks.json');
-  writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), node: process.version, rounds, results, medians }, null, 2));
+  writeFileSync(
+    out,
+    JSON.stringify({ at: new Date().toISOString(), node: process.version, rounds, results, medians }, null, 2),
+  );
   console.log(`wrote ${out}`);
 }
 

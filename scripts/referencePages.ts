@@ -15,7 +15,11 @@ const title = (op: Operation) => `${op.label ? `${op.label} ` : ''}${op.summary}
 const anchor = (op: Operation) => op.id.toLowerCase();
 
 function errorRows(errors: readonly ErrorDoc[]): string[] {
-  return ['| HTTP | code | message | when |', '|---|---|---|---|', ...errors.map((e) => `| ${e.status} | ${e.code} | \`${cell(e.message)}\` | ${cell(e.when)} |`)];
+  return [
+    '| HTTP | code | message | when |',
+    '|---|---|---|---|',
+    ...errors.map((e) => `| ${e.status} | ${e.code} | \`${cell(e.message)}\` | ${cell(e.when)} |`),
+  ];
 }
 
 export function errorsPage(ref: ReferenceData): string {
@@ -27,7 +31,14 @@ export function errorsPage(ref: ReferenceData): string {
     '',
     ...errorRows(op.errors),
     '',
-    ...(op.remarks ? ['Each number that fails in an answer with code 0 is listed with one of these remarks:', '', remarksTable(op.remarks), ''] : []),
+    ...(op.remarks
+      ? [
+          'Each number that fails in an answer with code 0 is listed with one of these remarks:',
+          '',
+          remarksTable(op.remarks),
+          '',
+        ]
+      : []),
     ...(op.id === 'createOrder' ? ['### The checks of create-order, in order', '', orderRulesMarkdown(ref), ''] : []),
   ]);
   return [
@@ -58,10 +69,12 @@ const PLATFORM: Readonly<Record<string, string>> = {
 export function statusCodesPage(ref: ReferenceData): string {
   const byStatus = new Map<string, string[]>();
   for (const carrier of ref.carriers.values()) {
-    for (const [theirs, ours] of Object.entries(carrier.eventCodes ?? {})) byStatus.set(ours, [...(byStatus.get(ours) ?? []), `${carrier.code} \`${theirs}\``]);
+    for (const [theirs, ours] of Object.entries(carrier.eventCodes ?? {}))
+      byStatus.set(ours, [...(byStatus.get(ours) ?? []), `${carrier.code} \`${theirs}\``]);
   }
   const rows = Object.entries(STATUS).map(([code, description]) => {
-    const recordedBy = PLATFORM[code] ?? (byStatus.has(code) ? `a carrier event: ${byStatus.get(code)!.join(', ')}` : undefined);
+    const recordedBy =
+      PLATFORM[code] ?? (byStatus.has(code) ? `a carrier event: ${byStatus.get(code)!.join(', ')}` : undefined);
     if (!recordedBy) throw new Error(`status code ${code}: nothing records it`);
     return `| \`${code}\` | ${description} | ${recordedBy} |`;
   });

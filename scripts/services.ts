@@ -41,4 +41,6 @@ for (const p of [...stack.processes].sort((a, b) => listed(a) - listed(b) || a.n
     if (!stopping) console.error(`${p.name} exited (${code ?? 'signal'}); its log: ${path.relative(root, p.log!)}`);
   });
 }
-console.log(`gateways: ${stack.gateways.join(' ')}; Ctrl-C stops the services (the infrastructure keeps running: npm run infra:down)`);
+console.log(
+  `gateways: ${stack.gateways.join(' ')}; Ctrl-C stops the services (the infrastructure keeps running: npm run infra:down)`,
+);

@@ -17,6 +17,7 @@ stop_started() { if [ ${#started[@]} -gt 0 ]; then bash infra/down.sh "${started
 trap stop_started EXIT
 eval "$(bash infra/up.sh)"
 
+echo "== format"; pnpm exec prettier --check --log-level warn "**/*.{ts,mjs,cjs,js}"
 echo "== lint"; pnpm exec eslint .
 echo "== typecheck"; pnpm exec tsc -p tsconfig.json
 echo "== jest"

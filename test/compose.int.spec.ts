@@ -13,7 +13,26 @@ import path from 'node:path';
 import { loadSettings } from '@parcel-logistics/config';
 import { specOf, STACK } from '@parcel-logistics/stack';
 import type { Placement, ServiceName } from '@parcel-logistics/stack';
-import { INFRA, OURS, ROOT, compose, dependencies, envOf, hostOf, interpolate, list, mainOf, mainSource, names, published, read, service, topicMap, topicsOfInfraScript, type Dependency } from './support/compose.ts';
+import {
+  INFRA,
+  OURS,
+  ROOT,
+  compose,
+  dependencies,
+  envOf,
+  hostOf,
+  interpolate,
+  list,
+  mainOf,
+  mainSource,
+  names,
+  published,
+  read,
+  service,
+  topicMap,
+  topicsOfInfraScript,
+  type Dependency,
+} from './support/compose.ts';
 
 // ------------------------------------------------------------------ the composition roots
 
@@ -37,12 +56,17 @@ describe('docker-compose.yml: structure', () => {
   test('every service has a health check; ours probe their own /readyz on PORT or HEALTH_PORT', () => {
     for (const name of names) {
       const hc = service(name).healthcheck;
-      expect({ name, test: list(hc?.test).length > 0, disabled: hc?.disable === true }).toEqual({ name, test: true, disabled: false });
+      expect({ name, test: list(hc?.test).length > 0, disabled: hc?.disable === true }).toEqual({
+        name,
+        test: true,
+        disabled: false,
+      });
       expect(['CMD', 'CMD-SHELL']).toContain(list(hc?.test)[0]);
     }
     for (const name of OURS) {
       const env = envOf(name);
-      const port = mainOf(name).dir === 'gateway' || mainOf(name).dir === 'carrier-sandbox' ? env.PORT : env.HEALTH_PORT;
+      const port =
+        mainOf(name).dir === 'gateway' || mainOf(name).dir === 'carrier-sandbox' ? env.PORT : env.HEALTH_PORT;
       expect(port).toMatch(/^[1-9]\d*$/);
       expect({ name, test: list(service(name).healthcheck?.test) }).toEqual({
         name,
@@ -69,45 +93,57 @@ describe('docker-compose.yml: structure', () => {
     }
   });
 
-  test.each(STORES)('every service of ours has the environment packages/config needs (PARCEL_EVENT_STORE=%s)', (store) => {
-    expect(requiredByWiring.sort()).toEqual(['KURRENTDB_URL', 'PARCEL_KAFKA_BROKERS', 'PARCEL_MONGO_URL', 'PARCEL_PG_URL']);
-    const hostEnv = store === 'postgres' ? {} : { PARCEL_EVENT_STORE: store };
-    for (const name of OURS) {
-      const source = mainSource(name);
-      const env = envOf(name, hostEnv);
-      if (!source.includes("loadSettings(process.env, '")) {
-        // The sandbox reads PORT, HOST and its callback URL itself.
-        expect(name).toBe('carrier-sandbox');
-        continue;
+  test.each(STORES)(
+    'every service of ours has the environment packages/config needs (PARCEL_EVENT_STORE=%s)',
+    (store) => {
+      expect(requiredByWiring.sort()).toEqual([
+        'KURRENTDB_URL',
+        'PARCEL_KAFKA_BROKERS',
+        'PARCEL_MONGO_URL',
+        'PARCEL_PG_URL',
+      ]);
+      const hostEnv = store === 'postgres' ? {} : { PARCEL_EVENT_STORE: store };
+      for (const name of OURS) {
+        const source = mainSource(name);
+        const env = envOf(name, hostEnv);
+        if (!source.includes("loadSettings(process.env, '")) {
+          // The sandbox reads PORT, HOST and its callback URL itself.
+          expect(name).toBe('carrier-sandbox');
+          continue;
+        }
+        // The store is switchable, so both URLs are there; the one chosen is required.
+        for (const variable of requiredByWiring)
+          expect({ name, variable, set: Boolean(env[variable]) }).toEqual({ name, variable, set: true });
+        expect(service(name).environment).toMatchObject({ PARCEL_EVENT_STORE: '${PARCEL_EVENT_STORE:-postgres}' });
+        expect(env.PARCEL_EVENT_STORE).toBe(store);
+        // The real loader accepts it (it throws SettingsError otherwise).
+        const settings = loadSettings(env, mainOf(name).dir);
+        const { distributed } = settings;
+        expect(distributed.eventStore).toBe(store);
+        expect(settings.host).toBe('0.0.0.0');
+        if (source.includes('startHealthServer(distributed.healthPort'))
+          expect(distributed.healthPort).toBeGreaterThan(0);
+        if (source.includes('app.listen(settings.port')) expect(settings.port).toBeGreaterThan(0);
+        if (source.includes('settings.carriers.lmxUrl')) expect(settings.carriers.lmxUrl).toBeTruthy();
+        // Every address names a service of this file on the port it listens on.
+        for (const broker of distributed.kafkaBrokers) expect(hostOf(broker)).toEqual({ host: 'kafka', port: '9092' });
+        expect(hostOf(distributed.mongoUrl).host).toBe('mongo');
+        expect(hostOf(env.PARCEL_PG_URL!)).toEqual({ host: 'postgres', port: '5432' });
+        expect(hostOf(env.KURRENTDB_URL!)).toEqual({ host: 'kurrentdb', port: '2113' });
+        expect(env.KURRENTDB_URL).toMatch(/^kurrentdb:\/\/.*[?&]tls=false/);
       }
-      // The store is switchable, so both URLs are there; the one chosen is required.
-      for (const variable of requiredByWiring) expect({ name, variable, set: Boolean(env[variable]) }).toEqual({ name, variable, set: true });
-      expect(service(name).environment).toMatchObject({ PARCEL_EVENT_STORE: '${PARCEL_EVENT_STORE:-postgres}' });
-      expect(env.PARCEL_EVENT_STORE).toBe(store);
-      // The real loader accepts it (it throws SettingsError otherwise).
-      const settings = loadSettings(env, mainOf(name).dir);
-      const { distributed } = settings;
-      expect(distributed.eventStore).toBe(store);
-      expect(settings.host).toBe('0.0.0.0');
-      if (source.includes('startHealthServer(distributed.healthPort')) expect(distributed.healthPort).toBeGreaterThan(0);
-      if (source.includes('app.listen(settings.port')) expect(settings.port).toBeGreaterThan(0);
-      if (source.includes('settings.carriers.lmxUrl')) expect(settings.carriers.lmxUrl).toBeTruthy();
-      // Every address names a service of this file on the port it listens on.
-      for (const broker of distributed.kafkaBrokers) expect(hostOf(broker)).toEqual({ host: 'kafka', port: '9092' });
-      expect(hostOf(distributed.mongoUrl).host).toBe('mongo');
-      expect(hostOf(env.PARCEL_PG_URL!)).toEqual({ host: 'postgres', port: '5432' });
-      expect(hostOf(env.KURRENTDB_URL!)).toEqual({ host: 'kurrentdb', port: '2113' });
-      expect(env.KURRENTDB_URL).toMatch(/^kurrentdb:\/\/.*[?&]tls=false/);
-    }
-    const lmx = envOf('order').PARCEL_LMX_URL!;
-    expect(hostOf(lmx)).toEqual({ host: 'carrier-sandbox', port: envOf('carrier-sandbox').PORT });
-    const callback = hostOf(envOf('carrier-sandbox').PARCEL_CARRIER_CALLBACK_URL!);
-    expect(mainOf(callback.host).dir).toBe('gateway');
-    expect(callback.port).toBe(envOf(callback.host).PORT);
-    // The sandbox signs events with the secret the gateway checks (reference data).
-    const { carriers } = JSON.parse(read('packages/reference-data/data/carriers.json')) as { carriers: { code: string; eventSecret?: string }[] };
-    expect(carriers.find((c) => c.code === 'LMX')?.eventSecret).toBe(envOf('carrier-sandbox').LMX_SECRET);
-  });
+      const lmx = envOf('order').PARCEL_LMX_URL!;
+      expect(hostOf(lmx)).toEqual({ host: 'carrier-sandbox', port: envOf('carrier-sandbox').PORT });
+      const callback = hostOf(envOf('carrier-sandbox').PARCEL_CARRIER_CALLBACK_URL!);
+      expect(mainOf(callback.host).dir).toBe('gateway');
+      expect(callback.port).toBe(envOf(callback.host).PORT);
+      // The sandbox signs events with the secret the gateway checks (reference data).
+      const { carriers } = JSON.parse(read('packages/reference-data/data/carriers.json')) as {
+        carriers: { code: string; eventSecret?: string }[];
+      };
+      expect(carriers.find((c) => c.code === 'LMX')?.eventSecret).toBe(envOf('carrier-sandbox').LMX_SECRET);
+    },
+  );
 
   test('each service of ours waits for what its composition root connects to', () => {
     for (const name of OURS) {
@@ -116,10 +152,12 @@ describe('docker-compose.yml: structure', () => {
       const wants: Record<string, Dependency['condition']> = {};
       if (source.includes('connectBus(')) wants['kafka-init'] = 'service_completed_successfully';
       if (source.includes('connectProjections(')) wants.mongo = 'service_healthy';
-      if (source.includes('connectEventStore(')) Object.assign(wants, { postgres: 'service_healthy', kurrentdb: 'service_healthy' });
+      if (source.includes('connectEventStore('))
+        Object.assign(wants, { postgres: 'service_healthy', kurrentdb: 'service_healthy' });
       if (source.includes('connectWebhooks(')) wants.postgres = 'service_healthy';
       if (source.includes('settings.carriers.lmxUrl')) wants['carrier-sandbox'] = 'service_healthy';
-      for (const [target, condition] of Object.entries(wants)) expect({ name, target, condition: deps[target]?.condition }).toEqual({ name, target, condition });
+      for (const [target, condition] of Object.entries(wants))
+        expect({ name, target, condition: deps[target]?.condition }).toEqual({ name, target, condition });
     }
     expect(dependencies('kafka-init').kafka?.condition).toBe('service_healthy');
   });
@@ -129,8 +167,10 @@ describe('docker-compose.yml: structure', () => {
       for (const [target, dep] of Object.entries(dependencies(name))) {
         expect({ name, target, exists: names.includes(target) }).toEqual({ name, target, exists: true });
         expect(['service_started', 'service_healthy', 'service_completed_successfully']).toContain(dep.condition);
-        if (dep.condition === 'service_healthy') expect(list(service(target).healthcheck?.test).length).toBeGreaterThan(0);
-        if (dep.condition === 'service_completed_successfully') expect({ target, restart: service(target).restart }).toEqual({ target, restart: 'no' });
+        if (dep.condition === 'service_healthy')
+          expect(list(service(target).healthcheck?.test).length).toBeGreaterThan(0);
+        if (dep.condition === 'service_completed_successfully')
+          expect({ target, restart: service(target).restart }).toEqual({ target, restart: 'no' });
       }
     }
     const state = new Map<string, 'visiting' | 'done'>();
@@ -148,12 +188,26 @@ describe('docker-compose.yml: structure', () => {
     const all = names.flatMap(published);
     for (const a of all) {
       expect(a.port).toBeGreaterThan(0);
-      const clash = all.filter((b) => b !== a && b.port === a.port && b.protocol === a.protocol && (a.ip === '' || b.ip === '' || a.ip === b.ip));
-      expect({ port: a.port, service: a.service, clashesWith: clash.map((c) => c.service) }).toEqual({ port: a.port, service: a.service, clashesWith: [] });
+      const clash = all.filter(
+        (b) =>
+          b !== a && b.port === a.port && b.protocol === a.protocol && (a.ip === '' || b.ip === '' || a.ip === b.ip),
+      );
+      expect({ port: a.port, service: a.service, clashesWith: clash.map((c) => c.service) }).toEqual({
+        port: a.port,
+        service: a.service,
+        clashesWith: [],
+      });
     }
-    for (const name of names) if ((service(name).deploy?.replicas ?? 1) > 1) expect({ name, published: published(name) }).toEqual({ name, published: [] });
+    for (const name of names)
+      if ((service(name).deploy?.replicas ?? 1) > 1)
+        expect({ name, published: published(name) }).toEqual({ name, published: [] });
     const byService = Object.fromEntries(all.map((p) => [`${p.service}:${p.port}`, p.ip]));
-    expect(byService).toMatchObject({ 'gateway-1:8080': '', 'gateway-2:8081': '', 'carrier-sandbox:8090': '', 'jaeger:16686': '127.0.0.1' });
+    expect(byService).toMatchObject({
+      'gateway-1:8080': '',
+      'gateway-2:8081': '',
+      'carrier-sandbox:8090': '',
+      'jaeger:16686': '127.0.0.1',
+    });
   });
 
   test('kafka-init creates every topic of infra/topics.sh with the same partition count; the broker creates none itself', () => {
@@ -162,7 +216,9 @@ describe('docker-compose.yml: structure', () => {
     const init = service('kafka-init');
     expect(topicMap(list(init.command))).toEqual(expected);
     expect(list(init.entrypoint)).toEqual(['/bin/sh', '/parcel/create-topics.sh']);
-    const mount = (init.volumes ?? []).find((v) => typeof v === 'string' && v.split(':')[1] === '/parcel/create-topics.sh') as string | undefined;
+    const mount = (init.volumes ?? []).find(
+      (v) => typeof v === 'string' && v.split(':')[1] === '/parcel/create-topics.sh',
+    ) as string | undefined;
     expect(mount?.split(':')[0]).toBe('./infra/compose/create-topics.sh');
     expect(existsSync(path.join(ROOT, 'infra/compose/create-topics.sh'))).toBe(true);
     expect(hostOf(envOf('kafka-init').BOOTSTRAP_SERVER!)).toEqual({ host: 'kafka', port: '9092' });
@@ -212,30 +268,59 @@ describe('docker-compose.yml: structure', () => {
 // ------------------------------------------------------------------ the stack's description
 
 /** What only compose sets: the infrastructure that runs only there (Jaeger, KurrentDB and the choice of event store). */
-const COMPOSE_ONLY = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_RESOURCE_ATTRIBUTES', 'PARCEL_EVENT_STORE', 'KURRENTDB_URL'];
+const COMPOSE_ONLY = [
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_PROTOCOL',
+  'OTEL_RESOURCE_ATTRIBUTES',
+  'PARCEL_EVENT_STORE',
+  'KURRENTDB_URL',
+];
 /** Any placement: only the names of the addresses are compared, their values are compose's own (checked above). */
-const anywhere: Placement = { kafka: 'k', pg: 'p', mongo: 'm', pgSchema: 's', mongoDb: 'd', host: 'h', port: 1, gatewayUrl: 'g', sandboxUrl: 'l' };
+const anywhere: Placement = {
+  kafka: 'k',
+  pg: 'p',
+  mongo: 'm',
+  pgSchema: 's',
+  mongoDb: 'd',
+  host: 'h',
+  port: 1,
+  gatewayUrl: 'g',
+  sandboxUrl: 'l',
+};
 const composeServicesOf = (name: ServiceName) => OURS.filter((s) => mainOf(s).dir === name);
 
 describe('docker-compose.yml: the stack of packages/stack', () => {
   test('the same processes: each service of the description as many times (named services and replicas), running its script', () => {
-    const processes = (name: ServiceName) => composeServicesOf(name).reduce((n, s) => n + (service(s).deploy?.replicas ?? 1), 0);
-    expect(Object.fromEntries(STACK.map((spec) => [spec.service, processes(spec.service)]))).toEqual(Object.fromEntries(STACK.map((spec) => [spec.service, spec.count])));
-    for (const name of OURS) expect({ name, file: mainOf(name).file }).toEqual({ name, file: specOf(mainOf(name).dir as ServiceName).script });
+    const processes = (name: ServiceName) =>
+      composeServicesOf(name).reduce((n, s) => n + (service(s).deploy?.replicas ?? 1), 0);
+    expect(Object.fromEntries(STACK.map((spec) => [spec.service, processes(spec.service)]))).toEqual(
+      Object.fromEntries(STACK.map((spec) => [spec.service, spec.count])),
+    );
+    for (const name of OURS)
+      expect({ name, file: mainOf(name).file }).toEqual({ name, file: specOf(mainOf(name).dir as ServiceName).script });
   });
 
-  test.each(STACK.map((spec) => spec.service))('%s: the settings of the description with the same values, each of its addresses, nothing else but compose-only infrastructure', (name) => {
-    const spec = specOf(name);
-    const addresses = Object.keys(spec.addresses(anywhere));
-    const known = new Set([...Object.keys(spec.settings), ...addresses, ...COMPOSE_ONLY]);
-    for (const composed of composeServicesOf(name)) {
-      const env = envOf(composed);
-      const settings = Object.fromEntries(Object.keys(spec.settings).map((k) => [k, env[k]]));
-      expect({ service: composed, settings }).toEqual({ service: composed, settings: spec.settings });
-      expect({ service: composed, missing: addresses.filter((k) => !env[k]) }).toEqual({ service: composed, missing: [] });
-      expect({ service: composed, unknown: Object.keys(env).filter((k) => !known.has(k)) }).toEqual({ service: composed, unknown: [] });
-    }
-  });
+  test.each(STACK.map((spec) => spec.service))(
+    '%s: the settings of the description with the same values, each of its addresses, nothing else but compose-only infrastructure',
+    (name) => {
+      const spec = specOf(name);
+      const addresses = Object.keys(spec.addresses(anywhere));
+      const known = new Set([...Object.keys(spec.settings), ...addresses, ...COMPOSE_ONLY]);
+      for (const composed of composeServicesOf(name)) {
+        const env = envOf(composed);
+        const settings = Object.fromEntries(Object.keys(spec.settings).map((k) => [k, env[k]]));
+        expect({ service: composed, settings }).toEqual({ service: composed, settings: spec.settings });
+        expect({ service: composed, missing: addresses.filter((k) => !env[k]) }).toEqual({
+          service: composed,
+          missing: [],
+        });
+        expect({ service: composed, unknown: Object.keys(env).filter((k) => !known.has(k)) }).toEqual({
+          service: composed,
+          unknown: [],
+        });
+      }
+    },
+  );
 });
 
 // ------------------------------------------------------------------ docker compose config

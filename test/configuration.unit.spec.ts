@@ -16,11 +16,16 @@ function variablesIn(source: string): string[] {
 }
 
 const readme = read('README.md');
-const table = readme.slice(readme.indexOf('\n## Configuration\n'), readme.indexOf('\n## ', readme.indexOf('\n## Configuration\n') + 1));
+const table = readme.slice(
+  readme.indexOf('\n## Configuration\n'),
+  readme.indexOf('\n## ', readme.indexOf('\n## Configuration\n') + 1),
+);
 const documented = new Set([...table.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1] as string));
 
 describe('configuration', () => {
-  const configFiles = readdirSync(path.join(ROOT, 'packages/config/src')).filter((f) => f.endsWith('.ts') && !f.includes('.spec.'));
+  const configFiles = readdirSync(path.join(ROOT, 'packages/config/src')).filter(
+    (f) => f.endsWith('.ts') && !f.includes('.spec.'),
+  );
   const loaded = variablesIn(configFiles.map((f) => read(`packages/config/src/${f}`)).join('\n'));
 
   test('every variable the loader reads is in the README table', () => {
@@ -34,7 +39,9 @@ describe('configuration', () => {
   });
 
   test('no composition root reads its settings from another loader', () => {
-    const roots = ['gateway', 'order', 'tracking', 'label', 'webhook', 'embedded'].map((s) => read(`services/${s}/src/main.ts`));
+    const roots = ['gateway', 'order', 'tracking', 'label', 'webhook', 'embedded'].map((s) =>
+      read(`services/${s}/src/main.ts`),
+    );
     for (const source of roots) {
       expect(source).toMatch(/loadSettings\(/);
       expect(source).not.toMatch(/process\.env\.[A-Z]/);
@@ -42,23 +49,48 @@ describe('configuration', () => {
   });
 
   test('one call gives the distributed settings on top of the common ones; a missing broker list is refused', () => {
-    const env = { PARCEL_KAFKA_BROKERS: 'a:1, b:2', PARCEL_PG_URL: 'postgres://x', PARCEL_MONGO_URL: 'mongodb://m', HEALTH_PORT: '9000' };
+    const env = {
+      PARCEL_KAFKA_BROKERS: 'a:1, b:2',
+      PARCEL_PG_URL: 'postgres://x',
+      PARCEL_MONGO_URL: 'mongodb://m',
+      HEALTH_PORT: '9000',
+    };
     const settings = loadSettings(env, 'order');
     expect(settings.port).toBe(8080);
-    expect(settings.distributed).toMatchObject({ kafkaBrokers: ['a:1', 'b:2'], eventStore: 'postgres', pgSchema: 'parcel', mongoDb: 'parcel', healthPort: 9000, kafkaClient: 'platformatic' });
+    expect(settings.distributed).toMatchObject({
+      kafkaBrokers: ['a:1', 'b:2'],
+      eventStore: 'postgres',
+      pgSchema: 'parcel',
+      mongoDb: 'parcel',
+      healthPort: 9000,
+      kafkaClient: 'platformatic',
+    });
     expect(settings.distributed.instanceId).toMatch(/^order-/);
     expect('distributed' in loadSettings(env)).toBe(false);
     expect(() => loadSettings({ ...env, PARCEL_KAFKA_BROKERS: '' }, 'order')).toThrow(SettingsError);
-    expect(() => loadSettings({ ...env, PARCEL_EVENT_STORE: 'sqlite' }, 'order')).toThrow('PARCEL_EVENT_STORE must be one of postgres, kurrentdb');
+    expect(() => loadSettings({ ...env, PARCEL_EVENT_STORE: 'sqlite' }, 'order')).toThrow(
+      'PARCEL_EVENT_STORE must be one of postgres, kurrentdb',
+    );
     expect(() => loadSettings({ ...env, HEALTH_PORT: 'x' }, 'order')).toThrow('HEALTH_PORT must be an integer');
   });
 
   test('a webhook lease outlives the attempt it was renewed for; the webhook store keeps PARCEL_PG_URL with KurrentDB events', () => {
     expect(loadSettings({}).webhooks.leaseMs).toBe(30_000);
-    expect(loadSettings({ PARCEL_WEBHOOK_TIMEOUT_MS: '2000', PARCEL_WEBHOOK_LEASE_MS: '2001' }).webhooks.leaseMs).toBe(2001);
-    expect(() => loadSettings({ PARCEL_WEBHOOK_TIMEOUT_MS: '2000', PARCEL_WEBHOOK_LEASE_MS: '2000' })).toThrow('PARCEL_WEBHOOK_LEASE_MS must be longer than PARCEL_WEBHOOK_TIMEOUT_MS (2000)');
-    const kurrent = { PARCEL_KAFKA_BROKERS: 'k:1', PARCEL_EVENT_STORE: 'kurrentdb', KURRENTDB_URL: 'kurrentdb://k', PARCEL_MONGO_URL: 'mongodb://m' };
+    expect(loadSettings({ PARCEL_WEBHOOK_TIMEOUT_MS: '2000', PARCEL_WEBHOOK_LEASE_MS: '2001' }).webhooks.leaseMs).toBe(
+      2001,
+    );
+    expect(() => loadSettings({ PARCEL_WEBHOOK_TIMEOUT_MS: '2000', PARCEL_WEBHOOK_LEASE_MS: '2000' })).toThrow(
+      'PARCEL_WEBHOOK_LEASE_MS must be longer than PARCEL_WEBHOOK_TIMEOUT_MS (2000)',
+    );
+    const kurrent = {
+      PARCEL_KAFKA_BROKERS: 'k:1',
+      PARCEL_EVENT_STORE: 'kurrentdb',
+      KURRENTDB_URL: 'kurrentdb://k',
+      PARCEL_MONGO_URL: 'mongodb://m',
+    };
     expect(loadSettings(kurrent, 'webhook').distributed.pgUrl).toBe('');
-    expect(loadSettings({ ...kurrent, PARCEL_PG_URL: 'postgres://p' }, 'webhook').distributed.pgUrl).toBe('postgres://p');
+    expect(loadSettings({ ...kurrent, PARCEL_PG_URL: 'postgres://p' }, 'webhook').distributed.pgUrl).toBe(
+      'postgres://p',
+    );
   });
 });

@@ -26,7 +26,10 @@ function dockerignore(text: string): (file: string) => boolean {
     .filter((l) => l && !l.startsWith('#'))
     .map((l) => {
       const negate = l.startsWith('!');
-      const pattern = path.posix.normalize((negate ? l.slice(1) : l).trim()).replace(/^\/+/, '').replace(/\/+$/, '');
+      const pattern = path.posix
+        .normalize((negate ? l.slice(1) : l).trim())
+        .replace(/^\/+/, '')
+        .replace(/\/+$/, '');
       let re = '';
       for (let i = 0; i < pattern.length; i++) {
         const c = pattern[i] as string;
@@ -64,7 +67,9 @@ function walk(dir: string, out: string[] = []): string[] {
 describe('Dockerfile', () => {
   const steps = instructions(read('Dockerfile'));
   const args = Object.fromEntries(
-    steps.filter((s) => s.op === 'ARG' && s.args.includes('=')).map((s) => [s.args.slice(0, s.args.indexOf('=')), s.args.slice(s.args.indexOf('=') + 1)]),
+    steps
+      .filter((s) => s.op === 'ARG' && s.args.includes('='))
+      .map((s) => [s.args.slice(0, s.args.indexOf('=')), s.args.slice(s.args.indexOf('=') + 1)]),
   );
   const stages = steps.filter((s) => s.op === 'FROM');
   const finalStage = steps.slice(steps.lastIndexOf(stages[stages.length - 1]!));
@@ -101,7 +106,8 @@ describe('Dockerfile', () => {
       'fonts-noto-cjk': ['NotoSansCJK-Regular.ttc', 'NotoSansCJK-Bold.ttc'],
     };
     const available = new Set(installed.flatMap((p) => files[p] ?? []));
-    const candidates = /const CANDIDATES = \{([\s\S]*?)\} as const/.exec(read('services/label/src/fonts.ts'))?.[1] ?? '';
+    const candidates =
+      /const CANDIDATES = \{([\s\S]*?)\} as const/.exec(read('services/label/src/fonts.ts'))?.[1] ?? '';
     const roles = [...candidates.matchAll(/(\w+): \[([^\]]*)\]/g)];
     expect(roles.map((r) => r[1])).toEqual(['sans', 'sansBold', 'thai', 'thaiBold', 'cjk', 'cjkBold']);
     for (const [, role, names] of roles) {
@@ -121,11 +127,22 @@ describe('Dockerfile', () => {
       'bench/package.json',
       'infra/compose/healthcheck.ts',
       ...members.map((m) => `${m}/package.json`),
-      ...members.flatMap((m) => (existsSync(path.join(ROOT, m, 'src')) ? walk(`${m}/src`) : [])).filter((f) => !f.endsWith('.spec.ts')),
+      ...members
+        .flatMap((m) => (existsSync(path.join(ROOT, m, 'src')) ? walk(`${m}/src`) : []))
+        .filter((f) => !f.endsWith('.spec.ts')),
       ...walk('packages/reference-data/data'),
     ];
     expect(needed.filter(ignored)).toEqual([]);
-    for (const local of ['node_modules/x', 'packages/bus/node_modules/x', '.git/HEAD', '.tools/bin/pnpm', '.infra/kafka/x', 'data/x.db', 'test/http.int.spec.ts', 'services/order/src/a.unit.spec.ts']) {
+    for (const local of [
+      'node_modules/x',
+      'packages/bus/node_modules/x',
+      '.git/HEAD',
+      '.tools/bin/pnpm',
+      '.infra/kafka/x',
+      'data/x.db',
+      'test/http.int.spec.ts',
+      'services/order/src/a.unit.spec.ts',
+    ]) {
       expect({ local, ignored: ignored(local) }).toEqual({ local, ignored: true });
     }
   });

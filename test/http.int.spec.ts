@@ -16,9 +16,17 @@ beforeAll(async () => {
 afterAll(() => stack.destroy());
 
 const postB = (path: string, body: string | Uint8Array<ArrayBuffer>) =>
-  raw(`${stack.url}/v1/openapi/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...signedHeaders(stack) }, body });
+  raw(`${stack.url}/v1/openapi/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...signedHeaders(stack) },
+    body,
+  });
 const postA = (path: string, body: string | Uint8Array<ArrayBuffer>) =>
-  raw(`${stack.url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
+  raw(`${stack.url}/api/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body,
+  });
 
 async function alive() {
   const r = await raw(`${stack.url}/healthz`, {});
@@ -26,11 +34,14 @@ async function alive() {
 }
 
 describe('decisions.md "Not JSON, or a body that is not a JSON object: HTTP 400, envelope code 1, message Invalid JSON body"', () => {
-  test.each(['{', '{"a":', 'nope', '', '[1,2]', '"string"', '42', 'null', 'true', '{"a":1}{"b":2}'])('interface B body %j', async (body) => {
-    const r = await postB('order/create-order', body);
-    expect(r.status).toBe(400);
-    expect(r.body).toEqual({ code: 1, message: 'Invalid JSON body', data: [] });
-  });
+  test.each(['{', '{"a":', 'nope', '', '[1,2]', '"string"', '42', 'null', 'true', '{"a":1}{"b":2}'])(
+    'interface B body %j',
+    async (body) => {
+      const r = await postB('order/create-order', body);
+      expect(r.status).toBe(400);
+      expect(r.body).toEqual({ code: 1, message: 'Invalid JSON body', data: [] });
+    },
+  );
 
   test.each(['{', '[]', '"x"'])('interface A body %j uses the A envelope', async (body) => {
     const r = await postA('status/lookup', body);
@@ -67,7 +78,11 @@ describe('decisions.md "Unknown path: HTTP 404, envelope code 1, message Api not
     ['GET', '/api/status/lookup', { Code: 1, Message: 'Api not found', Data: [] }],
     ['DELETE', '/v1/openapi/order/create-order', { code: 1, message: 'Api not found', data: [] }],
   ])('%s %s', async (method, path, envelope) => {
-    const r = await raw(`${stack.url}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(method === 'POST' ? { body: '{}' } : {}) });
+    const r = await raw(`${stack.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(method === 'POST' ? { body: '{}' } : {}),
+    });
     expect(r.status).toBe(404);
     expect(r.body).toEqual(envelope);
   });
@@ -75,13 +90,43 @@ describe('decisions.md "Unknown path: HTTP 404, envelope code 1, message Api not
 
 describe('Every endpoint answers wrong types, $ keys, huge and hostile strings with the envelope, never a 5xx', () => {
   const hostile: unknown[] = [
-    null, true, 0, -1, 1e308, -1e308, 1.5, '', ' ', 'x'.repeat(10_000), '\u0000\u0001\u001f', '<script>alert(1)</script>',
-    "'; DROP TABLE events; --", '{"$gt":""}', { $gt: '' }, { $where: 'sleep(1000)' }, [], [null], [{}], ['a'.repeat(10_000)], { a: { b: { c: [1] } } },
-    '\u202e\ud83d\udce6', '__proto__',
+    null,
+    true,
+    0,
+    -1,
+    1e308,
+    -1e308,
+    1.5,
+    '',
+    ' ',
+    'x'.repeat(10_000),
+    '\u0000\u0001\u001f',
+    '<script>alert(1)</script>',
+    "'; DROP TABLE events; --",
+    '{"$gt":""}',
+    { $gt: '' },
+    { $where: 'sleep(1000)' },
+    [],
+    [null],
+    [{}],
+    ['a'.repeat(10_000)],
+    { a: { b: { c: [1] } } },
+    '\u202e\ud83d\udce6',
+    '__proto__',
   ];
 
   test('create-order: every field of the Order and item tables with every hostile value', async () => {
-    const fields = Object.keys(orderBody()).concat(['service_type', 'service_code', 'cash', 'cash_currency', 'locker_type', 'locker_station', 'recipient_email', 'incoterm_type', 'gst_paid']);
+    const fields = Object.keys(orderBody()).concat([
+      'service_type',
+      'service_code',
+      'cash',
+      'cash_currency',
+      'locker_type',
+      'locker_station',
+      'recipient_email',
+      'incoterm_type',
+      'gst_paid',
+    ]);
     for (const field of fields) {
       for (const value of hostile) {
         const r = await clientB(stack).post('order/create-order', orderBody({ [field]: value }));
@@ -90,7 +135,17 @@ describe('Every endpoint answers wrong types, $ keys, huge and hostile strings w
         if (r.body.code !== 0) expect(r.body.data).toEqual([]);
       }
     }
-    for (const field of ['description', 'unitPrice', 'quantity', 'weight', 'currency', 'totalValue', 'countryOfOrigin', 'itemHSCode', 'productURL']) {
+    for (const field of [
+      'description',
+      'unitPrice',
+      'quantity',
+      'weight',
+      'currency',
+      'totalValue',
+      'countryOfOrigin',
+      'itemHSCode',
+      'productURL',
+    ]) {
       for (const value of hostile) {
         const base = orderBody();
         const item = { ...(base.item as Record<string, unknown>[])[0], [field]: value };
@@ -104,7 +159,10 @@ describe('Every endpoint answers wrong types, $ keys, huge and hostile strings w
 
   test('$-prefixed and __proto__ keys are ignored, never stored', async () => {
     const body = orderBody();
-    const json = JSON.stringify(body).replace(/}$/, ',"$set":{"clientId":"other"},"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}}}');
+    const json = JSON.stringify(body).replace(
+      /}$/,
+      ',"$set":{"clientId":"other"},"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}}}',
+    );
     const r = await postB('order/create-order', json);
     expect(r.body.code).toBe(0);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -133,14 +191,20 @@ describe('Every endpoint answers wrong types, $ keys, huge and hostile strings w
         expect(typeof r.body.Code).toBe('number');
       }
       const text = typeof value === 'string' ? value : JSON.stringify(value);
-      for (const [path, key] of [['order/query-status', 'tracking_num'], ['order/get-barcode', 'custom_tracking_num']] as const) {
+      for (const [path, key] of [
+        ['order/query-status', 'tracking_num'],
+        ['order/get-barcode', 'custom_tracking_num'],
+      ] as const) {
         const r = await clientB(stack).get(path, { [key]: text });
         expect(r.status).toBe(200);
         // `__proto__` is a well-formed reference: the create-order test above made an order with it.
         const created = path === 'order/get-barcode' && text === '__proto__';
         expect([path, text, r.body.code]).toEqual([path, text, created ? 0 : 1]);
       }
-      const auth = await raw(`${stack.url}/api/auth/token`, { method: 'POST', body: JSON.stringify({ ApiName: value, ApiKey: value }) });
+      const auth = await raw(`${stack.url}/api/auth/token`, {
+        method: 'POST',
+        body: JSON.stringify({ ApiName: value, ApiKey: value }),
+      });
       expect(auth.status).toBe(200);
       expect(auth.body.Code).toBe(1);
     }
@@ -160,7 +224,11 @@ describe('Every endpoint answers wrong types, $ keys, huge and hostile strings w
   });
 
   test('no error response leaks a stack trace or an HTML page', async () => {
-    for (const r of [await postB('order/create-order', '{'), await raw(`${stack.url}/x`, {}), await postA('status/lookup', '[')]) {
+    for (const r of [
+      await postB('order/create-order', '{'),
+      await raw(`${stack.url}/x`, {}),
+      await postA('status/lookup', '['),
+    ]) {
       expect(r.headers.get('content-type')).toMatch(/application\/json/);
       expect(JSON.stringify(r.body)).not.toMatch(/at .*\.ts:\d+|<html|Error:/i);
     }
@@ -172,12 +240,19 @@ describe('decisions.md "Over an account\'s rate limit: HTTP 429 with Retry-After
     const limited = await startTestStack({ PARCEL_RATE_LIMIT_RPS: '1', PARCEL_RATE_LIMIT_BURST: '3' });
     try {
       const codes: number[] = [];
-      for (let i = 0; i < 5; i++) codes.push((await clientB(limited).get('order/query-status', { tracking_num: 'x' })).status);
+      for (let i = 0; i < 5; i++)
+        codes.push((await clientB(limited).get('order/query-status', { tracking_num: 'x' })).status);
       expect(codes).toEqual([200, 200, 200, 429, 429]);
       const r = await clientB(limited).get('order/query-status', { tracking_num: 'x' });
       expect(r.headers.get('retry-after')).toBe('1');
       expect(r.body).toEqual({ code: 1, message: 'Too many requests', data: [] });
-      expect((await clientB(limited, { apiName: 'other', apiKey: 'other-secret' }).get('order/query-status', { tracking_num: 'x' })).status).toBe(200);
+      expect(
+        (
+          await clientB(limited, { apiName: 'other', apiKey: 'other-secret' }).get('order/query-status', {
+            tracking_num: 'x',
+          })
+        ).status,
+      ).toBe(200);
       limited.clock.advance(1000);
       expect((await clientB(limited).get('order/query-status', { tracking_num: 'x' })).status).toBe(200);
     } finally {

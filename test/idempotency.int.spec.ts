@@ -28,7 +28,11 @@ interface Sent extends Reply {
 async function postB(pathname: string, body: unknown, key?: string, account = DEMO): Promise<Sent> {
   const res = await fetch(`${stack.url}/v1/openapi/${pathname}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...signedHeaders(stack, account.apiName, account.apiKey), ...(key === undefined ? {} : { 'idempotency-key': key }) },
+    headers: {
+      'content-type': 'application/json',
+      ...signedHeaders(stack, account.apiName, account.apiKey),
+      ...(key === undefined ? {} : { 'idempotency-key': key }),
+    },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
@@ -38,7 +42,11 @@ async function postB(pathname: string, body: unknown, key?: string, account = DE
 async function postA(pathname: string, body: unknown, token: string | undefined, key?: string): Promise<Sent> {
   const res = await fetch(`${stack.url}/api/${pathname}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...(key === undefined ? {} : { 'idempotency-key': key }) },
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(key === undefined ? {} : { 'idempotency-key': key }),
+    },
     body: JSON.stringify(body),
   });
   const text = await res.text();
@@ -46,9 +54,9 @@ async function postA(pathname: string, body: unknown, token: string | undefined,
 }
 
 const statusCodes = async (tn: string) =>
-  (await raw(`${stack.url}/v1/openapi/order/query-status?tracking_num=${tn}`, { headers: signedHeaders(stack) })).body.data.activities.map(
-    (a: { status_code: string }) => a.status_code,
-  );
+  (
+    await raw(`${stack.url}/v1/openapi/order/query-status?tracking_num=${tn}`, { headers: signedHeaders(stack) })
+  ).body.data.activities.map((a: { status_code: string }) => a.status_code);
 
 describe('create-order with an Idempotency-Key', () => {
   test('a retry gets the first answer byte for byte, marked Idempotent-Replayed, and creates nothing more', async () => {
@@ -73,9 +81,17 @@ describe('create-order with an Idempotency-Key', () => {
     expect((await postB('order/create-order', body, key)).body.code).toBe(0);
     const other = await postB('order/create-order', { ...body, recipient_name: 'Someone Else' }, key);
     expect(other.status).toBe(200);
-    expect(other.body).toEqual({ code: 1, message: `Idempotency-Key (${key}) already used for a different request`, data: [] });
+    expect(other.body).toEqual({
+      code: 1,
+      message: `Idempotency-Key (${key}) already used for a different request`,
+      data: [],
+    });
     const elsewhere = await postB('order/query-multi-status', { tracking_nums: [] }, key);
-    expect(elsewhere.body).toEqual({ code: 1, message: `Idempotency-Key (${key}) already used for a different request`, data: [] });
+    expect(elsewhere.body).toEqual({
+      code: 1,
+      message: `Idempotency-Key (${key}) already used for a different request`,
+      data: [],
+    });
   });
 
   test('20 concurrent requests with one key: exactly one does the work, all get its answer', async () => {
@@ -148,7 +164,9 @@ describe('the other POSTs', () => {
     expect(first.body.data.success).toEqual([tn]);
     const again = await postB('order/cancel-orders', { tracking_nums: [tn] }, key);
     expect(again.text).toBe(first.text);
-    expect((await postB('order/cancel-orders', { tracking_nums: [tn] })).body.data.errors).toEqual([{ tracking_number: tn, remarks: 'Canceled' }]);
+    expect((await postB('order/cancel-orders', { tracking_nums: [tn] })).body.data.errors).toEqual([
+      { tracking_number: tn, remarks: 'Canceled' },
+    ]);
   });
 
   test('interface A create-label: the retry gets the same PDF and records LB_GN once', async () => {
@@ -174,7 +192,10 @@ describe('the other POSTs', () => {
     expect((await postA('status/lookup', { TrackingNumber: ['x'] }, token)).body.Code).toBe(0);
     const db = new DatabaseSync(path.join(stack.dataDir, 'projections.db'), { readOnly: true });
     try {
-      const rows = db.prepare('SELECT fingerprint, answer_body FROM idempotency').all() as { fingerprint: string; answer_body: string | null }[];
+      const rows = db.prepare('SELECT fingerprint, answer_body FROM idempotency').all() as {
+        fingerprint: string;
+        answer_body: string | null;
+      }[];
       expect(rows.length).toBeGreaterThan(0);
       for (const row of rows) {
         expect(row.answer_body ?? '').not.toContain(token);

@@ -28,8 +28,14 @@ const inner = createInProcessBus();
 const ref = loadReferenceData();
 const clock = { now: () => new Date() };
 const order = createOrderService({
-  eventStore, projector: createParcelProjector({ eventStore, views: projections.parcels }), views: projections.parcels,
-  bus: inner, ref, clock, ids: randomIds, carriers: new Map(),
+  eventStore,
+  projector: createParcelProjector({ eventStore, views: projections.parcels }),
+  views: projections.parcels,
+  bus: inner,
+  ref,
+  clock,
+  ids: randomIds,
+  carriers: new Map(),
 });
 
 /**
@@ -42,7 +48,8 @@ const dropped: Message[] = [];
 const bus: Bus = {
   ...inner,
   async request<T>(topic: string, message: Message, options: { timeoutMs: number }): Promise<T> {
-    if (topic !== Topics.orderCommands || message.type !== 'CreateOrder') return inner.request<T>(topic, message, options);
+    if (topic !== Topics.orderCommands || message.type !== 'CreateOrder')
+      return inner.request<T>(topic, message, options);
     if (mode === 'drop') dropped.push(message);
     else await inner.request(topic, message, options);
     if (mode !== 'redeliver-late') throw new BusTimeoutError(topic, options.timeoutMs);
@@ -56,8 +63,23 @@ let url: string;
 beforeAll(async () => {
   await order.start();
   const app = createGatewayApp({
-    bus, projections, accounts: loadAccounts(), ref, clock, log: pino({ level: 'silent' }),
-    config: { tokenTtlS: 60, commandTimeoutMs: 3000, genericErrorA: 'x', rateLimitPerSecond: 0, rateLimitBurst: 1, trackRateLimitPerMinute: 0, batchCreate: { enabled: false, max: 1 }, idempotencyTtlS: 86400, webhooks: { maxEndpoints: 10, allowPrivate: false, replayMaxAgeMs: 30 * 24 * 60 * 60 * 1000 } },
+    bus,
+    projections,
+    accounts: loadAccounts(),
+    ref,
+    clock,
+    log: pino({ level: 'silent' }),
+    config: {
+      tokenTtlS: 60,
+      commandTimeoutMs: 3000,
+      genericErrorA: 'x',
+      rateLimitPerSecond: 0,
+      rateLimitBurst: 1,
+      trackRateLimitPerMinute: 0,
+      batchCreate: { enabled: false, max: 1 },
+      idempotencyTtlS: 86400,
+      webhooks: { maxEndpoints: 10, allowPrivate: false, replayMaxAgeMs: 30 * 24 * 60 * 60 * 1000 },
+    },
   });
   await new Promise<void>((resolve) => (server = app.listen(0, '127.0.0.1', () => resolve())));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -75,8 +97,13 @@ test('the reply is lost after the order was created: the gateway recognises its 
   mode = 'lose-reply';
   const body = orderBody();
   const r = await clientB(realTime(url)).post('order/create-order', body);
-  expect(r.body).toMatchObject({ code: 0, data: { custom_tracking_num: body.custom_tracking_num, wmg_tracking_num: expect.any(String) } });
-  const found = await clientB(realTime(url)).get('order/get-barcode', { custom_tracking_num: String(body.custom_tracking_num) });
+  expect(r.body).toMatchObject({
+    code: 0,
+    data: { custom_tracking_num: body.custom_tracking_num, wmg_tracking_num: expect.any(String) },
+  });
+  const found = await clientB(realTime(url)).get('order/get-barcode', {
+    custom_tracking_num: String(body.custom_tracking_num),
+  });
   expect(found.body.data.barcode).toBe(r.body.data.wmg_tracking_num);
 });
 
@@ -84,8 +111,13 @@ test('the command ran and its redelivery comes after the deadline: it answers as
   mode = 'redeliver-late';
   const body = orderBody();
   const r = await clientB(realTime(url)).post('order/create-order', body);
-  expect(r.body).toMatchObject({ code: 0, data: { custom_tracking_num: body.custom_tracking_num, wmg_tracking_num: expect.any(String) } });
-  const found = await clientB(realTime(url)).get('order/get-barcode', { custom_tracking_num: String(body.custom_tracking_num) });
+  expect(r.body).toMatchObject({
+    code: 0,
+    data: { custom_tracking_num: body.custom_tracking_num, wmg_tracking_num: expect.any(String) },
+  });
+  const found = await clientB(realTime(url)).get('order/get-barcode', {
+    custom_tracking_num: String(body.custom_tracking_num),
+  });
   expect(found.body.data.barcode).toBe(r.body.data.wmg_tracking_num);
 });
 
@@ -100,5 +132,8 @@ test('the command never ran: HTTP 500 once its deadline passed, and its redelive
   expect(Number(late.headers![DEADLINE_HEADER])).toBeLessThan(Date.now());
   const reply = await inner.request(Topics.orderCommands, late, { timeoutMs: 3000 });
   expect(reply).toEqual({ ok: false, error: 'Expired' });
-  expect((await clientB(realTime(url)).get('order/get-barcode', { custom_tracking_num: String(body.custom_tracking_num) })).body.message).toBe('Order Not Found!');
+  expect(
+    (await clientB(realTime(url)).get('order/get-barcode', { custom_tracking_num: String(body.custom_tracking_num) }))
+      .body.message,
+  ).toBe('Order Not Found!');
 });

@@ -22,10 +22,20 @@ test(`after ${N} create-orders, /metrics shows them by route, the store's append
   const before = await scrape(stack.url);
   expect(before.histogramCount('parcel_http_request_duration_seconds', { route: CREATE_ORDER })).toBe(0);
 
-  const created = await Promise.all(Array.from({ length: N }, () => clientB(stack).post('order/create-order', orderBody())));
+  const created = await Promise.all(
+    Array.from({ length: N }, () => clientB(stack).post('order/create-order', orderBody())),
+  );
   expect(created.map((r) => r.body.code)).toEqual(Array(N).fill(0));
   // A body the parser refuses, before the router: counted under its route, as a 4xx.
-  expect((await raw(`${stack.url}${CREATE_ORDER}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' })).status).toBe(400);
+  expect(
+    (
+      await raw(`${stack.url}${CREATE_ORDER}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{',
+      })
+    ).status,
+  ).toBe(400);
   expect((await raw(`${stack.url}/v1/openapi/order/PX${Date.now()}`, {})).status).toBe(404);
   // The registrations append after the orders; the second round lets the views handle those.
   await stack.caughtUp();
@@ -42,8 +52,12 @@ test(`after ${N} create-orders, /metrics shows them by route, the store's append
   const routes = new Set(metrics.samples(`${http}_count`).map((s) => s.labels.route));
   expect([...routes].sort()).toEqual([CREATE_ORDER, 'unmatched']);
 
-  expect(metrics.histogramCount('parcel_bus_request_duration_seconds', { topic: 'parcel.commands.order', outcome: 'ok' })).toBe(N);
-  expect(metrics.histogramCount('parcel_bus_handle_duration_seconds', { topic: 'parcel.commands.order', outcome: 'ok' })).toBe(N);
+  expect(
+    metrics.histogramCount('parcel_bus_request_duration_seconds', { topic: 'parcel.commands.order', outcome: 'ok' }),
+  ).toBe(N);
+  expect(
+    metrics.histogramCount('parcel_bus_handle_duration_seconds', { topic: 'parcel.commands.order', outcome: 'ok' }),
+  ).toBe(N);
 
   // Each order appends once (reference claim and parcel, one appendMany); the registrations of a
   // page of the log once more, all together.
@@ -99,7 +113,11 @@ describe('the reading of a scrape (test/support/metrics.ts)', () => {
 
   test('refuses buckets that decrease, a count that is not the +Inf bucket, a sample without TYPE and a malformed line', () => {
     expect(() => parseScrape(histogram([3, 2], [3, 5]))).toThrow(/buckets decrease/);
-    expect(() => parseScrape(histogram([1, 2], [3, 5]).replace('g_seconds_count{kind="minor"} 2', 'g_seconds_count{kind="minor"} 3'))).toThrow(/not the count/);
+    expect(() =>
+      parseScrape(
+        histogram([1, 2], [3, 5]).replace('g_seconds_count{kind="minor"} 2', 'g_seconds_count{kind="minor"} 3'),
+      ),
+    ).toThrow(/not the count/);
     expect(() => parseScrape('# TYPE a gauge\na 1\nb 2\n')).toThrow(/b has no TYPE/);
     expect(() => parseScrape('# TYPE a gauge\na{x="1} 1\n')).toThrow();
   });

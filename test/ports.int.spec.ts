@@ -18,11 +18,16 @@ process.stdout.write(JSON.stringify([...seen]));
 /** The drivers a fresh process resolves while importing `entry` (resolved from test/). */
 function driversLoadedBy(entry: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--input-type=module', '-e', script, entry], { cwd: __dirname, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`${entry}: ${error.message}\n${stderr}`));
-      const seen = JSON.parse(stdout) as string[];
-      resolve(DRIVERS.filter((driver) => seen.includes(driver)).sort());
-    });
+    execFile(
+      process.execPath,
+      ['--input-type=module', '-e', script, entry],
+      { cwd: __dirname, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`${entry}: ${error.message}\n${stderr}`));
+        const seen = JSON.parse(stdout) as string[];
+        resolve(DRIVERS.filter((driver) => seen.includes(driver)).sort());
+      },
+    );
   });
 }
 
@@ -38,9 +43,13 @@ describe('a port or a service loads no driver', () => {
     '@parcel-logistics/tracking',
     '@parcel-logistics/webhooks',
     '@parcel-logistics/webhook',
-  ])('%s', async (entry) => {
-    expect(await driversLoadedBy(entry)).toEqual([]);
-  }, 60_000);
+  ])(
+    '%s',
+    async (entry) => {
+      expect(await driversLoadedBy(entry)).toEqual([]);
+    },
+    60_000,
+  );
 });
 
 describe('each adapter loads its own driver and no other', () => {
@@ -54,7 +63,11 @@ describe('each adapter loads its own driver and no other', () => {
     ['@parcel-logistics/projections-mongo', ['mongodb']],
     ['@parcel-logistics/webhooks-sqlite', ['node:sqlite']],
     ['@parcel-logistics/webhooks-postgres', ['pg']],
-  ])('%s: %j', async (entry, drivers) => {
-    expect(await driversLoadedBy(entry)).toEqual([...drivers].sort());
-  }, 60_000);
+  ])(
+    '%s: %j',
+    async (entry, drivers) => {
+      expect(await driversLoadedBy(entry)).toEqual([...drivers].sort());
+    },
+    60_000,
+  );
 });

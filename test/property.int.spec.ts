@@ -39,14 +39,20 @@ test('create-order over HTTP: never a 5xx; accepted exactly when valid; accepted
       }
       const key = `${account.clientId}/${expected.order.custom_tracking_num}`;
       if (used.has(key)) {
-        expect(r.body).toEqual({ code: 1, message: `custom_tracking_num (${expected.order.custom_tracking_num}) already exist`, data: [] });
+        expect(r.body).toEqual({
+          code: 1,
+          message: `custom_tracking_num (${expected.order.custom_tracking_num}) already exist`,
+          data: [],
+        });
         return;
       }
       used.add(key);
       expect(r.body.code).toBe(0);
       accepted++;
       checkAccepted(JSON.parse(JSON.stringify(body)), account, expected);
-      const status = await clientB(stack, credentials).get('order/query-status', { tracking_num: r.body.data.wmg_tracking_num });
+      const status = await clientB(stack, credentials).get('order/query-status', {
+        tracking_num: r.body.data.wmg_tracking_num,
+      });
       expect(status.body.data.last_status).toBe('DR_DR');
     }),
     { numRuns: 300 },

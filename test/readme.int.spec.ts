@@ -56,7 +56,9 @@ interface Page {
 
 function examplesOf(pageBlocks: FencedBlock[], notAnExample: RegExp): Example[] {
   return pageBlocks.flatMap((block, i) =>
-    block.lang === 'sh' && !notAnExample.test(block.text) ? [{ block, shown: pageBlocks[i + 1]?.lang === 'json' ? pageBlocks[i + 1] : undefined }] : [],
+    block.lang === 'sh' && !notAnExample.test(block.text)
+      ? [{ block, shown: pageBlocks[i + 1]?.lang === 'json' ? pageBlocks[i + 1] : undefined }]
+      : [],
   );
 }
 
@@ -97,7 +99,12 @@ async function claim(port: number): Promise<void> {
 async function serve(settings: Record<string, string> = {}): Promise<void> {
   await claim(8080);
   await claim(8090);
-  service = await npmStart({ ...settings, PORT: '8080', PARCEL_SANDBOX_PORT: '8090', PARCEL_DATA_DIR: mkdtempSync(path.join(work, 'data-')) });
+  service = await npmStart({
+    ...settings,
+    PORT: '8080',
+    PARCEL_SANDBOX_PORT: '8090',
+    PARCEL_DATA_DIR: mkdtempSync(path.join(work, 'data-')),
+  });
 }
 
 async function stop(): Promise<void> {
@@ -126,7 +133,13 @@ function run(command: string, args: string[], options: { cwd?: string; timeoutMs
   return new Promise((resolve, reject) => {
     // A group of its own: whatever the session left running in the background (a page's receiver,
     // when a block failed before the one that stops it) is stopped with it, and frees its output.
-    const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: options.timeoutMs ?? 240_000, detached: true });
+    const child = spawn(command, args, {
+      cwd: options.cwd ?? ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: options.timeoutMs ?? 240_000,
+      detached: true,
+    });
     child.once('exit', () => {
       try {
         process.kill(-child.pid!, 'SIGKILL');
@@ -138,8 +151,16 @@ function run(command: string, args: string[], options: { cwd?: string; timeoutMs
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.once('error', (e) => reject(new Error(`${command}: ${e.message} (npm test installs what scripts/apt-packages.txt lists; or bash infra/apt.sh ${command})`)));
-    child.once('close', (code, signal) => resolve({ code, signal, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }));
+    child.once('error', (e) =>
+      reject(
+        new Error(
+          `${command}: ${e.message} (npm test installs what scripts/apt-packages.txt lists; or bash infra/apt.sh ${command})`,
+        ),
+      ),
+    );
+    child.once('close', (code, signal) =>
+      resolve({ code, signal, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }),
+    );
   });
 }
 
@@ -193,7 +214,9 @@ function mismatches(page: Page, shell: string, outputs: Map<string, string>): st
       try {
         expect(actual).toEqual(expected);
       } catch (err) {
-        found.push(`${at} printed other answers than ${page.file} shows (per-run values replaced by their kind):\n${(err as Error).message}\n\nprinted, formatted as in ${page.file}:\n${documents.map((d) => formatJson(d)).join('\n\n')}`);
+        found.push(
+          `${at} printed other answers than ${page.file} shows (per-run values replaced by their kind):\n${(err as Error).message}\n\nprinted, formatted as in ${page.file}:\n${documents.map((d) => formatJson(d)).join('\n\n')}`,
+        );
       }
     });
   }
@@ -232,7 +255,11 @@ describe('on `npm start`', () => {
 
   test.each(DOCS_PAGES.flatMap((file) => (['bash', 'zsh'] as const).map((shell) => [file, shell] as const)))(
     '%s: every example runs unmodified in %s, twice in a session of its own, and prints the answers shown below it',
-    (file, shell) => expectAnswersShown(docsPages.find((p) => p.file === file)!, shell),
+    (file, shell) =>
+      expectAnswersShown(
+        docsPages.find((p) => p.file === file)!,
+        shell,
+      ),
   );
 
   const signing = fencedBlocks(readFileSync(path.join(ROOT, 'docs/conventions.md'), 'utf8'));
@@ -246,7 +273,8 @@ describe('on `npm start`', () => {
 
   /** docs/conventions.md "each program signs a request for the stations near postcode 238858 and prints the answer". */
   function expectStations(ran: Ran): void {
-    if (ran.code !== 0) throw new Error(`exit ${ran.code ?? ran.signal}:\n${ran.stderr.slice(-3000)}\n${ran.stdout.slice(-3000)}`);
+    if (ran.code !== 0)
+      throw new Error(`exit ${ran.code ?? ran.signal}:\n${ran.stderr.slice(-3000)}\n${ran.stdout.slice(-3000)}`);
     const documents = jsonDocuments(ran.stdout);
     expect(documents).toHaveLength(1);
     const answer = documents[0] as { code: number; message: string; data: { Zipcode: string; Station_Code: string }[] };
@@ -275,7 +303,12 @@ describe('on `npm start`', () => {
 describe(`${WEBHOOKS_PAGE} on the \`npm start\` its example starts`, () => {
   /** The settings of the page's first block, `NAME=value ... npm start`. */
   const start = webhooksBlocks.find((b) => b.lang === 'sh' && /\bnpm start\b/.test(b.text));
-  const settings = Object.fromEntries([...(start?.text.match(/^((?:\w+=\S+ )*)npm start\s*$/)?.[1] ?? '').matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
+  const settings = Object.fromEntries(
+    [...(start?.text.match(/^((?:\w+=\S+ )*)npm start\s*$/)?.[1] ?? '').matchAll(/(\w+)=(\S+)/g)].map((m) => [
+      m[1]!,
+      m[2]!,
+    ]),
+  );
 
   beforeAll(async () => {
     await claim(RECEIVER_PORT);
@@ -283,14 +316,15 @@ describe(`${WEBHOOKS_PAGE} on the \`npm start\` its example starts`, () => {
   });
   afterAll(stop);
 
-  test('the page starts the server with PARCEL_WEBHOOK_ALLOW_PRIVATE=on, for a receiver on 127.0.0.1:8091; every example is followed by the JSON answers it prints, but the receiver\'s start', () => {
+  test("the page starts the server with PARCEL_WEBHOOK_ALLOW_PRIVATE=on, for a receiver on 127.0.0.1:8091; every example is followed by the JSON answers it prints, but the receiver's start", () => {
     expect(start?.text.trim()).toBe('PARCEL_WEBHOOK_ALLOW_PRIVATE=on npm start');
     expect(settings).toEqual({ PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on' });
     expect(webhooksPage.examples[0]!.block.text).toContain(`.listen(${RECEIVER_PORT}, "127.0.0.1")`);
     expect(webhooksPage.examples[0]!.shown).toBeUndefined();
     expect(webhooksPage.examples.length).toBeGreaterThan(4);
     for (const { block, shown } of webhooksPage.examples.slice(1)) {
-      if (!shown) throw new Error(`${WEBHOOKS_PAGE} line ${block.line}: an example without the \`\`\`json block of its answer`);
+      if (!shown)
+        throw new Error(`${WEBHOOKS_PAGE} line ${block.line}: an example without the \`\`\`json block of its answer`);
       expect(jsonDocuments(shown.text).length).toBeGreaterThan(0);
     }
   });

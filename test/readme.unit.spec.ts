@@ -18,7 +18,11 @@ describe('fencedBlocks: every ``` block in order, with its language and line', (
 
 describe('jsonDocuments: the answers a block prints, one after another', () => {
   test('several documents, compact or formatted, braces inside strings', () => {
-    expect(jsonDocuments('{"a": "}{"}\n{\n  "b": [1, {"c": "\\"]"}]\n}\n\n[]\n')).toEqual([{ a: '}{' }, { b: [1, { c: '"]' }] }, []]);
+    expect(jsonDocuments('{"a": "}{"}\n{\n  "b": [1, {"c": "\\"]"}]\n}\n\n[]\n')).toEqual([
+      { a: '}{' },
+      { b: [1, { c: '"]' }] },
+      [],
+    ]);
   });
 
   test('anything but JSON documents is an error', () => {
@@ -63,9 +67,15 @@ describe('normalize: answers are the same when equal but for their per-run value
   });
 
   test('webhook endpoint ids and log positions differ freely; other numbers do not', () => {
-    const message = (endpoint: string, position: number, attempts = 1) => ({ data: { endpoint_id: endpoint, messages: [{ position, attempts }] } });
-    expect(normalize(message('we_9eb8c22082facb25c00c316e', 5))).toEqual(normalize(message('we_61b47009716f95c5965d67d2', 12)));
-    expect(normalize(message('we_9eb8c22082facb25c00c316e', 5, 2))).not.toEqual(normalize(message('we_9eb8c22082facb25c00c316e', 5)));
+    const message = (endpoint: string, position: number, attempts = 1) => ({
+      data: { endpoint_id: endpoint, messages: [{ position, attempts }] },
+    });
+    expect(normalize(message('we_9eb8c22082facb25c00c316e', 5))).toEqual(
+      normalize(message('we_61b47009716f95c5965d67d2', 12)),
+    );
+    expect(normalize(message('we_9eb8c22082facb25c00c316e', 5, 2))).not.toEqual(
+      normalize(message('we_9eb8c22082facb25c00c316e', 5)),
+    );
     expect(normalize({ position: 'top' })).toEqual({ position: 'top' });
   });
 

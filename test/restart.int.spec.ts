@@ -19,7 +19,9 @@ test('a restart of the process keeps every parcel, reference and token', async (
 
     const lookup = await clientA(stack, token).post('status/lookup', { TrackingNumber: created.map((c) => c.tn) });
     expect(lookup.body.Code).toBe(0);
-    expect(lookup.body.Data.Success.map((s: { TrackingNumber: string }) => s.TrackingNumber)).toEqual(created.map((c) => c.tn));
+    expect(lookup.body.Data.Success.map((s: { TrackingNumber: string }) => s.TrackingNumber)).toEqual(
+      created.map((c) => c.tn),
+    );
     for (const { ref, tn } of created.slice(0, 5)) {
       expect((await clientB(stack).get('order/get-barcode', { custom_tracking_num: ref })).body.data.barcode).toBe(tn);
       const again = await clientB(stack).post('order/create-order', orderBody({ custom_tracking_num: ref }));

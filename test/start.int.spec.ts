@@ -15,7 +15,16 @@ import { tmpdir } from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { clientB, realTime } from './support/client.ts';
-import { alive, childrenOf, freePort, groupMembers, killGroup, npmStart, portOpen, within } from './support/npmStart.ts';
+import {
+  alive,
+  childrenOf,
+  freePort,
+  groupMembers,
+  killGroup,
+  npmStart,
+  portOpen,
+  within,
+} from './support/npmStart.ts';
 import type { NpmStart } from './support/npmStart.ts';
 import { orderBody } from './support/orders.ts';
 
@@ -76,7 +85,9 @@ test('Ctrl-C (SIGINT to the process group, repeated while it stops) stops every 
   slow.destroy();
 
   if (!(await within(15_000, () => groupMembers(run.pid).length === 0))) {
-    throw new Error(`still running 15 s after SIGINT to the group: ${groupMembers(run.pid).join(' ')}\n${run.output()}`);
+    throw new Error(
+      `still running 15 s after SIGINT to the group: ${groupMembers(run.pid).join(' ')}\n${run.output()}`,
+    );
   }
   expect(await portOpen(Number(env.PORT))).toBe(false);
   expect(await portOpen(Number(env.PARCEL_SANDBOX_PORT))).toBe(false);
@@ -96,7 +107,9 @@ test('`kill <pid of npm start>` (SIGTERM to npm only) stops the node server too,
   process.kill(run.pid, 'SIGTERM');
 
   if (!(await within(15_000, () => !alive(server)))) {
-    throw new Error(`the server (pid ${server}) was still running 15 s after SIGTERM to npm (pid ${run.pid})\n${run.output()}`);
+    throw new Error(
+      `the server (pid ${server}) was still running 15 s after SIGTERM to npm (pid ${run.pid})\n${run.output()}`,
+    );
   }
   expect(await within(15_000, () => groupMembers(run.pid).length === 0)).toBe(true);
   expect(await portOpen(Number(env.PORT))).toBe(false);
@@ -106,7 +119,8 @@ test('`kill <pid of npm start>` (SIGTERM to npm only) stops the node server too,
 /** A shell command of docs/operations.md, run as written there but on this test's directories. */
 const sh = (command: string) => execFileSync('bash', ['-c', command], { cwd: work, stdio: 'pipe' });
 
-const status = (run: NpmStart) => clientB(realTime(run.url)).get('order/query-status', { tracking_num: trackingNumber });
+const status = (run: NpmStart) =>
+  clientB(realTime(run.url)).get('order/query-status', { tracking_num: trackingNumber });
 
 /** The server's pid as its log lines give it (docs/operations.md: "the `pid` of its log lines"). */
 function loggedPid(run: NpmStart): number {
@@ -125,7 +139,9 @@ async function killServer(run: NpmStart): Promise<void> {
   expect(childrenOf(run.pid)).toEqual([pid]);
   process.kill(pid, 'SIGTERM');
   if (!(await within(15_000, () => groupMembers(run.pid).length === 0))) {
-    throw new Error(`still running 15 s after SIGTERM to the server (pid ${pid}): ${groupMembers(run.pid).join(' ')}\n${run.output()}`);
+    throw new Error(
+      `still running 15 s after SIGTERM to the server (pid ${pid}): ${groupMembers(run.pid).join(' ')}\n${run.output()}`,
+    );
   }
   expect(run.output()).toMatch(/"msg":"parcel service \(embedded\) stopped"/);
 }
@@ -145,7 +161,11 @@ test('docs/operations.md "Resetting its data": stopped, the data directory delet
   sh('rm -rf data');
 
   const run = await start();
-  expect((await status(run)).body).toEqual({ code: 1, message: 'fail', data: { tracking_number: trackingNumber, remarks: 'No Record(s)' } });
+  expect((await status(run)).body).toEqual({
+    code: 1,
+    message: 'fail',
+    data: { tracking_number: trackingNumber, remarks: 'No Record(s)' },
+  });
   await killServer(run);
   expect(readdirSync(dataDir).sort()).toEqual(['events.db', 'projections.db', 'webhooks.db']);
 });

@@ -22,13 +22,23 @@ import { orderBody } from './support/orders.ts';
 
 const exporter = new InMemorySpanExporter();
 const logLines: Array<Record<string, unknown>> = [];
-const log = pino(loggerOptions({ level: 'debug' }), { write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>) });
+const log = pino(loggerOptions({ level: 'debug' }), {
+  write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>),
+});
 const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-tracing-'));
 let stack: EmbeddedStack;
 let stopped = false;
 
 beforeAll(async () => {
-  const settings = loadSettings({ PORT: '0', HOST: '127.0.0.1', PARCEL_DATA_DIR: dataDir, PARCEL_DURABILITY: 'normal', PARCEL_RATE_LIMIT_RPS: '0', PARCEL_SANDBOX_PORT: '0', PARCEL_CARRIER_RETRY_MS: '50' });
+  const settings = loadSettings({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PARCEL_DATA_DIR: dataDir,
+    PARCEL_DURABILITY: 'normal',
+    PARCEL_RATE_LIMIT_RPS: '0',
+    PARCEL_SANDBOX_PORT: '0',
+    PARCEL_CARRIER_RETRY_MS: '50',
+  });
   stack = await startEmbedded({ settings, log, spanExporter: exporter });
 });
 afterAll(async () => {
@@ -75,7 +85,10 @@ test('a signed create-order is one trace: HTTP server → bus producer → order
   });
 
   const producer = only(childrenOf(server, `send ${Topics.orderCommands}`, SpanKind.PRODUCER));
-  expect(producer.attributes).toMatchObject({ 'parcel.command.type': 'CreateOrder', 'messaging.destination.name': Topics.orderCommands });
+  expect(producer.attributes).toMatchObject({
+    'parcel.command.type': 'CreateOrder',
+    'messaging.destination.name': Topics.orderCommands,
+  });
 
   const consumer = only(childrenOf(producer, `process ${Topics.orderCommands}`, SpanKind.CONSUMER));
   expect(consumer.parentSpanContext?.isRemote).toBe(true);
@@ -90,15 +103,24 @@ test('a signed create-order is one trace: HTTP server → bus producer → order
   expect(append.attributes['parcel.stream.revision']).toEqual([0, 0]);
 
   const projection = only(childrenOf(consumer, PROJECTION_SPAN, SpanKind.INTERNAL));
-  expect(projection.attributes).toMatchObject({ 'parcel.tracking_number': trackingNumber, 'parcel.stream.revision': 0 });
+  expect(projection.attributes).toMatchObject({
+    'parcel.tracking_number': trackingNumber,
+    'parcel.stream.revision': 0,
+  });
 
   // The tracking service's catch-up projector handles pages of many parcels: its span links to
   // this trace through the event's stored traceparent.
   const repair = exporter
     .getFinishedSpans()
-    .find((s) => s.name === 'eventstore.subscription parcel-view' && s.links.some((l) => l.context.traceId === traceId && l.context.spanId === spanId(producer)));
+    .find(
+      (s) =>
+        s.name === 'eventstore.subscription parcel-view' &&
+        s.links.some((l) => l.context.traceId === traceId && l.context.spanId === spanId(producer)),
+    );
   expect(repair?.kind).toBe(SpanKind.CONSUMER);
-  const pageSpans = exporter.getFinishedSpans().filter((s) => parentId(s) === spanId(repair!) && s.name === PROJECTION_SPAN);
+  const pageSpans = exporter
+    .getFinishedSpans()
+    .filter((s) => parentId(s) === spanId(repair!) && s.name === PROJECTION_SPAN);
   expect(pageSpans).toHaveLength(1);
 
   const accessLog = logLines.find((l) => l.msg === 'request' && l.route === '/v1/openapi/order/create-order');

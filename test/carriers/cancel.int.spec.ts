@@ -27,24 +27,37 @@ describe('B6 cancel-orders', () => {
   test('"same number submitted again -> listed in data.errors with remarks Canceled"', async () => {
     const { tn } = await registeredParcel(stack);
     await cancel([tn]);
-    expect((await cancel([tn])).body).toEqual({ code: 0, message: 'success', data: { success: [], errors: [{ tracking_number: tn, remarks: 'Canceled' }] } });
+    expect((await cancel([tn])).body).toEqual({
+      code: 0,
+      message: 'success',
+      data: { success: [], errors: [{ tracking_number: tn, remarks: 'Canceled' }] },
+    });
   });
 
   test('"No Record(s)": unknown, another account\'s, and another carrier\'s parcels; code stays 0 when every number fails', async () => {
-    const mineGlx = (await clientB(stack).post('order/create-order', orderBody({ recipient_country: 'AU', postal_code: '2000' }))).body.data.wmg_tracking_num;
+    const mineGlx = (
+      await clientB(stack).post('order/create-order', orderBody({ recipient_country: 'AU', postal_code: '2000' }))
+    ).body.data.wmg_tracking_num;
     const others = (await clientB(stack, OTHER).post('order/create-order', orderBody())).body.data.wmg_tracking_num;
     const r = await cancel(['NOPE', others, mineGlx]);
     expect(r.body).toEqual({
       code: 0,
       message: 'success',
-      data: { success: [], errors: ['NOPE', others, mineGlx].map((n) => ({ tracking_number: n, remarks: 'No Record(s)' })) },
+      data: {
+        success: [],
+        errors: ['NOPE', others, mineGlx].map((n) => ({ tracking_number: n, remarks: 'No Record(s)' })),
+      },
     });
   });
 
   test('"Not Found In Partner System (carrier holds no tracking number)": [sandbox:no-partner]', async () => {
-    const tn = (await clientB(stack).post('order/create-order', orderBody({ instruction: 'Leave at door [sandbox:no-partner]' }))).body.data.wmg_tracking_num;
+    const tn = (
+      await clientB(stack).post('order/create-order', orderBody({ instruction: 'Leave at door [sandbox:no-partner]' }))
+    ).body.data.wmg_tracking_num;
     await stack.caughtUp();
-    expect((await cancel([tn])).body.data.errors).toEqual([{ tracking_number: tn, remarks: 'Not Found In Partner System' }]);
+    expect((await cancel([tn])).body.data.errors).toEqual([
+      { tracking_number: tn, remarks: 'Not Found In Partner System' },
+    ]);
     expect((await statusB(tn)).last_status).toBe('DR_DR');
   });
 
@@ -55,7 +68,10 @@ describe('B6 cancel-orders', () => {
     expect(r.body).toEqual({
       code: 0,
       message: 'success',
-      data: { success: [], errors: [fine.tn, rejecting.tn].map((n) => ({ tracking_number: n, remarks: 'Cancel Fail' })) },
+      data: {
+        success: [],
+        errors: [fine.tn, rejecting.tn].map((n) => ({ tracking_number: n, remarks: 'Cancel Fail' })),
+      },
     });
     expect((await statusB(fine.tn)).last_status).toBe('DR_DR');
     expect((await cancel([fine.tn])).body.data.success).toEqual([fine.tn]);
@@ -65,11 +81,20 @@ describe('B6 cancel-orders', () => {
     const picked = await registeredParcel(stack, { instruction: '[sandbox:picked-up]' });
     const fine = await registeredParcel(stack);
     const r = await cancel([picked.tn, fine.tn]);
-    expect(r.body.data).toEqual({ success: [fine.tn], errors: [{ tracking_number: picked.tn, remarks: 'Parcel already picked up' }] });
+    expect(r.body.data).toEqual({
+      success: [fine.tn],
+      errors: [{ tracking_number: picked.tn, remarks: 'Parcel already picked up' }],
+    });
   });
 
   test('pickup variant LMX-PU is eligible too', async () => {
-    const sender = { service_type: 'PUD', sender_name: 'Shop', sender_phone: '6561234567', sender_address: '2 Market St', sender_postal_code: '048948' };
+    const sender = {
+      service_type: 'PUD',
+      sender_name: 'Shop',
+      sender_phone: '6561234567',
+      sender_address: '2 Market St',
+      sender_postal_code: '048948',
+    };
     const { tn } = await registeredParcel(stack, sender);
     expect((await cancel([tn])).body.data.success).toEqual([tn]);
   });
@@ -77,7 +102,13 @@ describe('B6 cancel-orders', () => {
   test('every submitted number is answered, in order; a repeated number reads as Canceled the second time', async () => {
     const a = await registeredParcel(stack);
     const r = await cancel([a.tn, 'NOPE', a.tn]);
-    expect(r.body.data).toEqual({ success: [a.tn], errors: [{ tracking_number: 'NOPE', remarks: 'No Record(s)' }, { tracking_number: a.tn, remarks: 'Canceled' }] });
+    expect(r.body.data).toEqual({
+      success: [a.tn],
+      errors: [
+        { tracking_number: 'NOPE', remarks: 'No Record(s)' },
+        { tracking_number: a.tn, remarks: 'Canceled' },
+      ],
+    });
   });
 
   test.each([

@@ -21,7 +21,11 @@ test('carrier outage: orders are taken, registration is retried until the carrie
   const tn = created.body.data.wmg_tracking_num;
 
   const cancel = await clientB(stack).post('order/cancel-orders', { tracking_nums: [before.tn] });
-  expect(cancel.body).toEqual({ code: 0, message: 'success', data: { success: [], errors: [{ tracking_number: before.tn, remarks: 'Cancel Fail' }] } });
+  expect(cancel.body).toEqual({
+    code: 0,
+    message: 'success',
+    data: { success: [], errors: [{ tracking_number: before.tn, remarks: 'Cancel Fail' }] },
+  });
   const after = await clientB(stack).get('order/query-status', { tracking_num: before.tn });
   expect(after.body.data.last_status).toBe('DR_DR');
   expect((await clientB(stack).get('order/query-status', { tracking_num: tn })).body.data.partner_tracking_no).toBe('');
@@ -29,9 +33,14 @@ test('carrier outage: orders are taken, registration is retried until the carrie
   await stack.sandbox!.listen(port, '127.0.0.1');
   await eventually(async () => {
     const status = await clientB(stack).get('order/query-status', { tracking_num: tn });
-    expect(status.body.data).toMatchObject({ partner_name: 'LMX Express', partner_tracking_no: expect.stringMatching(/^LMX/) });
+    expect(status.body.data).toMatchObject({
+      partner_name: 'LMX Express',
+      partner_tracking_no: expect.stringMatching(/^LMX/),
+    });
     // Failed attempts are internal records: never shown as activities.
     expect(status.body.data.activities.map((a: { status_code: string }) => a.status_code)).toEqual(['DR_DR']);
   });
-  expect((await clientB(stack).post('order/cancel-orders', { tracking_nums: [before.tn, tn] })).body.data.success).toEqual([before.tn, tn]);
+  expect(
+    (await clientB(stack).post('order/cancel-orders', { tracking_nums: [before.tn, tn] })).body.data.success,
+  ).toEqual([before.tn, tn]);
 });

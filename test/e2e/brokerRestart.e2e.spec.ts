@@ -34,14 +34,21 @@ jest.setTimeout(300_000);
     await sleep(3000);
     await load.stop();
 
-    for (const o of load.failed) expect(o.answer).toMatch(/^(500 \{"code":1,"message":"server error","data":\[\]\}|TypeError: fetch failed)/);
+    for (const o of load.failed)
+      expect(o.answer).toMatch(/^(500 \{"code":1,"message":"server error","data":\[\]\}|TypeError: fetch failed)/);
     const acknowledged = load.acknowledged;
     expect(acknowledged.length).toBeGreaterThan(10);
     await eventually(async () => {
-      const { views } = await storedCounts(cluster, acknowledged.map((o) => o.ref));
+      const { views } = await storedCounts(
+        cluster,
+        acknowledged.map((o) => o.ref),
+      );
       expect(acknowledged.filter((o) => views.get(o.ref) !== 1).map((o) => o.ref)).toEqual([]);
     }, 60_000);
-    const { claims } = await storedCounts(cluster, load.outcomes.map((o) => o.ref));
+    const { claims } = await storedCounts(
+      cluster,
+      load.outcomes.map((o) => o.ref),
+    );
     for (const o of acknowledged) expect([o.ref, claims.get(o.ref)]).toEqual([o.ref, 1]);
     for (const o of load.failed) expect([o.ref, claims.get(o.ref) ?? 0]).toEqual([o.ref, 0]);
     console.log(`broker restart: ${acknowledged.length} acknowledged, ${load.failed.length} refused`);

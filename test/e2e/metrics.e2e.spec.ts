@@ -30,15 +30,25 @@ const sum = (scrapes: Scrape[], read: (s: Scrape) => number) => scrapes.reduce((
 test('every process answers /metrics with its own metrics', async () => {
   const parcels = [];
   for (let i = 0; i < N; i++) parcels.push(await registeredParcel(gateway));
-  const zpl = await clientB(gateway).get('order-shipping-label/get-shipping-label-zpl', { tracking_num: parcels[0]!.tn });
+  const zpl = await clientB(gateway).get('order-shipping-label/get-shipping-label-zpl', {
+    tracking_num: parcels[0]!.tn,
+  });
   expect(zpl.body.code).toBe(0);
 
   const [gw] = await scrapeAll('gateway');
   const http = 'parcel_http_request_duration_seconds';
-  expect(gw!.histogramCount(http, { route: '/v1/openapi/order/create-order', method: 'POST', status_class: '2xx' })).toBe(N);
-  expect(gw!.histogramCount(http, { route: '/v1/openapi/order/query-status', method: 'GET', status_class: '2xx' })).toBeGreaterThanOrEqual(N);
-  expect(gw!.histogramCount('parcel_bus_request_duration_seconds', { topic: 'parcel.commands.order', outcome: 'ok' })).toBe(N);
-  expect(gw!.histogramCount('parcel_bus_request_duration_seconds', { topic: 'parcel.commands.label', outcome: 'ok' })).toBe(1);
+  expect(
+    gw!.histogramCount(http, { route: '/v1/openapi/order/create-order', method: 'POST', status_class: '2xx' }),
+  ).toBe(N);
+  expect(
+    gw!.histogramCount(http, { route: '/v1/openapi/order/query-status', method: 'GET', status_class: '2xx' }),
+  ).toBeGreaterThanOrEqual(N);
+  expect(
+    gw!.histogramCount('parcel_bus_request_duration_seconds', { topic: 'parcel.commands.order', outcome: 'ok' }),
+  ).toBe(N);
+  expect(
+    gw!.histogramCount('parcel_bus_request_duration_seconds', { topic: 'parcel.commands.label', outcome: 'ok' }),
+  ).toBe(1);
   // The gateway holds no event store: no append, no lag.
   expect(gw!.histogramCount('parcel_eventstore_append_duration_seconds')).toBe(0);
   expect(gw!.samples('parcel_eventstore_subscription_lag_events')).toEqual([]);
@@ -46,20 +56,30 @@ test('every process answers /metrics with its own metrics', async () => {
   const orders = await scrapeAll('order');
   expect(orders).toHaveLength(2);
   // The commands went to either order process, each handled once.
-  expect(sum(orders, (s) => s.histogramCount('parcel_bus_handle_duration_seconds', { topic: 'parcel.commands.order', outcome: 'ok' }))).toBe(N);
-  expect(sum(orders, (s) => s.histogramCount('parcel_eventstore_append_duration_seconds', { outcome: 'ok' }))).toBeGreaterThanOrEqual(2 * N);
+  expect(
+    sum(orders, (s) =>
+      s.histogramCount('parcel_bus_handle_duration_seconds', { topic: 'parcel.commands.order', outcome: 'ok' }),
+    ),
+  ).toBe(N);
+  expect(
+    sum(orders, (s) => s.histogramCount('parcel_eventstore_append_duration_seconds', { outcome: 'ok' })),
+  ).toBeGreaterThanOrEqual(2 * N);
   expect(sum(orders, (s) => s.histogramCount('parcel_eventstore_commit_group_size'))).toBeGreaterThan(0);
   // Every parcel is registered: the backlog is 0 in both, the standby reading the holder's checkpoint.
   await eventually(async () => {
     const now = await scrapeAll('order');
     expect(now.map((s) => s.value('parcel_carrier_registration_backlog_events'))).toEqual([0, 0]);
-    expect(now.map((s) => s.value('parcel_eventstore_subscription_lag_events', { subscription: 'carrier-registration' }))).toEqual([0, 0]);
+    expect(
+      now.map((s) => s.value('parcel_eventstore_subscription_lag_events', { subscription: 'carrier-registration' })),
+    ).toEqual([0, 0]);
   }, 30_000);
 
   await eventually(async () => {
     const [tracking] = await scrapeAll('tracking');
     expect(tracking!.value('parcel_eventstore_subscription_lag_events', { subscription: 'parcel-view' })).toBe(0);
-    expect(tracking!.value('parcel_eventstore_subscription_lag_events', { subscription: 'parcel-events-publisher' })).toBe(0);
+    expect(
+      tracking!.value('parcel_eventstore_subscription_lag_events', { subscription: 'parcel-events-publisher' }),
+    ).toBe(0);
     expect(tracking!.value('parcel_eventstore_head_position')).toBeGreaterThanOrEqual(3 * N);
     // Tracking serves no order commands and holds no registration.
     expect(tracking!.samples('parcel_carrier_registration_backlog_events')).toEqual([]);
@@ -67,13 +87,16 @@ test('every process answers /metrics with its own metrics', async () => {
   }, 30_000);
 
   const [label] = await scrapeAll('label');
-  expect(label!.histogramCount('parcel_bus_handle_duration_seconds', { topic: 'parcel.commands.label', outcome: 'ok' })).toBe(1);
+  expect(
+    label!.histogramCount('parcel_bus_handle_duration_seconds', { topic: 'parcel.commands.label', outcome: 'ok' }),
+  ).toBe(1);
   expect(label!.samples('parcel_eventstore_subscription_lag_events')).toEqual([]);
 
   const [sandbox] = await scrapeAll('carrier-sandbox');
   expect(sandbox!.value('parcel_sandbox_shipments')).toBeGreaterThanOrEqual(N);
 
-  for (const s of [gw!, ...orders, label!, sandbox!]) expect(s.families.get('process_cpu_seconds_total')?.type).toBe('COUNTER');
+  for (const s of [gw!, ...orders, label!, sandbox!])
+    expect(s.families.get('process_cpu_seconds_total')?.type).toBe('COUNTER');
 });
 
 test('/metrics of a process without an HTTP API is on its health port, beside /healthz', async () => {
@@ -81,6 +104,10 @@ test('/metrics of a process without an HTTP API is on its health port, beside /h
     const [proc] = cluster.of(name);
     expect((await fetch(`${proc!.url}/healthz`)).status).toBe(200);
     const res = await fetch(`${proc!.url}/metrics`);
-    expect({ name, status: res.status, type: res.headers.get('content-type') }).toEqual({ name, status: 200, type: 'text/plain; version=0.0.4; charset=utf-8' });
+    expect({ name, status: res.status, type: res.headers.get('content-type') }).toEqual({
+      name,
+      status: 200,
+      type: 'text/plain; version=0.0.4; charset=utf-8',
+    });
   }
 });

@@ -21,7 +21,10 @@ async function expectExactlyOnce(cluster: Cluster, load: OrderLoad) {
   const all = [...acknowledged, ...failed].map((o) => o.ref);
   // The projections catch up asynchronously only for what was missed; give them a moment.
   await eventually(async () => {
-    const { views } = await storedCounts(cluster, acknowledged.map((o) => o.ref));
+    const { views } = await storedCounts(
+      cluster,
+      acknowledged.map((o) => o.ref),
+    );
     expect(acknowledged.filter((o) => views.get(o.ref) !== 1).map((o) => o.ref)).toEqual([]);
   }, 60_000);
   const { claims, parcelsRegistered, views } = await storedCounts(cluster, all);
@@ -40,7 +43,9 @@ async function expectExactlyOnce(cluster: Cluster, load: OrderLoad) {
 async function secondsUntilAnswering(cluster: Cluster): Promise<number> {
   const start = Date.now();
   for (;;) {
-    const r = await clientB(realTime(cluster.gateways[0]!)).post('order/create-order', orderBody()).catch(() => null);
+    const r = await clientB(realTime(cluster.gateways[0]!))
+      .post('order/create-order', orderBody())
+      .catch(() => null);
     if (r?.body?.code === 0) return (Date.now() - start) / 1000;
     if (Date.now() - start > 60_000) throw new Error('no successful create-order within 60 s');
     await sleep(100);

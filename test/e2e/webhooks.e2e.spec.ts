@@ -37,7 +37,10 @@ let gateways: Target[];
 
 /** Owners of the endpoint leases that have not expired. */
 async function leaseOwners(): Promise<string[]> {
-  const { rows } = await db.query<{ owner: string }>(`SELECT owner FROM "${cluster.runId}".webhook_leases WHERE expires_at > $1`, [Date.now()]);
+  const { rows } = await db.query<{ owner: string }>(
+    `SELECT owner FROM "${cluster.runId}".webhook_leases WHERE expires_at > $1`,
+    [Date.now()],
+  );
   return rows.map((r) => r.owner);
 }
 
@@ -70,7 +73,10 @@ afterAll(async () => {
 }, 60_000);
 
 async function createEndpoint(gateway: Target, receiver: Receiver, account = DEMO): Promise<string> {
-  const created = await clientB(gateway, account).post('webhook/create-endpoint', { url: `${receiver.url}/hook`, event_types: [...WEBHOOK_EVENT_TYPES] });
+  const created = await clientB(gateway, account).post('webhook/create-endpoint', {
+    url: `${receiver.url}/hook`,
+    event_types: [...WEBHOOK_EVENT_TYPES],
+  });
   expect(created.body.code).toBe(0);
   await receiver.configure({ secrets: [created.body.data.secret] });
   return created.body.data.endpoint_id;
@@ -80,11 +86,21 @@ test('every endpoint operation, the delivery log and a replay work through both 
   const receiver = receivers[DEMO_ENDPOINTS + 1]!;
   const [gw0, gw1] = [clientB(gateways[0]!), clientB(gateways[1]!)];
   const since = formatSgt(new Date(Date.now() - 60_000));
-  const created = await gw0.post('webhook/create-endpoint', { url: `${receiver.url}/ops`, event_types: ['ParcelRegistered'], description: 'ops' });
+  const created = await gw0.post('webhook/create-endpoint', {
+    url: `${receiver.url}/ops`,
+    event_types: ['ParcelRegistered'],
+    description: 'ops',
+  });
   expect(created.body.code).toBe(0);
   const id: string = created.body.data.endpoint_id;
-  expect((await gw1.get('webhook/get-endpoint', { endpoint_id: id })).body.data).toMatchObject({ endpoint_id: id, description: 'ops', enabled: true });
-  expect((await gw1.post('webhook/update-endpoint', { endpoint_id: id, description: 'ops, renamed' })).body.data.description).toBe('ops, renamed');
+  expect((await gw1.get('webhook/get-endpoint', { endpoint_id: id })).body.data).toMatchObject({
+    endpoint_id: id,
+    description: 'ops',
+    enabled: true,
+  });
+  expect(
+    (await gw1.post('webhook/update-endpoint', { endpoint_id: id, description: 'ops, renamed' })).body.data.description,
+  ).toBe('ops, renamed');
   const rotated = await gw0.post('webhook/rotate-secret', { endpoint_id: id });
   expect(rotated.body.code).toBe(0);
   // Both secrets sign until the old one expires: the receiver checks each.
@@ -102,13 +118,28 @@ test('every endpoint operation, the delivery log and a replay work through both 
   expect(registered.body.trackingNumber).toBe(tn);
   await eventually(async () => {
     const messages = (await gw1.get('webhook/list-messages', { endpoint_id: id })).body.data.messages;
-    expect(messages.map((m: { event_id: string; state: string }) => [m.event_id, m.state]).sort()).toEqual([[registered.id, 'delivered'], [test.body.data.event_id, 'delivered']].sort());
+    expect(messages.map((m: { event_id: string; state: string }) => [m.event_id, m.state]).sort()).toEqual(
+      [
+        [registered.id, 'delivered'],
+        [test.body.data.event_id, 'delivered'],
+      ].sort(),
+    );
   }, 30_000);
   // A replay from before the order sends its event again, with the same webhook-id.
   const replay = await gw0.post('webhook/replay', { endpoint_id: id, since });
   expect(replay.body.code).toBe(0);
-  await eventually(async () => expect((await gw1.get('webhook/get-replay', { endpoint_id: id, replay_id: replay.body.data.replay_id })).body.data.status).toBe('done'), 60_000);
-  await eventually(async () => expect((await receiver.received()).filter((e) => e.id === registered.id)).toHaveLength(2), 60_000);
+  await eventually(
+    async () =>
+      expect(
+        (await gw1.get('webhook/get-replay', { endpoint_id: id, replay_id: replay.body.data.replay_id })).body.data
+          .status,
+      ).toBe('done'),
+    60_000,
+  );
+  await eventually(
+    async () => expect((await receiver.received()).filter((e) => e.id === registered.id)).toHaveLength(2),
+    60_000,
+  );
   expect((await gw1.post('webhook/delete-endpoint', { endpoint_id: id })).body.data).toEqual({ endpoint_id: id });
   expect((await gw0.get('webhook/get-endpoint', { endpoint_id: id })).body.message).toBe('Webhook endpoint not found');
 });
@@ -127,7 +158,11 @@ test('kill -9 of the webhook instance holding the fan-out and endpoint leases du
   const otherOrder = await clientB(gateways[0]!, OTHER).post('order/create-order', orderBody());
   expect(otherOrder.body.code).toBe(0);
 
-  const load = new OrderLoad(() => cluster.gateways.map(realTime), 6, (ref) => orderBody({ custom_tracking_num: ref }));
+  const load = new OrderLoad(
+    () => cluster.gateways.map(realTime),
+    6,
+    (ref) => orderBody({ custom_tracking_num: ref }),
+  );
   await eventually(async () => expect(load.acknowledged.length).toBeGreaterThan(60), 60_000);
   // During delivery: the first instance holds at least one endpoint's lease (and the fan-out).
   await eventually(async () => expect(await leaseOwners()).toContain('webhook-first'), 60_000);
@@ -148,7 +183,11 @@ test('kill -9 of the webhook instance holding the fan-out and endpoint leases du
   const expected = load.acknowledged.map((o) => o.trackingNumber!);
   const missing = (got: Received[]) => {
     const seen = new Set(got.map((r) => `${r.body.trackingNumber} ${r.body.type}`));
-    return expected.flatMap((tn) => (cancelledTns.has(tn) ? [`${tn} ParcelRegistered`, `${tn} ParcelCancelled`] : [`${tn} ParcelRegistered`])).filter((k) => !seen.has(k));
+    return expected
+      .flatMap((tn) =>
+        cancelledTns.has(tn) ? [`${tn} ParcelRegistered`, `${tn} ParcelCancelled`] : [`${tn} ParcelRegistered`],
+      )
+      .filter((k) => !seen.has(k));
   };
   await eventually(async () => {
     for (const r of demo) expect(missing(await r.received())).toEqual([]);
@@ -175,7 +214,13 @@ test('kill -9 of the webhook instance holding the fan-out and endpoint leases du
       last.set(tn, e.body.streamRevision);
     }
   }
-  await eventually(async () => expect((await other.received()).map((e) => e.body.trackingNumber)).toContain(otherOrder.body.data.wmg_tracking_num), 60_000);
+  await eventually(
+    async () =>
+      expect((await other.received()).map((e) => e.body.trackingNumber)).toContain(
+        otherOrder.body.data.wmg_tracking_num,
+      ),
+    60_000,
+  );
   const otherGot = await other.received();
   expect(otherGot.every((e) => e.verified && e.body.clientId === 'other')).toBe(true);
   expect(otherGot.filter((e) => demoTns.has(e.body.trackingNumber))).toEqual([]);

@@ -9,7 +9,11 @@ beforeAll(async () => {
 afterAll(() => stack.destroy());
 
 const issue = (body: unknown) =>
-  raw(`${stack.url}/api/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  raw(`${stack.url}/api/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 const lookup = (token: string | undefined) => clientA(stack, token).post('status/lookup', { TrackingNumber: ['X'] });
 
 describe('Interface A token issuance (decisions.md POST /api/auth/token)', () => {
@@ -18,7 +22,12 @@ describe('Interface A token issuance (decisions.md POST /api/auth/token)', () =>
     expect(r.body).toEqual({
       Code: 0,
       Message: 'Success',
-      Data: { AccessToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), TokenType: 'Bearer', ExpiresIn: 3600, ExpiresAt: '2026-11-22T15:05:09+08:00' },
+      Data: {
+        AccessToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        TokenType: 'Bearer',
+        ExpiresIn: 3600,
+        ExpiresAt: '2026-11-22T15:05:09+08:00',
+      },
     });
   });
 
@@ -42,7 +51,11 @@ describe('spec Authentication A: "A missing, expired, or superseded token return
   test('missing, malformed and unknown tokens', async () => {
     expect((await lookup(undefined)).body).toEqual(tokenError);
     expect((await lookup('not-a-token')).body).toEqual(tokenError);
-    const r = await raw(`${stack.url}/api/status/lookup`, { method: 'POST', headers: { authorization: 'Basic abc' }, body: '{}' });
+    const r = await raw(`${stack.url}/api/status/lookup`, {
+      method: 'POST',
+      headers: { authorization: 'Basic abc' },
+      body: '{}',
+    });
     expect(r.body).toEqual(tokenError);
   });
 

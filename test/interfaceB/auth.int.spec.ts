@@ -22,8 +22,12 @@ describe('Interface B authentication: "token = MD5 of the concatenation: API nam
 
   test('the name is lower-cased for the digest: a signature over "DEMO" upper case fails', async () => {
     const seed = String(stack.clock.now().getTime());
-    const upper = createHash('md5').update('DEMO' + 'demo-secret' + seed).digest('hex');
-    expect((await query({ 'x-auth-name': 'demo', 'x-auth-seed': seed, 'x-auth-token': upper })).body.message).toBe('x-auth-token: INVALID');
+    const upper = createHash('md5')
+      .update('DEMO' + 'demo-secret' + seed)
+      .digest('hex');
+    expect((await query({ 'x-auth-name': 'demo', 'x-auth-seed': seed, 'x-auth-token': upper })).body.message).toBe(
+      'x-auth-token: INVALID',
+    );
     expect(signature('DeMo', 'k', '1')).toBe(signature('demo', 'k', '1'));
   });
 
@@ -41,14 +45,22 @@ describe('Interface B authentication: "token = MD5 of the concatenation: API nam
 
   test('decisions.md "Unknown name: x-auth-name: INVALID"', async () => {
     const seed = String(stack.clock.now().getTime());
-    const r = await query({ 'x-auth-name': 'nobody', 'x-auth-seed': seed, 'x-auth-token': signature('nobody', 'x', seed) });
+    const r = await query({
+      'x-auth-name': 'nobody',
+      'x-auth-seed': seed,
+      'x-auth-token': signature('nobody', 'x', seed),
+    });
     expect(r.body).toEqual({ code: 1, message: 'x-auth-name: INVALID', data: [] });
   });
 
   test.each(['123', '17638011090000', 'abcdefghijklm', '1763801109.00'])(
     'decisions.md "seed not 13 digits: x-auth-seed: INVALID": %s',
     async (seed) => {
-      const r = await query({ 'x-auth-name': 'demo', 'x-auth-seed': seed, 'x-auth-token': signature('demo', 'demo-secret', seed) });
+      const r = await query({
+        'x-auth-name': 'demo',
+        'x-auth-seed': seed,
+        'x-auth-token': signature('demo', 'demo-secret', seed),
+      });
       expect(r.body).toEqual({ code: 1, message: 'x-auth-seed: INVALID', data: [] });
     },
   );
@@ -62,7 +74,11 @@ describe('Interface B authentication: "token = MD5 of the concatenation: API nam
       [601_000, false],
     ] as const) {
       const seed = String(now + offset);
-      const r = await query({ 'x-auth-name': 'demo', 'x-auth-seed': seed, 'x-auth-token': signature('demo', 'demo-secret', seed) });
+      const r = await query({
+        'x-auth-name': 'demo',
+        'x-auth-seed': seed,
+        'x-auth-token': signature('demo', 'demo-secret', seed),
+      });
       expect(r.body.message).toBe(ok ? 'fail' : 'x-auth-seed: TIMEOUT');
     }
   });

@@ -26,7 +26,15 @@ describe('B3 query-status', () => {
         last_status: 'DR_DR',
         last_status_date_time: '2026-11-22T14:05:09+08:00',
         activities: [
-          { status_date_time: '2026-11-22T14:05:09+08:00', status_code: 'DR_DR', status_desc: 'Data Received via API', remarks: '', receive_by: '', pod: [], location: 'MY' },
+          {
+            status_date_time: '2026-11-22T14:05:09+08:00',
+            status_code: 'DR_DR',
+            status_desc: 'Data Received via API',
+            remarks: '',
+            receive_by: '',
+            pod: [],
+            location: 'MY',
+          },
         ],
         partner_tracking_no: '',
         partner_name: '',
@@ -36,7 +44,11 @@ describe('B3 query-status', () => {
 
   test('"Not found under the client: code 1, message fail, data = { tracking_number, remarks: No Record(s) }"', async () => {
     const r = await clientB(stack).get('order/query-status', { tracking_num: 'PX0000NOPE' });
-    expect(r.body).toEqual({ code: 1, message: 'fail', data: { tracking_number: 'PX0000NOPE', remarks: 'No Record(s)' } });
+    expect(r.body).toEqual({
+      code: 1,
+      message: 'fail',
+      data: { tracking_number: 'PX0000NOPE', remarks: 'No Record(s)' },
+    });
   });
 
   test('"Each account sees only its own parcels": another account gets exactly the not-found answer', async () => {
@@ -45,12 +57,20 @@ describe('B3 query-status', () => {
   });
 
   test('tracking numbers are matched exactly: lower case is not found', async () => {
-    expect((await clientB(stack).get('order/query-status', { tracking_num: tn.toLowerCase() })).body.message).toBe('fail');
+    expect((await clientB(stack).get('order/query-status', { tracking_num: tn.toLowerCase() })).body.message).toBe(
+      'fail',
+    );
   });
 
   test('"tracking_num: string, required": missing -> tracking_num require; repeated -> tracking_num invalid', async () => {
-    expect((await clientB(stack).get('order/query-status')).body).toEqual({ code: 1, message: 'tracking_num require', data: [] });
-    const r = await fetch(`${stack.url}/v1/openapi/order/query-status?tracking_num=a&tracking_num=b`, { headers: { ...(await import('../support/client.ts')).signedHeaders(stack) } });
+    expect((await clientB(stack).get('order/query-status')).body).toEqual({
+      code: 1,
+      message: 'tracking_num require',
+      data: [],
+    });
+    const r = await fetch(`${stack.url}/v1/openapi/order/query-status?tracking_num=a&tracking_num=b`, {
+      headers: { ...(await import('../support/client.ts')).signedHeaders(stack) },
+    });
     expect(await r.json()).toEqual({ code: 1, message: 'tracking_num invalid', data: [] });
   });
 });
@@ -68,33 +88,61 @@ describe('B4 query-multi-status', () => {
   });
 
   test('"An empty array returns code 0 with both arrays empty"', async () => {
-    expect((await clientB(stack).post('order/query-multi-status', { tracking_nums: [] })).body).toEqual({ code: 0, message: 'success', data: { success: [], errors: [] } });
+    expect((await clientB(stack).post('order/query-multi-status', { tracking_nums: [] })).body).toEqual({
+      code: 0,
+      message: 'success',
+      data: { success: [], errors: [] },
+    });
   });
 
   test.each([[{}], [{ tracking_nums: tn }], [{ tracking_nums: [1, 2] }], [{ tracking_nums: null }]])(
     '"An omitted field or a string instead of an array returns code 1, message something error": %j',
     async (body) => {
-      expect((await clientB(stack).post('order/query-multi-status', body)).body).toEqual({ code: 1, message: 'something error', data: [] });
+      expect((await clientB(stack).post('order/query-multi-status', body)).body).toEqual({
+        code: 1,
+        message: 'something error',
+        data: [],
+      });
     },
   );
 
-  test('another account\'s number is reported in errors, never as a permission error', async () => {
+  test("another account's number is reported in errors, never as a permission error", async () => {
     const r = await clientB(stack, OTHER).post('order/query-multi-status', { tracking_nums: [tn] });
-    expect(r.body).toEqual({ code: 0, message: 'success', data: { success: [], errors: [{ tracking_number: tn, remarks: 'No Record(s)' }] } });
+    expect(r.body).toEqual({
+      code: 0,
+      message: 'success',
+      data: { success: [], errors: [{ tracking_number: tn, remarks: 'No Record(s)' }] },
+    });
   });
 });
 
 describe('B10 get-barcode', () => {
   test('"Success: code 0, data = { barcode: string }, the platform tracking number"', async () => {
-    expect((await clientB(stack).get('order/get-barcode', { custom_tracking_num: ref })).body).toEqual({ code: 0, message: 'success', data: { barcode: tn } });
+    expect((await clientB(stack).get('order/get-barcode', { custom_tracking_num: ref })).body).toEqual({
+      code: 0,
+      message: 'success',
+      data: { barcode: tn },
+    });
   });
 
   test('"must equal the value used at creation, case-sensitive": another case is Order Not Found!', async () => {
-    expect((await clientB(stack).get('order/get-barcode', { custom_tracking_num: ref.toLowerCase() })).body).toEqual({ code: 1, message: 'Order Not Found!', data: [] });
+    expect((await clientB(stack).get('order/get-barcode', { custom_tracking_num: ref.toLowerCase() })).body).toEqual({
+      code: 1,
+      message: 'Order Not Found!',
+      data: [],
+    });
   });
 
-  test('another account\'s reference: Order Not Found!; missing parameter: custom_tracking_num require', async () => {
-    expect((await clientB(stack, OTHER).get('order/get-barcode', { custom_tracking_num: ref })).body).toEqual({ code: 1, message: 'Order Not Found!', data: [] });
-    expect((await clientB(stack).get('order/get-barcode')).body).toEqual({ code: 1, message: 'custom_tracking_num require', data: [] });
+  test("another account's reference: Order Not Found!; missing parameter: custom_tracking_num require", async () => {
+    expect((await clientB(stack, OTHER).get('order/get-barcode', { custom_tracking_num: ref })).body).toEqual({
+      code: 1,
+      message: 'Order Not Found!',
+      data: [],
+    });
+    expect((await clientB(stack).get('order/get-barcode')).body).toEqual({
+      code: 1,
+      message: 'custom_tracking_num require',
+      data: [],
+    });
   });
 });

@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack.destroy());
 
-const stations = async (query: Record<string, string>) => (await clientB(stack).get('station/get-stations', query)).body;
+const stations = async (query: Record<string, string>) =>
+  (await clientB(stack).get('station/get-stations', query)).body;
 
 describe('B5 get-stations', () => {
   test('"data = array of Station, nearest first"; field names start upper-case exactly as the Station table', async () => {
@@ -18,7 +19,14 @@ describe('B5 get-stations', () => {
     expect(r.message).toBe('success');
     expect(r.data.length).toBeGreaterThan(0);
     for (const s of r.data) {
-      expect(Object.keys(s)).toEqual(['Zipcode', 'Station_Name', 'Station_Address', 'Address_Detail', 'Distance', 'Station_Code']);
+      expect(Object.keys(s)).toEqual([
+        'Zipcode',
+        'Station_Name',
+        'Station_Address',
+        'Address_Detail',
+        'Distance',
+        'Station_Code',
+      ]);
       expect(typeof s.Distance).toBe('number');
     }
     const distances = r.data.map((s: { Distance: number }) => s.Distance);
@@ -46,7 +54,14 @@ describe('B5 get-stations', () => {
   });
 
   test('"omitting it returns an empty list"; unknown and malformed postcodes too', async () => {
-    for (const query of [{} as Record<string, string>, { postcode: '' }, { postcode: '999999' }, { postcode: 'abc' }, { postcode: '12' }, { postcode: 'x'.repeat(10_000) }]) {
+    for (const query of [
+      {} as Record<string, string>,
+      { postcode: '' },
+      { postcode: '999999' },
+      { postcode: 'abc' },
+      { postcode: '12' },
+      { postcode: 'x'.repeat(10_000) },
+    ]) {
       expect(await stations(query)).toEqual({ code: 0, message: 'success', data: [] });
     }
   });
@@ -60,7 +75,10 @@ describe('B5 get-stations', () => {
 describe('locker_type at create-order (decisions.md "Reference data")', () => {
   test('locker_type B: "the order is assigned the nearest station to postal_code", shown in the status record', async () => {
     const nearest = (await stations({ postcode: '238858' })).data[0];
-    const created = await clientB(stack).post('order/create-order', orderBody({ postal_code: '238858', locker_type: 'B' }));
+    const created = await clientB(stack).post(
+      'order/create-order',
+      orderBody({ postal_code: '238858', locker_type: 'B' }),
+    );
     expect(created.body.code).toBe(0);
     const status = await clientB(stack).get('order/query-status', { tracking_num: created.body.data.wmg_tracking_num });
     expect(status.body.data.locker_station).toEqual({
@@ -74,10 +92,23 @@ describe('locker_type at create-order (decisions.md "Reference data")', () => {
   });
 
   test('locker_type A: station_code must name a known station; the station as sent is shown', async () => {
-    const station = { zipcode: '048618', station_name: 'Raffles Place MRT Locker', station_address: '5 Raffles Place', address_detail: 'Exit B', distance: 12.5, station_code: 'SGL0001' };
-    const bad = await clientB(stack).post('order/create-order', orderBody({ locker_type: 'A', locker_station: { ...station, station_code: 'NOPE' } }));
+    const station = {
+      zipcode: '048618',
+      station_name: 'Raffles Place MRT Locker',
+      station_address: '5 Raffles Place',
+      address_detail: 'Exit B',
+      distance: 12.5,
+      station_code: 'SGL0001',
+    };
+    const bad = await clientB(stack).post(
+      'order/create-order',
+      orderBody({ locker_type: 'A', locker_station: { ...station, station_code: 'NOPE' } }),
+    );
     expect(bad.body).toEqual({ code: 1, message: 'locker_station.station_code invalid', data: [] });
-    const ok = await clientB(stack).post('order/create-order', orderBody({ locker_type: 'A', locker_station: station }));
+    const ok = await clientB(stack).post(
+      'order/create-order',
+      orderBody({ locker_type: 'A', locker_station: station }),
+    );
     const status = await clientB(stack).get('order/query-status', { tracking_num: ok.body.data.wmg_tracking_num });
     expect(status.body.data.locker_station).toEqual(station);
   });

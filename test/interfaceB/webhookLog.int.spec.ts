@@ -12,8 +12,14 @@ let stack: TestStack;
 let id = '';
 beforeAll(async () => {
   // The webhook service looks for work once at start and then hourly: a replay asked for here stays `requested`.
-  stack = await startTestStack({ PARCEL_WEBHOOK_REPLAY_MAX_AGE_MS: String(2 * 24 * 60 * 60 * 1000), PARCEL_WEBHOOK_POLL_MS: '3600000' });
-  const created = await clientB(stack).post('webhook/create-endpoint', { url: 'https://hooks.example.com/parcel', event_types: ['ParcelRegistered'] });
+  stack = await startTestStack({
+    PARCEL_WEBHOOK_REPLAY_MAX_AGE_MS: String(2 * 24 * 60 * 60 * 1000),
+    PARCEL_WEBHOOK_POLL_MS: '3600000',
+  });
+  const created = await clientB(stack).post('webhook/create-endpoint', {
+    url: 'https://hooks.example.com/parcel',
+    event_types: ['ParcelRegistered'],
+  });
   id = created.body.data.endpoint_id;
 });
 afterAll(() => stack.destroy());
@@ -31,13 +37,20 @@ describe('"tenant isolation (another account’s endpoint id reads as not found)
     expect(replay.body.code).toBe(0);
     expect((await other.get('webhook/list-messages', { endpoint_id: id })).body).toEqual(notFound);
     expect((await other.get('webhook/list-attempts', { endpoint_id: id })).body).toEqual(notFound);
-    expect((await other.post('webhook/redeliver', { endpoint_id: id, event_id: sent.body.data.event_id })).body).toEqual(notFound);
+    expect(
+      (await other.post('webhook/redeliver', { endpoint_id: id, event_id: sent.body.data.event_id })).body,
+    ).toEqual(notFound);
     expect((await other.post('webhook/replay', { endpoint_id: id, since: NOW })).body).toEqual(notFound);
-    expect((await other.get('webhook/get-replay', { endpoint_id: id, replay_id: replay.body.data.replay_id })).body).toEqual(notFound);
+    expect(
+      (await other.get('webhook/get-replay', { endpoint_id: id, replay_id: replay.body.data.replay_id })).body,
+    ).toEqual(notFound);
     // The owner sees them.
     const mine = await clientB(stack).get('webhook/list-messages', { endpoint_id: id });
     expect(mine.body.data.messages.map((m: { event_id: string }) => m.event_id)).toContain(sent.body.data.event_id);
-    expect((await clientB(stack).get('webhook/get-replay', { endpoint_id: id, replay_id: replay.body.data.replay_id })).body.code).toBe(0);
+    expect(
+      (await clientB(stack).get('webhook/get-replay', { endpoint_id: id, replay_id: replay.body.data.replay_id })).body
+        .code,
+    ).toBe(0);
   });
 });
 
@@ -60,9 +73,13 @@ describe('"validation errors of each new operation’s input … give the docume
   });
 
   test('a repeated query parameter is invalid; list-attempts’ event_id must not be blank', async () => {
-    const repeated = await fetch(`${stack.url}/v1/openapi/webhook/list-messages?endpoint_id=${id}&endpoint_id=${id}`, { headers: signedHeaders(stack) });
+    const repeated = await fetch(`${stack.url}/v1/openapi/webhook/list-messages?endpoint_id=${id}&endpoint_id=${id}`, {
+      headers: signedHeaders(stack),
+    });
     expect(await repeated.json()).toEqual(fail('endpoint_id invalid'));
-    expect((await clientB(stack).get('webhook/list-attempts', { endpoint_id: id, event_id: ' ' })).body).toEqual(fail('event_id require'));
+    expect((await clientB(stack).get('webhook/list-attempts', { endpoint_id: id, event_id: ' ' })).body).toEqual(
+      fail('event_id require'),
+    );
   });
 
   test.each([
@@ -97,13 +114,28 @@ describe('"validation errors of each new operation’s input … give the docume
   });
 
   test('one replay per endpoint at a time; unknown fields are ignored', async () => {
-    const created = await clientB(stack).post('webhook/create-endpoint', { url: 'https://hooks.example.com/other', event_types: ['ParcelRegistered'] });
+    const created = await clientB(stack).post('webhook/create-endpoint', {
+      url: 'https://hooks.example.com/other',
+      event_types: ['ParcelRegistered'],
+    });
     const endpointId = created.body.data.endpoint_id as string;
-    const first = await clientB(stack).post('webhook/replay', { endpoint_id: endpointId, since: '2026-11-21T00:00:00Z', note: 'ignored' });
-    expect(first.body).toMatchObject({ code: 0, data: { endpoint_id: endpointId, since: '2026-11-21T08:00:00+08:00', requested_at: NOW } });
-    const status = await clientB(stack).get('webhook/get-replay', { endpoint_id: endpointId, replay_id: first.body.data.replay_id });
+    const first = await clientB(stack).post('webhook/replay', {
+      endpoint_id: endpointId,
+      since: '2026-11-21T00:00:00Z',
+      note: 'ignored',
+    });
+    expect(first.body).toMatchObject({
+      code: 0,
+      data: { endpoint_id: endpointId, since: '2026-11-21T08:00:00+08:00', requested_at: NOW },
+    });
+    const status = await clientB(stack).get('webhook/get-replay', {
+      endpoint_id: endpointId,
+      replay_id: first.body.data.replay_id,
+    });
     expect(status.body.data).toEqual(first.body.data);
-    expect((await clientB(stack).post('webhook/replay', { endpoint_id: endpointId, since: NOW })).body).toEqual(fail('A replay of this webhook endpoint is already under way'));
+    expect((await clientB(stack).post('webhook/replay', { endpoint_id: endpointId, since: NOW })).body).toEqual(
+      fail('A replay of this webhook endpoint is already under way'),
+    );
     await clientB(stack).post('webhook/delete-endpoint', { endpoint_id: endpointId });
   });
 

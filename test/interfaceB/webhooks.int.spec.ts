@@ -14,14 +14,22 @@ beforeAll(async () => {
 afterAll(() => stack.destroy());
 
 const create = (body: unknown, account?: typeof OTHER) => clientB(stack, account).post('webhook/create-endpoint', body);
-const body = { url: 'https://hooks.example.com/parcel', event_types: ['ParcelRegistered', 'CarrierEventRecorded'], description: 'Order system' };
+const body = {
+  url: 'https://hooks.example.com/parcel',
+  event_types: ['ParcelRegistered', 'CarrierEventRecorded'],
+  description: 'Order system',
+};
 const fail = (message: string) => ({ code: 1, message, data: [] });
 
 describe('webhook endpoints over interface B', () => {
   test('create answers the endpoint and its secret, once; list and get never show the secret again', async () => {
     const created = await create(body);
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ code: 0, message: 'success', data: { ...body, enabled: true, disabled_reason: '' } });
+    expect(created.body).toMatchObject({
+      code: 0,
+      message: 'success',
+      data: { ...body, enabled: true, disabled_reason: '' },
+    });
     const { endpoint_id: id, secret } = created.body.data;
     expect(id).toMatch(/^we_[0-9a-f]{24}$/);
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
@@ -41,25 +49,62 @@ describe('webhook endpoints over interface B', () => {
   test('update changes only what the body names; enabling again clears the disabled reason; delete removes it', async () => {
     const id = (await create(body)).body.data.endpoint_id;
     const b = clientB(stack);
-    const disabled = await b.post('webhook/update-endpoint', { endpoint_id: id, enabled: false, event_types: ['ParcelCancelled'] });
-    expect(disabled.body).toMatchObject({ code: 0, data: { endpoint_id: id, enabled: false, event_types: ['ParcelCancelled'], url: body.url, description: body.description } });
-    const moved = await b.post('webhook/update-endpoint', { endpoint_id: id, url: 'http://hooks.example.org/x', enabled: true });
-    expect(moved.body.data).toMatchObject({ url: 'http://hooks.example.org/x', enabled: true, event_types: ['ParcelCancelled'] });
-    expect(await b.post('webhook/delete-endpoint', { endpoint_id: id })).toMatchObject({ body: { code: 0, data: { endpoint_id: id } } });
+    const disabled = await b.post('webhook/update-endpoint', {
+      endpoint_id: id,
+      enabled: false,
+      event_types: ['ParcelCancelled'],
+    });
+    expect(disabled.body).toMatchObject({
+      code: 0,
+      data: {
+        endpoint_id: id,
+        enabled: false,
+        event_types: ['ParcelCancelled'],
+        url: body.url,
+        description: body.description,
+      },
+    });
+    const moved = await b.post('webhook/update-endpoint', {
+      endpoint_id: id,
+      url: 'http://hooks.example.org/x',
+      enabled: true,
+    });
+    expect(moved.body.data).toMatchObject({
+      url: 'http://hooks.example.org/x',
+      enabled: true,
+      event_types: ['ParcelCancelled'],
+    });
+    expect(await b.post('webhook/delete-endpoint', { endpoint_id: id })).toMatchObject({
+      body: { code: 0, data: { endpoint_id: id } },
+    });
     expect((await b.get('webhook/get-endpoint', { endpoint_id: id })).body).toEqual(fail('Webhook endpoint not found'));
-    expect((await b.post('webhook/delete-endpoint', { endpoint_id: id })).body).toEqual(fail('Webhook endpoint not found'));
+    expect((await b.post('webhook/delete-endpoint', { endpoint_id: id })).body).toEqual(
+      fail('Webhook endpoint not found'),
+    );
   });
 
   test('another account’s endpoint reads, changes, rotates, tests and deletes exactly as a missing one', async () => {
     const id = (await create(body)).body.data.endpoint_id;
     const other = clientB(stack, OTHER);
-    expect((await other.get('webhook/get-endpoint', { endpoint_id: id })).body).toEqual(fail('Webhook endpoint not found'));
-    expect((await other.post('webhook/update-endpoint', { endpoint_id: id, enabled: false })).body).toEqual(fail('Webhook endpoint not found'));
+    expect((await other.get('webhook/get-endpoint', { endpoint_id: id })).body).toEqual(
+      fail('Webhook endpoint not found'),
+    );
+    expect((await other.post('webhook/update-endpoint', { endpoint_id: id, enabled: false })).body).toEqual(
+      fail('Webhook endpoint not found'),
+    );
     // Rotating would hand the other account a secret that signs this account's webhooks.
-    expect((await other.post('webhook/rotate-secret', { endpoint_id: id })).body).toEqual(fail('Webhook endpoint not found'));
-    expect((await other.post('webhook/send-test-event', { endpoint_id: id })).body).toEqual(fail('Webhook endpoint not found'));
-    expect((await other.post('webhook/delete-endpoint', { endpoint_id: id })).body).toEqual(fail('Webhook endpoint not found'));
-    expect((await other.get('webhook/list-endpoints')).body.data.map((e: { endpoint_id: string }) => e.endpoint_id)).not.toContain(id);
+    expect((await other.post('webhook/rotate-secret', { endpoint_id: id })).body).toEqual(
+      fail('Webhook endpoint not found'),
+    );
+    expect((await other.post('webhook/send-test-event', { endpoint_id: id })).body).toEqual(
+      fail('Webhook endpoint not found'),
+    );
+    expect((await other.post('webhook/delete-endpoint', { endpoint_id: id })).body).toEqual(
+      fail('Webhook endpoint not found'),
+    );
+    expect(
+      (await other.get('webhook/list-endpoints')).body.data.map((e: { endpoint_id: string }) => e.endpoint_id),
+    ).not.toContain(id);
     expect((await clientB(stack).get('webhook/get-endpoint', { endpoint_id: id })).body.data.enabled).toBe(true);
     await clientB(stack).post('webhook/delete-endpoint', { endpoint_id: id });
   });
@@ -110,15 +155,21 @@ describe('webhook endpoints over interface B', () => {
   ])('a literal private, loopback or link-local address (%s) is refused at create and update', async (url) => {
     expect((await create({ ...body, url })).body).toEqual(fail('url refused'));
     const id = (await create(body)).body.data.endpoint_id;
-    expect((await clientB(stack).post('webhook/update-endpoint', { endpoint_id: id, url })).body).toEqual(fail('url refused'));
+    expect((await clientB(stack).post('webhook/update-endpoint', { endpoint_id: id, url })).body).toEqual(
+      fail('url refused'),
+    );
     await clientB(stack).post('webhook/delete-endpoint', { endpoint_id: id });
   });
 
   test('the answer stays `url refused`; the reference says what allows such a URL, for create and update alike', async () => {
     expect((await create({ ...body, url: 'http://127.0.0.1:8091/parcel' })).body).toEqual(fail('url refused'));
-    const document = (await (await fetch(`${stack.url}/openapi.json`)).json()) as { paths: Record<string, { post: { 'x-errors': { message: string; when: string }[] } }> };
+    const document = (await (await fetch(`${stack.url}/openapi.json`)).json()) as {
+      paths: Record<string, { post: { 'x-errors': { message: string; when: string }[] } }>;
+    };
     for (const operation of ['create-endpoint', 'update-endpoint']) {
-      const refused = document.paths[`/v1/openapi/webhook/${operation}`]!.post['x-errors'].find((e) => e.message === 'url refused');
+      const refused = document.paths[`/v1/openapi/webhook/${operation}`]!.post['x-errors'].find(
+        (e) => e.message === 'url refused',
+      );
       expect(refused?.when).toContain('`PARCEL_WEBHOOK_ALLOW_PRIVATE=on`');
     }
   });
@@ -144,7 +195,10 @@ describe('private destinations allowed by configuration', () => {
   test('PARCEL_WEBHOOK_ALLOW_PRIVATE=on accepts a loopback receiver', async () => {
     const allowing = await startTestStack({ PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on' });
     try {
-      expect((await clientB(allowing).post('webhook/create-endpoint', { ...body, url: 'http://127.0.0.1:9/hook' })).body.code).toBe(0);
+      expect(
+        (await clientB(allowing).post('webhook/create-endpoint', { ...body, url: 'http://127.0.0.1:9/hook' })).body
+          .code,
+      ).toBe(0);
     } finally {
       await allowing.destroy();
     }

@@ -15,7 +15,8 @@ let work: string;
 beforeAll(async () => {
   stack = await startTestStack();
   token = await tokenFor(stack);
-  tn = (await clientB(stack).post('order/create-order', orderBody({ sender_country: 'MY', recipient_country: 'SG' }))).body.data.wmg_tracking_num;
+  tn = (await clientB(stack).post('order/create-order', orderBody({ sender_country: 'MY', recipient_country: 'SG' })))
+    .body.data.wmg_tracking_num;
   work = mkdtempSync(path.join(tmpdir(), 'labels-'));
 });
 afterAll(async () => {
@@ -50,11 +51,21 @@ describe('A2 create-label', () => {
 
   test('"Generating a label records a label event": LB_GN visible at once in A1, B3 and B4', async () => {
     const fresh = (await clientB(stack).post('order/create-order', orderBody())).body.data.wmg_tracking_num;
-    expect((await createLabel({ Barcode: fresh, LabelType: 'CN23', Origin: 'SG', Destination: 'SG' })).body.Code).toBe(0);
+    expect((await createLabel({ Barcode: fresh, LabelType: 'CN23', Origin: 'SG', Destination: 'SG' })).body.Code).toBe(
+      0,
+    );
     const a1 = await clientA(stack, token).post('status/lookup', { TrackingNumber: [fresh] });
-    expect(a1.body.Data.Success[0].Activities[0]).toMatchObject({ StatusCode: 'LB_GN', StatusDesc: 'Shipping label generated' });
-    expect((await clientB(stack).get('order/query-status', { tracking_num: fresh })).body.data.last_status).toBe('LB_GN');
-    expect((await clientB(stack).post('order/query-multi-status', { tracking_nums: [fresh] })).body.data.success[0].last_status).toBe('LB_GN');
+    expect(a1.body.Data.Success[0].Activities[0]).toMatchObject({
+      StatusCode: 'LB_GN',
+      StatusDesc: 'Shipping label generated',
+    });
+    expect((await clientB(stack).get('order/query-status', { tracking_num: fresh })).body.data.last_status).toBe(
+      'LB_GN',
+    );
+    expect(
+      (await clientB(stack).post('order/query-multi-status', { tracking_nums: [fresh] })).body.data.success[0]
+        .last_status,
+    ).toBe('LB_GN');
   });
 
   test('"Barcode ... upper-cased before matching"; Origin and Destination "matched exactly as sent"', async () => {
@@ -89,14 +100,21 @@ describe('A2 create-label', () => {
   });
 
   test('"The package cannot undergo this operation" for a self-label (SLF) parcel, and no event is recorded', async () => {
-    const slf = (await clientB(stack).post('order/create-order', orderBody({ service_type: 'SLF' }))).body.data.wmg_tracking_num;
-    expect((await createLabel({ Barcode: slf, LabelType: 'CN23', Origin: 'SG', Destination: 'SG' })).body).toEqual(failure('The package cannot undergo this operation'));
+    const slf = (await clientB(stack).post('order/create-order', orderBody({ service_type: 'SLF' }))).body.data
+      .wmg_tracking_num;
+    expect((await createLabel({ Barcode: slf, LabelType: 'CN23', Origin: 'SG', Destination: 'SG' })).body).toEqual(
+      failure('The package cannot undergo this operation'),
+    );
     expect((await clientB(stack).get('order/query-status', { tracking_num: slf })).body.data.last_status).toBe('DR_DR');
   });
 
-  test('another account\'s parcel: Parcel not found; no token: 1003', async () => {
+  test("another account's parcel: Parcel not found; no token: 1003", async () => {
     expect((await createLabel(valid(), await tokenFor(stack, OTHER))).body).toEqual(failure('Parcel not found'));
-    expect((await clientA(stack, undefined).post('create-label', valid())).body).toEqual({ Code: 1003, Message: 'Token error', Data: [] });
+    expect((await clientA(stack, undefined).post('create-label', valid())).body).toEqual({
+      Code: 1003,
+      Message: 'Token error',
+      Data: [],
+    });
   });
 });
 
@@ -125,17 +143,28 @@ describe('B7 / B8 / B9 shipping labels', () => {
 
   test('B7-B9 record no event', async () => {
     const before = (await clientB(stack).get('order/query-status', { tracking_num: tn })).body.data.activities.length;
-    for (const p of ['get-shipping-label', 'get-shipping-label-html', 'get-shipping-label-zpl']) await clientB(stack).get(`order-shipping-label/${p}`, { tracking_num: tn });
-    expect((await clientB(stack).get('order/query-status', { tracking_num: tn })).body.data.activities).toHaveLength(before);
+    for (const p of ['get-shipping-label', 'get-shipping-label-html', 'get-shipping-label-zpl'])
+      await clientB(stack).get(`order-shipping-label/${p}`, { tracking_num: tn });
+    expect((await clientB(stack).get('order/query-status', { tracking_num: tn })).body.data.activities).toHaveLength(
+      before,
+    );
   });
 
   test.each(['get-shipping-label', 'get-shipping-label-html', 'get-shipping-label-zpl'])(
     '%s: "Order Not Found!" for a missing number or another account\'s; tracking_num require when omitted',
     async (p) => {
       const notFound = { code: 1, message: 'Order Not Found!', data: [] };
-      expect((await clientB(stack).get(`order-shipping-label/${p}`, { tracking_num: 'PXNOPE' })).body).toEqual(notFound);
-      expect((await clientB(stack, OTHER).get(`order-shipping-label/${p}`, { tracking_num: tn })).body).toEqual(notFound);
-      expect((await clientB(stack).get(`order-shipping-label/${p}`)).body).toEqual({ code: 1, message: 'tracking_num require', data: [] });
+      expect((await clientB(stack).get(`order-shipping-label/${p}`, { tracking_num: 'PXNOPE' })).body).toEqual(
+        notFound,
+      );
+      expect((await clientB(stack, OTHER).get(`order-shipping-label/${p}`, { tracking_num: tn })).body).toEqual(
+        notFound,
+      );
+      expect((await clientB(stack).get(`order-shipping-label/${p}`)).body).toEqual({
+        code: 1,
+        message: 'tracking_num require',
+        data: [],
+      });
     },
   );
 });

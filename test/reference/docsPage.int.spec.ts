@@ -13,7 +13,6 @@ import { raw } from '../support/client.ts';
 import { startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
 
-
 let stack: TestStack;
 let browser: Browser;
 beforeAll(async () => {
@@ -50,34 +49,41 @@ test('GET /docs/ (a trailing slash) is sent to /docs, whose relative asset URLs 
   expect(followed.body).toContain('<div id="swagger-ui">');
 });
 
-test.each(['/docs', '/docs/'])('Chromium renders %s with every operation listed, from this origin alone', async (address) => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const elsewhere: string[] = [];
-  const problems: string[] = [];
-  page.on('request', (request) => {
-    if (new URL(request.url()).origin !== new URL(stack.url).origin) elsewhere.push(request.url());
-  });
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('response', (response) => {
-    if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
-  });
-  await page.goto(`${stack.url}${address}`, { waitUntil: 'load' });
-  await page.waitForSelector('.opblock-summary-path', { timeout: 30_000 });
-  const listed = await page.$$eval('.opblock', (blocks) =>
-    blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
-  );
-  const documented = OPERATIONS.map((op) => `${op.method.toUpperCase()} ${openApiPath(op.path)}`);
-  expect([...listed].sort()).toEqual([...documented].sort());
-  expect(await page.title()).toContain('API reference');
+test.each(['/docs', '/docs/'])(
+  'Chromium renders %s with every operation listed, from this origin alone',
+  async (address) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const elsewhere: string[] = [];
+    const problems: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).origin !== new URL(stack.url).origin) elsewhere.push(request.url());
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('response', (response) => {
+      if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+    });
+    await page.goto(`${stack.url}${address}`, { waitUntil: 'load' });
+    await page.waitForSelector('.opblock-summary-path', { timeout: 30_000 });
+    const listed = await page.$$eval('.opblock', (blocks) =>
+      blocks.map(
+        (b) =>
+          `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+      ),
+    );
+    const documented = OPERATIONS.map((op) => `${op.method.toUpperCase()} ${openApiPath(op.path)}`);
+    expect([...listed].sort()).toEqual([...documented].sort());
+    expect(await page.title()).toContain('API reference');
 
-  expect(new URL(page.url()).pathname).toBe('/docs');
-  if (address === '/docs') {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS, 'docs.png'), fullPage: true });
-  }
-  expect(elsewhere).toEqual([]);
-  expect(problems).toEqual([]);
-}, 60_000);
+    expect(new URL(page.url()).pathname).toBe('/docs');
+    if (address === '/docs') {
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, 'docs.png'), fullPage: true });
+    }
+    expect(elsewhere).toEqual([]);
+    expect(problems).toEqual([]);
+  },
+  60_000,
+);

@@ -57,7 +57,8 @@ function routesOf(router: RouterLayers): string[] {
   const found: string[] = [];
   for (const layer of router.stack) {
     if (layer.route) {
-      for (const method of Object.keys(layer.route.methods)) found.push(`${method.toUpperCase()} ${openApiPath(layer.route.path)}`);
+      for (const method of Object.keys(layer.route.methods))
+        found.push(`${method.toUpperCase()} ${openApiPath(layer.route.path)}`);
     } else if (typeof layer.handle === 'function' && Array.isArray((layer.handle as Partial<RouterLayers>).stack)) {
       found.push(...routesOf(layer.handle as unknown as RouterLayers));
     }
@@ -86,13 +87,23 @@ function templatePattern(render: (...args: string[]) => string, arity: number): 
 
 /** The catalogue entries (`group.name`) whose text does not appear in `text`. */
 function missingMessages(text: string, literal: (message: string) => string): { checked: number; missing: string[] } {
-  const catalogue = { A: messages.A, B: messages.B, Remarks: messages.Remarks, Http: messages.Http, Callback: messages.Callback, Idempotency: messages.Idempotency };
+  const catalogue = {
+    A: messages.A,
+    B: messages.B,
+    Remarks: messages.Remarks,
+    Http: messages.Http,
+    Callback: messages.Callback,
+    Idempotency: messages.Idempotency,
+  };
   const missing: string[] = [];
   let checked = 0;
   for (const [group, entries] of Object.entries(catalogue)) {
     for (const [name, value] of Object.entries(entries)) {
       checked++;
-      const found = typeof value === 'function' ? templatePattern(value as (...args: string[]) => string, value.length).test(text) : text.includes(literal(value));
+      const found =
+        typeof value === 'function'
+          ? templatePattern(value as (...args: string[]) => string, value.length).test(text)
+          : text.includes(literal(value));
       if (!found) missing.push(`${group}.${name}`);
     }
   }
@@ -120,7 +131,10 @@ test('every example answer of the document conforms to the document’s schema f
         for (const [mediaType, content] of Object.entries(response.content ?? {})) {
           for (const [name, example] of Object.entries(content.examples ?? {})) {
             examples++;
-            expect({ example: `${method} ${path} ${status} ${name}`, errors: check.answer(path, method, Number(status), mediaType, example.value) }).toEqual({
+            expect({
+              example: `${method} ${path} ${status} ${name}`,
+              errors: check.answer(path, method, Number(status), mediaType, example.value),
+            }).toEqual({
               example: `${method} ${path} ${status} ${name}`,
               errors: [],
             });
@@ -137,7 +151,10 @@ test('the success example of every operation with a body conforms to its request
   const withBody = OPERATIONS.filter((op) => op.body && op.examples.length > 0);
   expect(withBody.length).toBeGreaterThanOrEqual(9);
   for (const op of withBody) {
-    expect({ op: op.id, errors: check.request(openApiPath(op.path), op.method, op.examples[0]!.body) }).toEqual({ op: op.id, errors: [] });
+    expect({ op: op.id, errors: check.request(openApiPath(op.path), op.method, op.examples[0]!.body) }).toEqual({
+      op: op.id,
+      errors: [],
+    });
   }
 });
 
@@ -145,7 +162,11 @@ test('every operation lists its errors, with the documented status of each', () 
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, op] of Object.entries(item)) {
       for (const error of op['x-errors']) {
-        expect({ at: `${method} ${path}`, error: error.message, documented: Boolean(op.responses[String(error.status)]) }).toEqual({
+        expect({
+          at: `${method} ${path}`,
+          error: error.message,
+          documented: Boolean(op.responses[String(error.status)]),
+        }).toEqual({
           at: `${method} ${path}`,
           error: error.message,
           documented: true,
@@ -161,7 +182,8 @@ function asTheReferenceDescribes(body: Record<string, unknown>): Record<string, 
   const copy: Record<string, unknown> = Object.fromEntries(Object.entries(body).filter(([, v]) => !blank(v)));
   if (!['US', 'SG'].includes(copy.recipient_country as string)) delete copy.service_code;
   if (copy.locker_type !== 'A') delete copy.locker_station;
-  if (Array.isArray(copy.item)) copy.item = copy.item.map((row) => Object.fromEntries(Object.entries(row as object).filter(([, v]) => !blank(v))));
+  if (Array.isArray(copy.item))
+    copy.item = copy.item.map((row) => Object.fromEntries(Object.entries(row as object).filter(([, v]) => !blank(v))));
   if (copy.locker_station && typeof copy.locker_station === 'object') {
     copy.locker_station = Object.fromEntries(Object.entries(copy.locker_station).filter(([, v]) => !blank(v)));
   }

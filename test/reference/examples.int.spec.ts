@@ -19,7 +19,11 @@ import type { Judge, OpenApi } from './support.ts';
 let stack: TestStack;
 let check: Judge;
 beforeAll(async () => {
-  stack = await startTestStack({ PARCEL_BATCH_CREATE: 'on', PARCEL_RATE_LIMIT_RPS: '1000', PARCEL_RATE_LIMIT_BURST: '2000' });
+  stack = await startTestStack({
+    PARCEL_BATCH_CREATE: 'on',
+    PARCEL_RATE_LIMIT_RPS: '1000',
+    PARCEL_RATE_LIMIT_BURST: '2000',
+  });
   check = judge((await raw(`${stack.url}/openapi.json`, {})).body as OpenApi);
 });
 afterAll(() => stack.destroy());
@@ -36,30 +40,71 @@ function substitute(value: unknown): unknown {
     return text;
   }
   if (Array.isArray(value)) return value.map(substitute);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v)]));
   return value;
 }
 
 const LMX_SECRET = 'lmx-sandbox-secret';
 
 async function send(op: Operation, example: Example, bearer: string | undefined): Promise<Reply> {
-  const params = (substitute(example.params ?? {}) as Record<string, string>);
+  const params = substitute(example.params ?? {}) as Record<string, string>;
   const path = op.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name]!));
   const query = example.query ? `?${new URLSearchParams(substitute(example.query) as Record<string, string>)}` : '';
   const body = example.body === undefined ? undefined : JSON.stringify(substitute(example.body));
   const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
   if (op.security === 'signed') Object.assign(headers, signedHeaders(stack));
   if (op.security === 'bearer') headers.authorization = `Bearer ${bearer}`;
-  if (op.security === 'carrier') headers['x-carrier-signature'] = `sha256=${createHmac('sha256', LMX_SECRET).update(body ?? '').digest('hex')}`;
-  return raw(`${stack.url}${path}${query}`, { method: op.method.toUpperCase(), headers, ...(body === undefined ? {} : { body }) });
+  if (op.security === 'carrier')
+    headers['x-carrier-signature'] = `sha256=${createHmac('sha256', LMX_SECRET)
+      .update(body ?? '')
+      .digest('hex')}`;
+  return raw(`${stack.url}${path}${query}`, {
+    method: op.method.toUpperCase(),
+    headers,
+    ...(body === undefined ? {} : { body }),
+  });
 }
 
 /** The order the examples run in: the token and the parcel first, the cancellation last. */
-const ORDER = ['issueToken', 'createOrder', 'queryStatus', 'queryMultiStatus', 'lookUpStatus', 'lookUpTrackingNumber', 'getBarcode', 'getStations',
-  'getShippingLabel', 'getShippingLabelHtml', 'getShippingLabelZpl', 'createLabel', 'createOrders', 'receiveCarrierEvent', 'cancelOrders',
-  'createWebhookEndpoint', 'listWebhookEndpoints', 'getWebhookEndpoint', 'updateWebhookEndpoint', 'rotateWebhookSecret', 'sendWebhookTestEvent',
-  'listWebhookMessages', 'listWebhookAttempts', 'redeliverWebhookMessage', 'replayWebhookEndpoint', 'getWebhookReplay', 'deleteWebhookEndpoint',
-  'alive', 'ready', 'metrics', 'openApiDocument', 'apiReference', 'apiReferenceAsset', 'trackingSearch', 'trackingJson', 'trackingPage'];
+const ORDER = [
+  'issueToken',
+  'createOrder',
+  'queryStatus',
+  'queryMultiStatus',
+  'lookUpStatus',
+  'lookUpTrackingNumber',
+  'getBarcode',
+  'getStations',
+  'getShippingLabel',
+  'getShippingLabelHtml',
+  'getShippingLabelZpl',
+  'createLabel',
+  'createOrders',
+  'receiveCarrierEvent',
+  'cancelOrders',
+  'createWebhookEndpoint',
+  'listWebhookEndpoints',
+  'getWebhookEndpoint',
+  'updateWebhookEndpoint',
+  'rotateWebhookSecret',
+  'sendWebhookTestEvent',
+  'listWebhookMessages',
+  'listWebhookAttempts',
+  'redeliverWebhookMessage',
+  'replayWebhookEndpoint',
+  'getWebhookReplay',
+  'deleteWebhookEndpoint',
+  'alive',
+  'ready',
+  'metrics',
+  'openApiDocument',
+  'apiReference',
+  'apiReferenceAsset',
+  'trackingSearch',
+  'trackingJson',
+  'trackingPage',
+];
 
 test('the run order names every operation once', () => {
   expect([...ORDER].sort()).toEqual(OPERATIONS.map((op) => op.id).sort());
@@ -77,12 +122,17 @@ test('every example of every operation, sent to the embedded server, is answered
       const status = example.status ?? 200;
       expect({ at, status: reply.status }).toEqual({ at, status });
       const mediaType = (reply.headers.get('content-type') ?? '').split(';')[0]!;
-      expect({ at, errors: check.answer(openApiPath(op.path), op.method, reply.status, mediaType, reply.body) }).toEqual({ at, errors: [] });
+      expect({
+        at,
+        errors: check.answer(openApiPath(op.path), op.method, reply.status, mediaType, reply.body),
+      }).toEqual({ at, errors: [] });
 
       const documented = substitute(example.response) as Record<string, unknown>;
       if (i > 0) expect({ at, body: reply.body }).toEqual({ at, body: documented });
-      else if (typeof documented === 'object' && 'code' in documented) expect([reply.body.code, reply.body.message]).toEqual([documented.code, documented.message]);
-      else if (typeof documented === 'object' && 'Code' in documented) expect([reply.body.Code, reply.body.Message]).toEqual([documented.Code, documented.Message]);
+      else if (typeof documented === 'object' && 'code' in documented)
+        expect([reply.body.code, reply.body.message]).toEqual([documented.code, documented.message]);
+      else if (typeof documented === 'object' && 'Code' in documented)
+        expect([reply.body.Code, reply.body.Message]).toEqual([documented.Code, documented.Message]);
 
       if (id === 'createWebhookEndpoint' && i === 0) real.set(WEBHOOK_SAMPLE.endpointId, reply.body.data.endpoint_id);
       if (id === 'sendWebhookTestEvent' && i === 0) real.set(WEBHOOK_SAMPLE.eventId, reply.body.data.event_id);
@@ -92,7 +142,10 @@ test('every example of every operation, sent to the embedded server, is answered
         real.set(SAMPLE.trackingNumber, reply.body.data.wmg_tracking_num);
         // Registration with the LMX sandbox follows the order; the examples show the parcel registered.
         await eventually(async () => {
-          const status = await raw(`${stack.url}/v1/openapi/order/query-status?tracking_num=${reply.body.data.wmg_tracking_num}`, { headers: signedHeaders(stack) });
+          const status = await raw(
+            `${stack.url}/v1/openapi/order/query-status?tracking_num=${reply.body.data.wmg_tracking_num}`,
+            { headers: signedHeaders(stack) },
+          );
           expect(status.body.data.partner_tracking_no).not.toBe('');
           real.set(SAMPLE.partnerTrackingNo, status.body.data.partner_tracking_no);
         });
@@ -103,7 +156,9 @@ test('every example of every operation, sent to the embedded server, is answered
 });
 
 test('answers to authenticated requests carry RateLimit-Limit, -Remaining and -Reset; the others do not', async () => {
-  const b = await raw(`${stack.url}/v1/openapi/station/get-stations?postcode=238858`, { headers: signedHeaders(stack) });
+  const b = await raw(`${stack.url}/v1/openapi/station/get-stations?postcode=238858`, {
+    headers: signedHeaders(stack),
+  });
   expect(b.headers.get('ratelimit-limit')).toBe('2000');
   expect(Number(b.headers.get('ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
   expect(Number(b.headers.get('ratelimit-remaining'))).toBeLessThan(2000);

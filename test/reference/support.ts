@@ -16,18 +16,25 @@ export interface OperationObject {
   security: Record<string, string[]>[];
   parameters: ({ name: string; in: string; required: boolean } | { $ref: string })[];
   requestBody?: { content: Record<string, { schema: unknown; examples?: Record<string, { value: unknown }> }> };
-  responses: Record<string, { content?: Record<string, { schema: unknown; examples?: Record<string, { value: unknown }> }> }>;
+  responses: Record<
+    string,
+    { content?: Record<string, { schema: unknown; examples?: Record<string, { value: unknown }> }> }
+  >;
   'x-errors': { status: number; code: number; message: string; when: string }[];
 }
 
 /** A JSON Pointer into the document, as a URI fragment. */
-const pointer = (...segments: string[]) => segments.map((s) => encodeURIComponent(s.replaceAll('~', '~0').replaceAll('/', '~1'))).join('/');
+const pointer = (...segments: string[]) =>
+  segments.map((s) => encodeURIComponent(s.replaceAll('~', '~0').replaceAll('/', '~1'))).join('/');
 
 export function judge(document: OpenApi) {
   // strict off: the document also holds OpenAPI keywords (example, discriminator) that are not JSON Schema's.
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   // The one format the document uses; canonical Base64 is what decodes and encodes back to itself.
-  ajv.addFormat('base64', { type: 'string', validate: (s: string) => Buffer.from(s, 'base64').toString('base64') === s });
+  ajv.addFormat('base64', {
+    type: 'string',
+    validate: (s: string) => Buffer.from(s, 'base64').toString('base64') === s,
+  });
   ajv.addSchema(document, 'openapi.json');
   const compiled = new Map<string, ValidateFunction>();
   const at = (...segments: string[]): ValidateFunction => {
@@ -39,12 +46,15 @@ export function judge(document: OpenApi) {
     return validate;
   };
   const check = (validate: ValidateFunction, value: unknown): string[] =>
-    validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+    validate(value)
+      ? []
+      : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
   return {
     /** What is wrong with an answer of `path`/`method` with this status and media type (empty: it conforms). */
     answer(path: string, method: string, status: number, mediaType: string, body: unknown): string[] {
       const responses = document.paths[path]?.[method]?.responses;
-      if (!responses?.[String(status)]?.content?.[mediaType]) return [`the document has no ${status} ${mediaType} answer for ${method} ${path}`];
+      if (!responses?.[String(status)]?.content?.[mediaType])
+        return [`the document has no ${status} ${mediaType} answer for ${method} ${path}`];
       return check(at('paths', path, method, 'responses', String(status), 'content', mediaType, 'schema'), body);
     },
     request(path: string, method: string, body: unknown): string[] {

@@ -36,8 +36,19 @@ interface Run {
 }
 
 /** Runs a command to its end (asynchronously: the stack serving it lives in this process). */
-function run(command: string, args: string[], options: { input?: string; env?: Record<string, string | undefined> } = {}): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH: childPath(), PARCEL_URL: stack.url, PARCEL_API_NAME: 'demo', PARCEL_API_KEY: 'demo-secret', ...options.env };
+function run(
+  command: string,
+  args: string[],
+  options: { input?: string; env?: Record<string, string | undefined> } = {},
+): Promise<Run> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: childPath(),
+    PARCEL_URL: stack.url,
+    PARCEL_API_NAME: 'demo',
+    PARCEL_API_KEY: 'demo-secret',
+    ...options.env,
+  };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: ROOT, env });
@@ -48,7 +59,12 @@ function run(command: string, args: string[], options: { input?: string; env?: R
     child.on('error', reject);
     child.on('close', (code) => {
       const stdout = Buffer.concat(out);
-      resolve({ code, stdout, stderr: Buffer.concat(err).toString('utf8'), json: () => JSON.parse(stdout.toString('utf8')) });
+      resolve({
+        code,
+        stdout,
+        stderr: Buffer.concat(err).toString('utf8'),
+        json: () => JSON.parse(stdout.toString('utf8')),
+      });
     });
     child.stdin.end(options.input ?? '');
   });
@@ -75,7 +91,12 @@ describe('exit 0: success, the data as JSON on stdout', () => {
     const r = await parcel(['create-order', '-'], { input: JSON.stringify(body) });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.json()).toMatchObject({ custom_tracking_num: body.custom_tracking_num, wmg_tracking_num: expect.stringMatching(/^PX[0-9A-Z]{16}$/), status: '', error: [] });
+    expect(r.json()).toMatchObject({
+      custom_tracking_num: body.custom_tracking_num,
+      wmg_tracking_num: expect.stringMatching(/^PX[0-9A-Z]{16}$/),
+      status: '',
+      error: [],
+    });
   });
 
   test('create-order from a file', async () => {
@@ -115,7 +136,20 @@ describe('exit 0: success, the data as JSON on stdout', () => {
   test('label --format cn23 (interface A) writes the customs declaration', async () => {
     const { tn } = await createdParcel();
     const file = path.join(dir, `${tn}-cn23.pdf`);
-    const r = await parcel(['label', tn, '--format', 'cn23', '--origin', 'SG', '--destination', 'SG', '--direction', 'vertical', '--out', file]);
+    const r = await parcel([
+      'label',
+      tn,
+      '--format',
+      'cn23',
+      '--origin',
+      'SG',
+      '--destination',
+      'SG',
+      '--direction',
+      'vertical',
+      '--out',
+      file,
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(readFileSync(file).subarray(0, 5).toString('latin1')).toBe('%PDF-');
@@ -130,10 +164,23 @@ describe('exit 0: success, the data as JSON on stdout', () => {
   });
 
   test('webhook create prints the secret once; list, disable, rotate, test and delete', async () => {
-    const created = await parcel(['webhook', 'create', 'https://hooks.example.com/cli', 'ParcelRegistered', 'ParcelCancelled', '--description', 'from the CLI']);
+    const created = await parcel([
+      'webhook',
+      'create',
+      'https://hooks.example.com/cli',
+      'ParcelRegistered',
+      'ParcelCancelled',
+      '--description',
+      'from the CLI',
+    ]);
     expect(created.code).toBe(0);
     const endpoint = created.json();
-    expect(endpoint).toMatchObject({ url: 'https://hooks.example.com/cli', event_types: ['ParcelRegistered', 'ParcelCancelled'], description: 'from the CLI', enabled: true });
+    expect(endpoint).toMatchObject({
+      url: 'https://hooks.example.com/cli',
+      event_types: ['ParcelRegistered', 'ParcelCancelled'],
+      description: 'from the CLI',
+      enabled: true,
+    });
     expect(endpoint.secret).toMatch(/^whsec_/);
     const listed = await parcel(['webhook', 'list']);
     expect(listed.json().map((e: { endpoint_id: string }) => e.endpoint_id)).toContain(endpoint.endpoint_id);
@@ -151,16 +198,22 @@ describe('exit 0: success, the data as JSON on stdout', () => {
   });
 
   test('webhook messages, attempts, redeliver, replay and replay-status: the delivery log and replay', async () => {
-    const id = (await parcel(['webhook', 'create', 'https://hooks.example.com/cli-log', 'ParcelRegistered'])).json().endpoint_id as string;
+    const id = (await parcel(['webhook', 'create', 'https://hooks.example.com/cli-log', 'ParcelRegistered'])).json()
+      .endpoint_id as string;
     const eventId = (await parcel(['webhook', 'test', id])).json().event_id as string;
     const messages = await parcel(['webhook', 'messages', id, '--limit', '1']);
     expect(messages.code).toBe(0);
     expect(messages.json().messages.map((m: { event_id: string }) => m.event_id)).toEqual([eventId]);
     expect((await parcel(['webhook', 'attempts', id, '--event', eventId])).code).toBe(0);
-    expect((await parcel(['webhook', 'redeliver', id, eventId])).json()).toMatchObject({ endpoint_id: id, event_id: eventId });
+    expect((await parcel(['webhook', 'redeliver', id, eventId])).json()).toMatchObject({
+      endpoint_id: id,
+      event_id: eventId,
+    });
     const replay = await parcel(['webhook', 'replay', id, new Date().toISOString()]);
     expect(replay.json()).toMatchObject({ endpoint_id: id, status: 'requested' });
-    expect((await parcel(['webhook', 'replay-status', id, replay.json().replay_id])).json().replay_id).toBe(replay.json().replay_id);
+    expect((await parcel(['webhook', 'replay-status', id, replay.json().replay_id])).json().replay_id).toBe(
+      replay.json().replay_id,
+    );
     const unknown = await parcel(['webhook', 'redeliver', id, 'no-such-event']);
     expect(unknown.code).toBe(1);
     expect(JSON.parse(unknown.stderr).error).toMatchObject({ kind: 'business', message: 'Webhook message not found' });
@@ -192,15 +245,20 @@ describe('exit 0: success, the data as JSON on stdout', () => {
     expect(((await answer.json()) as { code: number }).code).toBe(0);
   });
 
-  test('--help lists the commands and the exit codes; a command\'s --help its own usage', async () => {
+  test("--help lists the commands and the exit codes; a command's --help its own usage", async () => {
     const all = await parcel(['--help']);
     expect(all.code).toBe(0);
     const text = all.stdout.toString('utf8');
-    for (const command of ['create-order', 'status', 'label', 'cancel', 'stations', 'barcode', 'webhook', 'sign']) expect(text).toContain(`  ${command}`);
-    expect(text).toMatch(/Exit codes:\n {2}0 +success\n {2}1 +business error[^\n]*\n {2}2 +usage error[^\n]*\n {2}3 +server or network error/);
+    for (const command of ['create-order', 'status', 'label', 'cancel', 'stations', 'barcode', 'webhook', 'sign'])
+      expect(text).toContain(`  ${command}`);
+    expect(text).toMatch(
+      /Exit codes:\n {2}0 +success\n {2}1 +business error[^\n]*\n {2}2 +usage error[^\n]*\n {2}3 +server or network error/,
+    );
     const label = await parcel(['label', '--help']);
     expect(label.code).toBe(0);
-    expect(label.stdout.toString('utf8')).toContain('Usage: parcelctl [options] label <tracking> [--format pdf|html|zpl|cn23] [--out <file>]');
+    expect(label.stdout.toString('utf8')).toContain(
+      'Usage: parcelctl [options] label <tracking> [--format pdf|html|zpl|cn23] [--out <file>]',
+    );
     expect(label.stdout.toString('utf8')).toContain('--origin <country>');
   });
 
@@ -216,13 +274,24 @@ describe('exit 1: a business error, as one JSON line on stderr', () => {
     const r = await parcel(['create-order'], { input: JSON.stringify(orderBody({ recipient_country: 'ZZ' })) });
     expect(r.code).toBe(1);
     expect(r.stdout.length).toBe(0);
-    expect(errorLine(r)).toEqual({ kind: 'business', code: 1, message: 'recipient_country(ZZ) not allow', status: 200, data: [], attempts: 1 });
+    expect(errorLine(r)).toEqual({
+      kind: 'business',
+      code: 1,
+      message: 'recipient_country(ZZ) not allow',
+      status: 200,
+      data: [],
+      attempts: 1,
+    });
   });
 
   test('status of a number the account does not have', async () => {
     const r = await parcel(['status', 'PXB3X6H0NEVAZ2J9R9']);
     expect(r.code).toBe(1);
-    expect(errorLine(r)).toMatchObject({ kind: 'business', message: 'fail', data: { tracking_number: 'PXB3X6H0NEVAZ2J9R9', remarks: 'No Record(s)' } });
+    expect(errorLine(r)).toMatchObject({
+      kind: 'business',
+      message: 'fail',
+      data: { tracking_number: 'PXB3X6H0NEVAZ2J9R9', remarks: 'No Record(s)' },
+    });
   });
 });
 
@@ -232,10 +301,25 @@ describe('exit 2: a usage error, explained on stderr, nothing sent', () => {
     ['an unknown option', ['stations', '637586', '--verbose'], {}, "Unknown option '--verbose'"],
     ['an option of another command', ['stations', '637586', '--out', 'x'], {}, 'stations takes no --out'],
     ['a missing argument', ['status'], {}, 'give at least one tracking number'],
-    ['no credentials', ['stations', '637586'], { PARCEL_API_NAME: undefined, PARCEL_API_KEY: undefined }, 'no credentials'],
-    ['cn23 without the countries', ['label', 'PX1', '--format', 'cn23'], {}, '--format cn23 needs --origin and --destination'],
+    [
+      'no credentials',
+      ['stations', '637586'],
+      { PARCEL_API_NAME: undefined, PARCEL_API_KEY: undefined },
+      'no credentials',
+    ],
+    [
+      'cn23 without the countries',
+      ['label', 'PX1', '--format', 'cn23'],
+      {},
+      '--format cn23 needs --origin and --destination',
+    ],
     ['an unknown label format', ['label', 'PX1', '--format', 'png'], {}, '--format is one of pdf, html, zpl, cn23'],
-    ['a file that does not exist', ['create-order', '/nonexistent/order.json'], {}, 'cannot read /nonexistent/order.json'],
+    [
+      'a file that does not exist',
+      ['create-order', '/nonexistent/order.json'],
+      {},
+      'cannot read /nonexistent/order.json',
+    ],
   ])('%s', async (_what, args, env, message) => {
     const r = await parcel(args, { env });
     expect(r.code).toBe(2);
@@ -256,12 +340,25 @@ describe('exit 3: a server or network error', () => {
     const port = await freePort();
     const r = await parcel(['stations', '637586', '--url', `http://127.0.0.1:${port}`]);
     expect(r.code).toBe(3);
-    expect(errorLine(r)).toMatchObject({ kind: 'network', code: null, status: null, attempts: 3, message: expect.stringContaining('ECONNREFUSED') });
+    expect(errorLine(r)).toMatchObject({
+      kind: 'network',
+      code: null,
+      status: null,
+      attempts: 3,
+      message: expect.stringContaining('ECONNREFUSED'),
+    });
   });
 
   test('a gateway path that does not exist: HTTP 404 "Api not found"', async () => {
     const r = await parcel(['stations', '637586', '--url', `${stack.url}/nowhere`]);
     expect(r.code).toBe(3);
-    expect(errorLine(r)).toEqual({ kind: 'http', code: 1, message: 'Api not found', status: 404, data: [], attempts: 1 });
+    expect(errorLine(r)).toEqual({
+      kind: 'http',
+      code: 1,
+      message: 'Api not found',
+      status: 404,
+      data: [],
+      attempts: 1,
+    });
   });
 });

@@ -36,7 +36,13 @@ test('the token is issued with the first call and reused by the next ones: one t
   const lookup = await client.lookUpStatus([tn]);
   expect(lookup.ok && lookup.data.Success.map((r) => r.TrackingNumber)).toEqual([tn]);
   expect(await client.lookUpTrackingNumber(ref)).toMatchObject({ ok: true, data: { TrackingNumber: tn } });
-  const label = await client.createLabel({ Barcode: tn, LabelType: 'CN23', Origin: 'SG', Destination: 'SG', Direction: 'vertical' });
+  const label = await client.createLabel({
+    Barcode: tn,
+    LabelType: 'CN23',
+    Origin: 'SG',
+    Destination: 'SG',
+    Direction: 'vertical',
+  });
   expect(label.ok && Buffer.from(label.data.Base64, 'base64').subarray(0, 5).toString('latin1')).toBe('%PDF-');
   expect(recorder.to(TOKEN)).toHaveLength(1);
   const bearers = recorder.sent.filter((s) => s.path !== TOKEN).map((s) => s.headers.authorization);
@@ -46,7 +52,11 @@ test('the token is issued with the first call and reused by the next ones: one t
 
 test('calls made together wait for one token rather than issue one each', async () => {
   const { recorder, client } = recordedClient();
-  const results = await Promise.all([client.lookUpStatus([tn]), client.lookUpStatus([tn]), client.lookUpTrackingNumber(ref)]);
+  const results = await Promise.all([
+    client.lookUpStatus([tn]),
+    client.lookUpStatus([tn]),
+    client.lookUpTrackingNumber(ref),
+  ]);
   expect(results.map((r) => r.ok)).toEqual([true, true, true]);
   expect(recorder.to(TOKEN)).toHaveLength(1);
 });
@@ -88,7 +98,10 @@ test('the new token is issued once only: when it is refused too, the 1003 comes 
   };
   const client = new InterfaceAClient(optionsFor(stack, { fetch: superseded }));
   const result = await client.lookUpStatus([tn]);
-  expect(result).toEqual({ ok: false, error: { kind: 'business', code: 1003, message: 'Token error', status: 200, data: [], attempts: 1 } });
+  expect(result).toEqual({
+    ok: false,
+    error: { kind: 'business', code: 1003, message: 'Token error', status: 200, data: [], attempts: 1 },
+  });
   expect(recorder.to(TOKEN)).toHaveLength(2);
   expect(recorder.to(LOOKUP)).toHaveLength(2);
 });
@@ -97,7 +110,10 @@ test('wrong credentials: the failure is a value with "Invalid credentials", and 
   const recorder = recordingFetch();
   const client = new InterfaceAClient(optionsFor(stack, { apiKey: 'not-the-key', fetch: recorder.fetch }));
   const result = await client.lookUpStatus([tn]);
-  expect(result).toEqual({ ok: false, error: { kind: 'business', code: 1, message: 'Invalid credentials', status: 200, data: [], attempts: 1 } });
+  expect(result).toEqual({
+    ok: false,
+    error: { kind: 'business', code: 1, message: 'Invalid credentials', status: 200, data: [], attempts: 1 },
+  });
   expect(recorder.sent.map((s) => s.path)).toEqual([TOKEN]);
 });
 

@@ -32,7 +32,13 @@ test('B1 create-order: {ok: true, data} with the platform number, sent with an I
   const result = await new InterfaceBClient(optionsFor(stack, { fetch: recorder.fetch })).createOrder(body);
   expect(result).toEqual({
     ok: true,
-    data: { custom_tracking_num: body.custom_tracking_num, wmg_tracking_num: expect.stringMatching(/^PX[0-9A-Z]{16}$/), date_time: '2026-11-22T14:05:09+08:00', status: '', error: [] },
+    data: {
+      custom_tracking_num: body.custom_tracking_num,
+      wmg_tracking_num: expect.stringMatching(/^PX[0-9A-Z]{16}$/),
+      date_time: '2026-11-22T14:05:09+08:00',
+      status: '',
+      error: [],
+    },
     meta: { status: 200, attempts: 1, replayed: false, idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/) },
   });
   expect(recorder.sent).toHaveLength(1);
@@ -56,7 +62,17 @@ test('B1 every request is signed: x-auth-token = md5(lower(apiName) + apiKey + s
 
 test('B1 a business error is a value with the exact message: recipient_country(ZZ) not allow', async () => {
   const result = await client.createOrder(order({ recipient_country: 'ZZ' }));
-  expect(result).toEqual({ ok: false, error: { kind: 'business', code: 1, message: 'recipient_country(ZZ) not allow', status: 200, data: [], attempts: 1 } });
+  expect(result).toEqual({
+    ok: false,
+    error: {
+      kind: 'business',
+      code: 1,
+      message: 'recipient_country(ZZ) not allow',
+      status: 200,
+      data: [],
+      attempts: 1,
+    },
+  });
 });
 
 test('B1 a wrong API key is the business error "x-auth-token: INVALID"', async () => {
@@ -81,7 +97,14 @@ test('B3 query-status: the record of a new parcel (DR_DR); an unknown number is 
   const missing = await client.queryStatus('PXB3X6H0NEVAZ2J9R9');
   expect(missing).toEqual({
     ok: false,
-    error: { kind: 'business', code: 1, message: 'fail', status: 200, data: { tracking_number: 'PXB3X6H0NEVAZ2J9R9', remarks: 'No Record(s)' }, attempts: 1 },
+    error: {
+      kind: 'business',
+      code: 1,
+      message: 'fail',
+      status: 200,
+      data: { tracking_number: 'PXB3X6H0NEVAZ2J9R9', remarks: 'No Record(s)' },
+      attempts: 1,
+    },
   });
 });
 
@@ -147,6 +170,11 @@ test('B10 get-barcode: the tracking number of a reference; an unknown reference 
 });
 
 test('an HTTP system error is kind "http" with the envelope: 404 "Api not found" on a base URL with a wrong prefix', async () => {
-  const result = await new InterfaceBClient(optionsFor(stack, { baseUrl: `${stack.url}/nowhere` })).getStations('238858');
-  expect(result).toEqual({ ok: false, error: { kind: 'http', code: 1, message: 'Api not found', status: 404, data: [], attempts: 1 } });
+  const result = await new InterfaceBClient(optionsFor(stack, { baseUrl: `${stack.url}/nowhere` })).getStations(
+    '238858',
+  );
+  expect(result).toEqual({
+    ok: false,
+    error: { kind: 'http', code: 1, message: 'Api not found', status: 404, data: [], attempts: 1 },
+  });
 });

@@ -7,7 +7,16 @@
  * bin runs; and the declarations type-check a consumer's code.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { orderBody } from '../support/orders.ts';
@@ -23,7 +32,11 @@ interface Ran {
 
 function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, PATH: childPath(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, PATH: childPath(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -50,7 +63,8 @@ async function pack(packer: 'npm' | 'pnpm', into: string): Promise<string> {
   return path.join(into, tgz[0]!);
 }
 
-const tarFiles = async (tgz: string) => (await succeed('tar', ['-tzf', tgz], path.dirname(tgz))).trim().split('\n').sort();
+const tarFiles = async (tgz: string) =>
+  (await succeed('tar', ['-tzf', tgz], path.dirname(tgz))).trim().split('\n').sort();
 const tarText = (tgz: string, file: string) => succeed('tar', ['-xzOf', tgz, `package/${file}`], path.dirname(tgz));
 
 let stack: TestStack;
@@ -65,8 +79,15 @@ beforeAll(async () => {
   tarballs.npm = await pack('npm', path.join(dir, 'npm'));
   project = path.join(dir, 'consumer');
   mkdirSync(project);
-  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  await succeed('npm', ['install', '--offline', '--no-audit', '--no-fund', '--cache', path.join(dir, 'npm-cache'), tarballs.npm], project);
+  writeFileSync(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+  );
+  await succeed(
+    'npm',
+    ['install', '--offline', '--no-audit', '--no-fund', '--cache', path.join(dir, 'npm-cache'), tarballs.npm],
+    project,
+  );
 }, 180_000);
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
@@ -76,7 +97,16 @@ afterAll(async () => {
 describe.each(['npm', 'pnpm'] as const)('%s pack', (packer) => {
   test('the tarball holds the compiled package, its README and LICENSE, not the TypeScript sources', async () => {
     const files = await tarFiles(tarballs[packer]);
-    expect(files).toEqual(expect.arrayContaining(['package/README.md', 'package/LICENSE', 'package/package.json', 'package/dist/index.js', 'package/dist/index.d.ts', 'package/dist/cli.js']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'package/README.md',
+        'package/LICENSE',
+        'package/package.json',
+        'package/dist/index.js',
+        'package/dist/index.d.ts',
+        'package/dist/cli.js',
+      ]),
+    );
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
     expect(await tarText(tarballs[packer], 'LICENSE')).toBe(readFileSync(path.join(ROOT, 'LICENSE'), 'utf8'));
   });
@@ -96,7 +126,8 @@ describe.each(['npm', 'pnpm'] as const)('%s pack', (packer) => {
     expect(Object.keys(manifest.exports['.'])).toEqual(['@parcel-logistics/source', 'types', 'default']);
     const files = await tarFiles(tarballs[packer]);
     const { types, default: entry } = manifest.exports['.'];
-    for (const target of [types, entry, manifest.main, manifest.types, manifest.bin.parcelctl]) expect(files).toContain(path.posix.join('package', target));
+    for (const target of [types, entry, manifest.main, manifest.types, manifest.bin.parcelctl])
+      expect(files).toContain(path.posix.join('package', target));
     expect(manifest.dependencies).toBeUndefined();
   });
 });
@@ -115,7 +146,10 @@ function machineNode(major: number): string | undefined {
   for (const candidate of new Set(dirs.filter(Boolean).map((d) => path.join(d, 'node')))) {
     try {
       accessSync(candidate, constants.X_OK);
-      const version = execFileSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8', timeout: 10_000 }).trim();
+      const version = execFileSync(candidate, ['-p', 'process.versions.node'], {
+        encoding: 'utf8',
+        timeout: 10_000,
+      }).trim();
       if (Number(version.split('.')[0]) === major) return candidate;
     } catch {
       // Not there, or not a Node that runs here.
@@ -125,11 +159,16 @@ function machineNode(major: number): string | undefined {
 }
 
 const NODE_20 = machineNode(20);
-const NO_NODE_20 = 'skipped: no Node 20 on this machine (no `node` of major version 20 on PATH, in /usr/local/bin or /usr/bin)';
+const NO_NODE_20 =
+  'skipped: no Node 20 on this machine (no `node` of major version 20 on PATH, in /usr/local/bin or /usr/bin)';
 if (!NODE_20) console.warn(`package.int.spec.ts: the Node 20 tests are ${NO_NODE_20}`);
 
 const runtimes = [
-  { title: `Node ${process.versions.node}, the one running the tests`, node: process.execPath, major: Number(process.versions.node.split('.')[0]) },
+  {
+    title: `Node ${process.versions.node}, the one running the tests`,
+    node: process.execPath,
+    major: Number(process.versions.node.split('.')[0]),
+  },
   { title: NODE_20 ? `Node 20, the machine's (${NODE_20})` : `Node 20: ${NO_NODE_20}`, node: NODE_20, major: 20 },
 ];
 
@@ -171,9 +210,13 @@ console.log(JSON.stringify({
     });
 
     test('the installed parcelctl bin prints its help and calls the server', async () => {
-      expect((await succeed('node', ['-p', 'process.versions.node'], project, onPath())).trim()).toMatch(new RegExp(`^${major}\\.`));
+      expect((await succeed('node', ['-p', 'process.versions.node'], project, onPath())).trim()).toMatch(
+        new RegExp(`^${major}\\.`),
+      );
       const bin = path.join(project, 'node_modules/.bin/parcelctl');
-      expect(await succeed(bin, ['--help'], project, onPath())).toContain('Usage: parcelctl [options] <command> [arguments]');
+      expect(await succeed(bin, ['--help'], project, onPath())).toContain(
+        'Usage: parcelctl [options] <command> [arguments]',
+      );
       const env = { ...onPath(), PARCEL_URL: stack.url, PARCEL_API_NAME: 'demo', PARCEL_API_KEY: 'demo-secret' };
       expect(JSON.parse(await succeed(bin, ['stations', '637586'], project, env))[0].Station_Code).toBe('SGL0150');
     });
@@ -191,7 +234,18 @@ export const status: Result<StatusRecordB> = await b.queryStatus('PX7K2P9S4W8Y1Q
 const barcode = await b.getBarcode('ORDER-1001');
 export const value: ${barcodeType} = barcode.ok ? barcode.data.barcode : barcode.error.message;
 `;
-  const tsconfig = { compilerOptions: { noEmit: true, strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [] }, files: ['consumer.ts'] };
+  const tsconfig = {
+    compilerOptions: {
+      noEmit: true,
+      strict: true,
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      lib: ['es2022', 'dom'],
+      types: [],
+    },
+    files: ['consumer.ts'],
+  };
   writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
   const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
   writeFileSync(path.join(project, 'consumer.ts'), source('string'));

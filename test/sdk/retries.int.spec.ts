@@ -52,7 +52,10 @@ describe('mutating calls carry an Idempotency-Key, so their retries are safe', (
     expect(keys).toEqual([result.meta.idempotencyKey, result.meta.idempotencyKey]);
     expect(slept).toHaveLength(1);
     // One parcel: the reference names the number the caller got, and a new attempt at it is refused.
-    expect(await client.getBarcode(body.custom_tracking_num)).toMatchObject({ ok: true, data: { barcode: result.data.wmg_tracking_num } });
+    expect(await client.getBarcode(body.custom_tracking_num)).toMatchObject({
+      ok: true,
+      data: { barcode: result.data.wmg_tracking_num },
+    });
     const again = await client.createOrder(body);
     expect(again.ok || again.error.message).toBe(`custom_tracking_num (${body.custom_tracking_num}) already exist`);
   });
@@ -81,7 +84,15 @@ describe('mutating calls carry an Idempotency-Key, so their retries are safe', (
     const result = await client.createOrder(body, { idempotencyKey: false });
     expect(result).toEqual({
       ok: false,
-      error: { kind: 'network', code: null, message: 'network error: fetch failed (ECONNRESET)', status: null, data: null, attempts: 1, cause: expect.any(TypeError) },
+      error: {
+        kind: 'network',
+        code: null,
+        message: 'network error: fetch failed (ECONNRESET)',
+        status: null,
+        data: null,
+        attempts: 1,
+        cause: expect.any(TypeError),
+      },
     });
     expect(recorder.sent).toHaveLength(1);
     expect(recorder.sent[0]!.headers['idempotency-key']).toBeUndefined();
@@ -105,7 +116,9 @@ describe('reads are retried as they are', () => {
     const seeds = recorder.sent.map((s) => s.headers['x-auth-seed']!);
     expect(new Set(seeds).size).toBe(2);
     for (const sent of recorder.sent) {
-      expect(sent.headers['x-auth-token']).toBe(createHash('md5').update(`demodemo-secret${sent.headers['x-auth-seed']}`).digest('hex'));
+      expect(sent.headers['x-auth-token']).toBe(
+        createHash('md5').update(`demodemo-secret${sent.headers['x-auth-seed']}`).digest('hex'),
+      );
     }
     // The first retry waits half the base delay (250 ms) for sure and up to all of it.
     expect(slept).toHaveLength(1);
@@ -149,7 +162,9 @@ describe('reads are retried as they are', () => {
       let calls = 0;
       return (url, init) => {
         if (++calls > 1) return fetch(url, init);
-        return new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+        return new Promise((_resolve, reject) =>
+          init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+        );
       };
     };
     const { client } = clientWith({ fetch: silentFirst(), timeoutMs: 50 });
@@ -157,7 +172,11 @@ describe('reads are retried as they are', () => {
     expect(result.ok && result.meta.attempts).toBe(2);
     const { client: once } = clientWith({ fetch: silentFirst(), timeoutMs: 50, retry: { maxAttempts: 1 } });
     const timedOut = await once.getStations('238858');
-    expect(timedOut.ok || timedOut.error).toMatchObject({ kind: 'network', message: 'no answer within 50 ms', attempts: 1 });
+    expect(timedOut.ok || timedOut.error).toMatchObject({
+      kind: 'network',
+      message: 'no answer within 50 ms',
+      attempts: 1,
+    });
   });
 
   test('a call the caller aborts sends nothing more and says so', async () => {
@@ -172,7 +191,11 @@ describe('reads are retried as they are', () => {
 });
 
 describe('which failures are retried', () => {
-  const envelope = (status: number) => new Response(JSON.stringify({ code: 1, message: `status ${status}`, data: [] }), { status, headers: { 'content-type': 'application/json' } });
+  const envelope = (status: number) =>
+    new Response(JSON.stringify({ code: 1, message: `status ${status}`, data: [] }), {
+      status,
+      headers: { 'content-type': 'application/json' },
+    });
 
   test.each([408, 409, 429, 500, 502, 503, 504])('HTTP %i is retried', async (status) => {
     const recorder = recordingFetch({ before: (_sent, index) => (index === 0 ? envelope(status) : undefined) });
@@ -186,16 +209,26 @@ describe('which failures are retried', () => {
     const recorder = recordingFetch({ before: () => envelope(status) });
     const { client } = clientWith({ fetch: recorder.fetch });
     const result = await client.getStations('238858');
-    expect(result).toEqual({ ok: false, error: { kind: 'http', code: 1, message: `status ${status}`, status, data: [], attempts: 1 } });
+    expect(result).toEqual({
+      ok: false,
+      error: { kind: 'http', code: 1, message: `status ${status}`, status, data: [], attempts: 1 },
+    });
   });
 
-  test('an answer that is not the envelope (a proxy\'s page) is a system error with the body as data', async () => {
+  test("an answer that is not the envelope (a proxy's page) is a system error with the body as data", async () => {
     const recorder = recordingFetch({ before: () => new Response('<html>Bad Gateway</html>', { status: 502 }) });
     const { client } = clientWith({ fetch: recorder.fetch, retry: { maxAttempts: 2 } });
     const result = await client.getStations('238858');
     expect(result).toEqual({
       ok: false,
-      error: { kind: 'http', code: null, message: "HTTP 502: the answer is not the interface's envelope", status: 502, data: '<html>Bad Gateway</html>', attempts: 2 },
+      error: {
+        kind: 'http',
+        code: null,
+        message: "HTTP 502: the answer is not the interface's envelope",
+        status: 502,
+        data: '<html>Bad Gateway</html>',
+        attempts: 2,
+      },
     });
   });
 
@@ -203,7 +236,11 @@ describe('which failures are retried', () => {
     const recorder = recordingFetch();
     const { client, slept } = clientWith({ fetch: recorder.fetch, retry: { maxAttempts: 5 } });
     const result = await client.createOrder(order({ recipient_country: 'ZZ' }));
-    expect(result.ok || result.error).toMatchObject({ kind: 'business', message: 'recipient_country(ZZ) not allow', attempts: 1 });
+    expect(result.ok || result.error).toMatchObject({
+      kind: 'business',
+      message: 'recipient_country(ZZ) not allow',
+      attempts: 1,
+    });
     expect(recorder.sent).toHaveLength(1);
     expect(slept).toEqual([]);
   });
@@ -240,7 +277,10 @@ describe('429 Too many requests (PARCEL_RATE_LIMIT_RPS=1, PARCEL_RATE_LIMIT_BURS
     const { client, slept } = clientWith({ ...OTHER, retry: { maxRetryAfterMs: 500 } }, limited);
     expect((await client.getStations('238858')).ok).toBe(true);
     const result = await client.getStations('238858');
-    expect(result).toEqual({ ok: false, error: { kind: 'http', code: 1, message: 'Too many requests', status: 429, data: [], attempts: 1 } });
+    expect(result).toEqual({
+      ok: false,
+      error: { kind: 'http', code: 1, message: 'Too many requests', status: 429, data: [], attempts: 1 },
+    });
     expect(slept).toEqual([]);
   });
 });

@@ -31,10 +31,19 @@ export interface Sent {
  * (a failure before the server saw the request), `after` may throw once the server has answered
  * (an answer lost on its way back).
  */
-export function recordingFetch(hooks: { before?: (sent: Sent, index: number) => Response | undefined; after?: (sent: Sent, index: number) => void } = {}) {
+export function recordingFetch(
+  hooks: {
+    before?: (sent: Sent, index: number) => Response | undefined;
+    after?: (sent: Sent, index: number) => void;
+  } = {},
+) {
   const sent: Sent[] = [];
   const fetchLike: FetchLike = async (url, init) => {
-    const request: Sent = { method: init.method ?? 'GET', path: new URL(url).pathname, headers: { ...(init.headers as Record<string, string>) } };
+    const request: Sent = {
+      method: init.method ?? 'GET',
+      path: new URL(url).pathname,
+      headers: { ...(init.headers as Record<string, string>) },
+    };
     const index = sent.push(request) - 1;
     const canned = hooks.before?.(request, index);
     if (canned) {
@@ -53,7 +62,8 @@ export function recordingFetch(hooks: { before?: (sent: Sent, index: number) => 
 }
 
 /** The error a failed connection gives: fetch's own TypeError. */
-export const connectionLost = () => new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+export const connectionLost = () =>
+  new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
 
 /**
  * A stack for clients that sign with the real time (a child process, a packed install): its clock

@@ -13,7 +13,11 @@ beforeAll(async () => {
 afterAll(() => stack.destroy());
 
 test('create, list, get, update, rotate, test event and delete, each a typed result', async () => {
-  const created = await client.createWebhookEndpoint({ url: 'https://hooks.example.com/sdk', event_types: ['ParcelRegistered'], description: 'sdk' });
+  const created = await client.createWebhookEndpoint({
+    url: 'https://hooks.example.com/sdk',
+    event_types: ['ParcelRegistered'],
+    description: 'sdk',
+  });
   if (!created.ok) throw new Error(JSON.stringify(created.error));
   expect(created.data.secret).toMatch(/^whsec_/);
   const id = created.data.endpoint_id;
@@ -23,7 +27,11 @@ test('create, list, get, update, rotate, test event and delete, each a typed res
   const got = await client.getWebhookEndpoint(id);
   expect(got.ok && got.data.description).toBe('sdk');
 
-  const updated = await client.updateWebhookEndpoint({ endpoint_id: id, enabled: false, event_types: ['ParcelCancelled'] });
+  const updated = await client.updateWebhookEndpoint({
+    endpoint_id: id,
+    enabled: false,
+    event_types: ['ParcelCancelled'],
+  });
   expect(updated.ok && [updated.data.enabled, updated.data.event_types]).toEqual([false, ['ParcelCancelled']]);
 
   const rotated = await client.rotateWebhookSecret(id);
@@ -40,7 +48,10 @@ test('create, list, get, update, rotate, test event and delete, each a typed res
 });
 
 test('the delivery log and replay: messages, attempts, redeliver, replay and its status, each a typed result', async () => {
-  const created = await client.createWebhookEndpoint({ url: 'https://hooks.example.com/log', event_types: ['ParcelRegistered'] });
+  const created = await client.createWebhookEndpoint({
+    url: 'https://hooks.example.com/log',
+    event_types: ['ParcelRegistered'],
+  });
   if (!created.ok) throw new Error(JSON.stringify(created.error));
   const id = created.data.endpoint_id;
   const sent = await client.sendWebhookTestEvent(id);
@@ -48,7 +59,9 @@ test('the delivery log and replay: messages, attempts, redeliver, replay and its
   const eventId = sent.data.event_id;
 
   const messages = await client.listWebhookMessages(id, { limit: 1 });
-  expect(messages.ok && messages.data.messages.map((m) => [m.event_id, m.event_type, m.position])).toEqual([[eventId, 'WebhookTest', null]]);
+  expect(messages.ok && messages.data.messages.map((m) => [m.event_id, m.event_type, m.position])).toEqual([
+    [eventId, 'WebhookTest', null],
+  ]);
   expect(messages.ok && messages.data.next_cursor).toBeNull();
   const attempts = await client.listWebhookAttempts(id, { eventId, limit: 5 });
   expect(attempts.ok && attempts.data.attempts.every((a) => a.event_id === eventId)).toBe(true);

@@ -24,9 +24,20 @@ export async function registeredParcel(stack: Target, overrides: Record<string, 
 
 /** Asks the sandbox to push a signed tracking event to the stack's gateway. */
 export async function pushEvent(stack: CarrierTarget, event: Record<string, unknown>) {
-  return raw(`${stack.lmxUrl}/v1/sandbox/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(event) });
+  return raw(`${stack.lmxUrl}/v1/sandbox/events`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(event),
+  });
 }
 
-export async function pushRaw(stack: CarrierTarget, request: { carrier?: string; body: string; signature?: string | null }) {
-  return raw(`${stack.lmxUrl}/v1/sandbox/raw-callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+export async function pushRaw(
+  stack: CarrierTarget,
+  request: { carrier?: string; body: string; signature?: string | null },
+) {
+  return raw(`${stack.lmxUrl}/v1/sandbox/raw-callback`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(request),
+  });
 }

@@ -37,12 +37,19 @@ export const DEMO = { apiName: 'demo', apiKey: 'demo-secret' };
 export const OTHER = { apiName: 'other', apiKey: 'other-secret' };
 
 export function clientB(stack: Target, account = DEMO) {
-  const headers = () => ({ 'content-type': 'application/json', ...signedHeaders(stack, account.apiName, account.apiKey) });
+  const headers = () => ({
+    'content-type': 'application/json',
+    ...signedHeaders(stack, account.apiName, account.apiKey),
+  });
   return {
     get: (path: string, query: Record<string, string> = {}) =>
       send(`${stack.url}/v1/openapi/${path}?${new URLSearchParams(query)}`, { headers: headers() }),
     post: (path: string, body: unknown) =>
-      send(`${stack.url}/v1/openapi/${path}`, { method: 'POST', headers: headers(), body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      send(`${stack.url}/v1/openapi/${path}`, {
+        method: 'POST',
+        headers: headers(),
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
   };
 }
 

@@ -39,14 +39,17 @@ export interface ComposeFile {
 
 /** Compose's interpolation (`${VAR}`, `${VAR:-default}`, `${VAR-default}`, `$$`) against `env`. */
 export function interpolate(value: string, env: Record<string, string | undefined>): string {
-  return value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (match, name?: string, colon?: string, fallback?: string, bare?: string) => {
-    if (match === '$$') return '$';
-    const key = (name ?? bare) as string;
-    const set = env[key];
-    if (fallback === undefined) return set ?? '';
-    if (colon) return set ? set : fallback; // `:-`: unset or empty
-    return set ?? fallback; // `-`: unset only
-  });
+  return value.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (match, name?: string, colon?: string, fallback?: string, bare?: string) => {
+      if (match === '$$') return '$';
+      const key = (name ?? bare) as string;
+      const set = env[key];
+      if (fallback === undefined) return set ?? '';
+      if (colon) return set ? set : fallback; // `:-`: unset or empty
+      return set ?? fallback; // `-`: unset only
+    },
+  );
 }
 
 export const compose = parse(read('docker-compose.yml'), { merge: true }) as ComposeFile;
@@ -61,7 +64,8 @@ export const service = (name: string): ComposeService => {
   if (!s) throw new Error(`docker-compose.yml has no service "${name}"`);
   return s;
 };
-export const list = (value: string[] | string | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : value.split(/\s+/).filter(Boolean));
+export const list = (value: string[] | string | undefined): string[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : value.split(/\s+/).filter(Boolean);
 /** The service's environment as the container sees it, interpolated against `hostEnv`. */
 export function envOf(name: string, hostEnv: Record<string, string | undefined> = {}): Record<string, string> {
   const raw = service(name).environment ?? {};
@@ -75,14 +79,17 @@ export function envOf(name: string, hostEnv: Record<string, string | undefined> 
 }
 export function dependencies(name: string): Record<string, Dependency> {
   const deps = service(name).depends_on ?? {};
-  return Array.isArray(deps) ? Object.fromEntries(deps.map((d) => [d, { condition: 'service_started' as const }])) : deps;
+  return Array.isArray(deps)
+    ? Object.fromEntries(deps.map((d) => [d, { condition: 'service_started' as const }]))
+    : deps;
 }
 /** The service directory its command runs: `node services/<dir>/src/main.ts`. */
 export function mainOf(name: string): { dir: string; file: string } {
   const command = list(service(name).command);
   const file = command[1] ?? '';
   const match = /^services\/([a-z-]+)\/src\/main\.ts$/.exec(file);
-  if (command[0] !== 'node' || !match) throw new Error(`${name}: command ${JSON.stringify(command)} is not "node services/<name>/src/main.ts"`);
+  if (command[0] !== 'node' || !match)
+    throw new Error(`${name}: command ${JSON.stringify(command)} is not "node services/<name>/src/main.ts"`);
   return { dir: match[1] as string, file };
 }
 export const mainSource = (name: string): string => read(mainOf(name).file);
@@ -95,7 +102,12 @@ export const hostOf = (url: string): { host: string; port: string } => {
 export function topicsOfInfraScript(): Map<string, number> {
   const block = /^TOPICS=\(\n([\s\S]*?)^\)/m.exec(read('infra/topics.sh'));
   if (!block) throw new Error('infra/topics.sh: no TOPICS=( ... ) block');
-  return topicMap(block[1]!.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+  return topicMap(
+    block[1]!
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#')),
+  );
 }
 export function topicMap(specs: string[]): Map<string, number> {
   const map = new Map<string, number>();
@@ -119,7 +131,14 @@ export function published(name: string): Published[] {
   return (service(name).ports ?? []).flatMap((entry): Published[] => {
     if (typeof entry !== 'string') {
       if (entry.published === undefined) return [];
-      return [{ service: name, ip: entry.host_ip ?? '', port: Number(interpolate(String(entry.published), {})), protocol: entry.protocol ?? 'tcp' }];
+      return [
+        {
+          service: name,
+          ip: entry.host_ip ?? '',
+          port: Number(interpolate(String(entry.published), {})),
+          protocol: entry.protocol ?? 'tcp',
+        },
+      ];
     }
     const [spec, protocol = 'tcp'] = interpolate(entry, {}).split('/') as [string, string?];
     const parts = spec.split(':');

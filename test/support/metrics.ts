@@ -33,7 +33,7 @@ function parseLabels(text: string | undefined, line: string): Record<string, str
   const labels: Record<string, string> = {};
   if (!text) return labels;
   const pair = /\s*([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"\s*(,|$)/y;
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     pair.lastIndex = at;
     const m = pair.exec(text);
     if (!m) throw new Error(`malformed labels: ${line}`);
@@ -43,7 +43,8 @@ function parseLabels(text: string | undefined, line: string): Record<string, str
   return labels;
 }
 
-const matches = (sample: Sample, labels: Record<string, string>) => Object.entries(labels).every(([k, v]) => sample.labels[k] === v);
+const matches = (sample: Sample, labels: Record<string, string>) =>
+  Object.entries(labels).every(([k, v]) => sample.labels[k] === v);
 
 export function parseScrape(text: string): Scrape {
   const families = new Map<string, PrometheusFamily>();
@@ -62,9 +63,11 @@ export function parseScrape(text: string): Scrape {
     if (!family) throw new Error(`a sample outside every family: ${line}`);
     all.push(sample);
   }
-  const samples = (name: string, labels: Record<string, string> = {}) => all.filter((s) => s.name === name && matches(s, labels));
+  const samples = (name: string, labels: Record<string, string> = {}) =>
+    all.filter((s) => s.name === name && matches(s, labels));
   for (const family of families.values()) if (family.type === 'HISTOGRAM') checkHistogram(family.name, samples);
-  const total = (name: string, labels?: Record<string, string>) => samples(name, labels).reduce((n, s) => n + s.value, 0);
+  const total = (name: string, labels?: Record<string, string>) =>
+    samples(name, labels).reduce((n, s) => n + s.value, 0);
   return {
     families,
     samples,
@@ -86,8 +89,10 @@ function checkHistogram(name: string, samples: (name: string, labels?: Record<st
       .map((b) => [b.labels.le === '+Inf' ? Infinity : Number(b.labels.le), b.value] as const)
       .sort((a, b) => a[0] - b[0]);
     const counts = buckets.map(([, n]) => n);
-    if (counts.some((n, i) => i > 0 && n < counts[i - 1]!)) throw new Error(`${name} ${JSON.stringify(count.labels)}: buckets decrease`);
-    if (buckets.at(-1)?.[0] !== Infinity || counts.at(-1) !== count.value) throw new Error(`${name} ${JSON.stringify(count.labels)}: +Inf bucket is not the count`);
+    if (counts.some((n, i) => i > 0 && n < counts[i - 1]!))
+      throw new Error(`${name} ${JSON.stringify(count.labels)}: buckets decrease`);
+    if (buckets.at(-1)?.[0] !== Infinity || counts.at(-1) !== count.value)
+      throw new Error(`${name} ${JSON.stringify(count.labels)}: +Inf bucket is not the count`);
   }
 }
 

@@ -54,7 +54,9 @@ export function childPath(): string {
 }
 
 /** Runs `npm start` with the given environment and resolves once /readyz answers 200. */
-export async function npmStart(env: { PORT: string; PARCEL_SANDBOX_PORT: string; PARCEL_DATA_DIR: string } & Record<string, string>): Promise<NpmStart> {
+export async function npmStart(
+  env: { PORT: string; PARCEL_SANDBOX_PORT: string; PARCEL_DATA_DIR: string } & Record<string, string>,
+): Promise<NpmStart> {
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
     env: { ...process.env, PATH: childPath(), ...env },
@@ -70,9 +72,13 @@ export async function npmStart(env: { PORT: string; PARCEL_SANDBOX_PORT: string;
   const url = `http://127.0.0.1:${env.PORT}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`npm start exited before it was ready:\n${output()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`npm start exited before it was ready:\n${output()}`);
     if (Date.now() > deadline) throw new Error(`npm start was not ready within 120 s:\n${output()}`);
-    const ready = await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false);
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ready) break;
     await sleep(200);
   }
@@ -106,10 +112,16 @@ function processes(): Stat[] {
 }
 
 /** Live members of a process group (zombies count as gone: they have exited, only their exit status waits to be read). */
-export const groupMembers = (pgid: number): number[] => processes().filter((p) => p.pgrp === pgid && p.state !== 'Z').map((p) => p.pid);
+export const groupMembers = (pgid: number): number[] =>
+  processes()
+    .filter((p) => p.pgrp === pgid && p.state !== 'Z')
+    .map((p) => p.pid);
 
 /** Live children of a process. */
-export const childrenOf = (pid: number): number[] => processes().filter((p) => p.ppid === pid && p.state !== 'Z').map((p) => p.pid);
+export const childrenOf = (pid: number): number[] =>
+  processes()
+    .filter((p) => p.ppid === pid && p.state !== 'Z')
+    .map((p) => p.pid);
 
 export function alive(pid: number): boolean {
   return processes().some((p) => p.pid === pid && p.state !== 'Z');

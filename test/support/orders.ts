@@ -14,7 +14,9 @@ export function orderBody(overrides: Record<string, unknown> = {}): Record<strin
     client_weight: 1.25,
     declared_value: 49.9,
     declared_value_currency: 'SGD',
-    item: [{ description: 'Paperback book', unitPrice: 24.95, quantity: 2, weight: 0.6, currency: 'SGD', totalValue: 49.9 }],
+    item: [
+      { description: 'Paperback book', unitPrice: 24.95, quantity: 2, weight: 0.6, currency: 'SGD', totalValue: 49.9 },
+    ],
     postal_code: '048616',
     ...overrides,
   };

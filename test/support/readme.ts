@@ -42,7 +42,8 @@ export function jsonDocuments(text: string): unknown[] {
     while (i < text.length && /\s/.test(text[i]!)) i++;
     if (i >= text.length) return documents;
     const start = i;
-    if (text[i] !== '{' && text[i] !== '[') throw new Error(`not a JSON object or array at: ${JSON.stringify(text.slice(i, i + 80))}`);
+    if (text[i] !== '{' && text[i] !== '[')
+      throw new Error(`not a JSON object or array at: ${JSON.stringify(text.slice(i, i + 80))}`);
     let depth = 0;
     let inString = false;
     for (; i < text.length; i++) {
@@ -102,7 +103,12 @@ export function normalize(value: unknown): unknown {
   }
   if (Array.isArray(value)) return value.map(normalize);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, typeof v === 'number' && Object.hasOwn(PER_RUN_NUMBER, k) ? PER_RUN_NUMBER[k] : normalize(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        typeof v === 'number' && Object.hasOwn(PER_RUN_NUMBER, k) ? PER_RUN_NUMBER[k] : normalize(v),
+      ]),
+    );
   }
   return value;
 }
@@ -129,6 +135,9 @@ export function formatJson(value: unknown, width = 100): string {
 
 function inline(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(inline).join(', ')}]`;
-  if (value && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${inline(v)}`).join(', ')}}`;
+  if (value && typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${inline(v)}`)
+      .join(', ')}}`;
   return JSON.stringify(value);
 }

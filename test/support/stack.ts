@@ -29,10 +29,22 @@ export interface TestStack extends EmbeddedStack {
   destroy(): Promise<void>;
 }
 
-export async function startTestStack(env: Record<string, string> = {}, reuse?: { dataDir: string; clock: TestClock }): Promise<TestStack> {
+export async function startTestStack(
+  env: Record<string, string> = {},
+  reuse?: { dataDir: string; clock: TestClock },
+): Promise<TestStack> {
   const dataDir = reuse?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'parcel-test-'));
   const clock = reuse?.clock ?? new TestClock();
-  const settings = loadSettings({ PORT: '0', HOST: '127.0.0.1', PARCEL_DATA_DIR: dataDir, PARCEL_DURABILITY: 'normal', PARCEL_RATE_LIMIT_RPS: '0', PARCEL_SANDBOX_PORT: '0', PARCEL_CARRIER_RETRY_MS: '50', ...env });
+  const settings = loadSettings({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PARCEL_DATA_DIR: dataDir,
+    PARCEL_DURABILITY: 'normal',
+    PARCEL_RATE_LIMIT_RPS: '0',
+    PARCEL_SANDBOX_PORT: '0',
+    PARCEL_CARRIER_RETRY_MS: '50',
+    ...env,
+  });
   const stack = await startEmbedded({ settings, clock, log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
   return {
     ...stack,

@@ -13,8 +13,18 @@ export const PERSONAL = {
 
 /** Personal values as they could appear in text, and the carrier's remarks, receiver and proof of delivery. */
 export const forbiddenTexts = (reference: string) => [
-  'Nurhaliza', 'Siti', PERSONAL.recipient_phone, PERSONAL.recipient_email, '7 Secret Lane', '#05-11', '123.45', reference,
-  'Left with neighbour', 'Mdm Wong', 'pod/secret.jpg', 'demo',
+  'Nurhaliza',
+  'Siti',
+  PERSONAL.recipient_phone,
+  PERSONAL.recipient_email,
+  '7 Secret Lane',
+  '#05-11',
+  '123.45',
+  reference,
+  'Left with neighbour',
+  'Mdm Wong',
+  'pod/secret.jpg',
+  'demo',
 ];
 
 /** A locker parcel (locker_type B, near 238858), registered with LMX, then out for delivery at a hub with HTML in its name. */
@@ -25,11 +35,25 @@ export async function trackedParcel(stack: CarrierTarget) {
     custom_tracking_num: reference,
     postal_code: '238858',
     locker_type: 'B',
-    item: [{ description: 'Paperback book', unitPrice: 123.45, quantity: 1, weight: 0.6, currency: 'SGD', totalValue: 123.45 }],
+    item: [
+      {
+        description: 'Paperback book',
+        unitPrice: 123.45,
+        quantity: 1,
+        weight: 0.6,
+        currency: 'SGD',
+        totalValue: 123.45,
+      },
+    ],
   });
   await pushEvent(stack, {
-    partner_tracking_no: partner, event_code: 'DELIVERED', event_time: '2026-11-23T10:15:00+08:00',
-    location: 'Changi <script>alert(1)</script> Hub', remarks: 'Left with neighbour', receive_by: 'Mdm Wong', pod: ['pod/secret.jpg'],
+    partner_tracking_no: partner,
+    event_code: 'DELIVERED',
+    event_time: '2026-11-23T10:15:00+08:00',
+    location: 'Changi <script>alert(1)</script> Hub',
+    remarks: 'Left with neighbour',
+    receive_by: 'Mdm Wong',
+    pod: ['pod/secret.jpg'],
   });
   return { tn, partner, reference };
 }

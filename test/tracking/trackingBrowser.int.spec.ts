@@ -23,7 +23,9 @@ let parcel: Awaited<ReturnType<typeof trackedParcel>>;
 beforeAll(async () => {
   stack = await startTestStack();
   parcel = await trackedParcel(stack);
-  await eventually(async () => expect((await raw(`${stack.url}/track/${parcel.tn}.json`, {})).body.data.activities[0].status_code).toBe('DL_DL'));
+  await eventually(async () =>
+    expect((await raw(`${stack.url}/track/${parcel.tn}.json`, {})).body.data.activities[0].status_code).toBe('DL_DL'),
+  );
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
@@ -49,10 +51,16 @@ async function open(viewport: { width: number; height: number }) {
 async function axeViolations(page: Page) {
   const result = await page.evaluate(async (source: string) => {
     (0, eval)(source);
-    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }> } }).axe;
+    const axe = (
+      globalThis as unknown as {
+        axe: { run(): Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }> };
+      }
+    ).axe;
     return axe.run();
   }, AXE);
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`);
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`);
 }
 
 describe.each(Object.entries(VIEWPORTS))('the parcel page at %s width', (name, viewport) => {
@@ -73,7 +81,8 @@ describe.each(Object.entries(VIEWPORTS))('the parcel page at %s width', (name, v
     expect(await page.$$('script')).toHaveLength(0);
 
     const dom = await page.evaluate(() => `${document.documentElement.outerHTML}\n${document.body.innerText}`);
-    for (const text of forbiddenTexts(parcel.reference)) expect({ text, found: dom.includes(text) }).toEqual({ text, found: false });
+    for (const text of forbiddenTexts(parcel.reference))
+      expect({ text, found: dom.includes(text) }).toEqual({ text, found: false });
 
     // Readable at this width: nothing wider than the viewport, so no sideways scrolling.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
@@ -95,7 +104,9 @@ test('the form and the miss page work without JavaScript, and are axe-clean at p
   expect(await page.textContent('h2')).toBe(`Parcel ${parcel.tn}`);
   await page.fill('#tracking_number', 'PXB3X6H0NEVAZ2J9R9');
   await Promise.all([page.waitForURL('**/track/PXB3X6H0NEVAZ2J9R9'), page.click('button[type="submit"]')]);
-  expect(await page.textContent('[role="status"]')).toContain('There is no tracking information for PXB3X6H0NEVAZ2J9R9');
+  expect(await page.textContent('[role="status"]')).toContain(
+    'There is no tracking information for PXB3X6H0NEVAZ2J9R9',
+  );
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, 'tracking-miss-phone.png'), fullPage: true });
   await context.close();

@@ -14,7 +14,9 @@ let parcel: Awaited<ReturnType<typeof trackedParcel>>;
 beforeAll(async () => {
   stack = await startTestStack();
   parcel = await trackedParcel(stack);
-  await eventually(async () => expect((await raw(`${stack.url}/track/${parcel.tn}.json`, {})).body.data.activities[0].status_code).toBe('DL_DL'));
+  await eventually(async () =>
+    expect((await raw(`${stack.url}/track/${parcel.tn}.json`, {})).body.data.activities[0].status_code).toBe('DL_DL'),
+  );
 }, 30_000);
 afterAll(() => stack.destroy());
 
@@ -33,7 +35,8 @@ test('the page needs no account, is HTML with a strict CSP, no script, and is ca
   expect(html).not.toMatch(/<script|<link|src=|https?:\/\//i);
   expect(html).toContain('Changi &lt;script&gt;alert(1)&lt;/script&gt; Hub');
   expect(html).toContain(parcel.partner);
-  for (const text of forbiddenTexts(parcel.reference)) expect({ text, found: html.includes(text) }).toEqual({ text, found: false });
+  for (const text of forbiddenTexts(parcel.reference))
+    expect({ text, found: html.includes(text) }).toEqual({ text, found: false });
 });
 
 test('the JSON variant carries the same facts, most recent first, and nothing personal', async () => {
@@ -42,18 +45,39 @@ test('the JSON variant carries the same facts, most recent first, and nothing pe
   expect(reply.headers.get('access-control-allow-origin')).toBe('*');
   expect(reply.headers.get('cache-control')).toBe('public, max-age=60');
   const data = reply.body.data;
-  expect(Object.keys(data).sort()).toEqual(['activities', 'carrier', 'locker_station', 'partner_tracking_no', 'tracking_number']);
+  expect(Object.keys(data).sort()).toEqual([
+    'activities',
+    'carrier',
+    'locker_station',
+    'partner_tracking_no',
+    'tracking_number',
+  ]);
   expect(data.partner_tracking_no).toBe(parcel.partner);
-  expect(Object.keys(data.locker_station).sort()).toEqual(['station_address', 'station_code', 'station_name', 'zipcode']);
+  expect(Object.keys(data.locker_station).sort()).toEqual([
+    'station_address',
+    'station_code',
+    'station_name',
+    'zipcode',
+  ]);
   const times = data.activities.map((a: { status_date_time: string }) => Date.parse(a.status_date_time));
   expect(times).toEqual([...times].sort((a, b) => b - a));
-  for (const a of data.activities) expect(Object.keys(a).sort()).toEqual(['location', 'status_code', 'status_date_time', 'status_desc']);
+  for (const a of data.activities)
+    expect(Object.keys(a).sort()).toEqual(['location', 'status_code', 'status_date_time', 'status_desc']);
   const text = JSON.stringify(reply.body);
   for (const t of forbiddenTexts(parcel.reference)) expect({ t, found: text.includes(t) }).toEqual({ t, found: false });
 });
 
 test('an unknown number, a malformed one and hostile paths get the same 404, never a 5xx or a trace', async () => {
-  const misses = ['PXB3X6H0NEVAZ2J9R9', 'px' + parcel.tn.slice(2).toLowerCase(), '%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E', '%E0%A4%A', "'%20OR%201=1--", 'A'.repeat(4000), '..%2F..%2Fetc%2Fpasswd', '%00'];
+  const misses = [
+    'PXB3X6H0NEVAZ2J9R9',
+    'px' + parcel.tn.slice(2).toLowerCase(),
+    '%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E',
+    '%E0%A4%A',
+    "'%20OR%201=1--",
+    'A'.repeat(4000),
+    '..%2F..%2Fetc%2Fpasswd',
+    '%00',
+  ];
   for (const miss of misses) {
     const page = await get(`/track/${miss}`);
     expect({ miss: miss.slice(0, 40), status: page.status }).toEqual({ miss: miss.slice(0, 40), status: 404 });
@@ -62,7 +86,11 @@ test('an unknown number, a malformed one and hostile paths get the same 404, nev
     expect(page.body).toContain('There is no tracking information for');
     expect(page.body).not.toMatch(/<img|onerror=alert|Error:|at .*\.ts/);
     const json = await get(`/track/${miss}.json`);
-    expect({ miss: miss.slice(0, 40), status: json.status, body: json.body }).toEqual({ miss: miss.slice(0, 40), status: 404, body: { code: 1, message: 'No Record(s)', data: [] } });
+    expect({ miss: miss.slice(0, 40), status: json.status, body: json.body }).toEqual({
+      miss: miss.slice(0, 40),
+      status: 404,
+      body: { code: 1, message: 'No Record(s)', data: [] },
+    });
   }
 });
 

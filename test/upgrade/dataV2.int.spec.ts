@@ -17,7 +17,10 @@ const recorded = read<Answers>('answers.json');
 const downstream = read<Awaited<ReturnType<typeof downstreamOf>>>('downstream.json');
 
 async function answersOf(dataDir: string): Promise<Answers> {
-  const stack = await startTestStack({ PARCEL_BATCH_CREATE: 'on' }, { dataDir, clock: new TestClock(manifest.clockMs) });
+  const stack = await startTestStack(
+    { PARCEL_BATCH_CREATE: 'on' },
+    { dataDir, clock: new TestClock(manifest.clockMs) },
+  );
   try {
     await stack.caughtUp();
     return await ask(stack, manifest);

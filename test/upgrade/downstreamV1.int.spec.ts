@@ -33,27 +33,41 @@ test('the fixture orders created again: ParcelRegistered.v2 in the store, Parcel
   const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-downstream-v1-'));
   const stack = await startTestStack({}, { dataDir, clock: new TestClock(Date.parse('2026-11-21T01:00:00Z')) });
   try {
-    for (const body of Object.values(manifest.bodies)) expect((await clientB(stack).post('order/create-order', body)).body.code).toBe(0);
+    for (const body of Object.values(manifest.bodies))
+      expect((await clientB(stack).post('order/create-order', body)).body.code).toBe(0);
     await stack.caughtUp();
   } finally {
     await stack.stop();
   }
   const db = new DatabaseSync(path.join(dataDir, 'events.db'));
-  const types = db.prepare("SELECT DISTINCT type FROM events WHERE type LIKE 'ParcelRegistered%'").all().map((r) => r.type);
-  const reference = db.prepare("SELECT data FROM events WHERE type = 'ParcelRegistered.v2' LIMIT 1").get() as { data: string };
+  const types = db
+    .prepare("SELECT DISTINCT type FROM events WHERE type LIKE 'ParcelRegistered%'")
+    .all()
+    .map((r) => r.type);
+  const reference = db.prepare("SELECT data FROM events WHERE type = 'ParcelRegistered.v2' LIMIT 1").get() as {
+    data: string;
+  };
   db.close();
   expect(types).toEqual(['ParcelRegistered.v2']);
   expect(JSON.parse(reference.data).order).toHaveProperty('reference');
 
   const before = registrations(read<Sent[]>('downstream.json'));
   const now = registrations(await downstreamOf(dataDir));
-  expect([...now.keys()].sort()).toEqual(Object.values(manifest.bodies).map((b) => b.custom_tracking_num).sort());
+  expect([...now.keys()].sort()).toEqual(
+    Object.values(manifest.bodies)
+      .map((b) => b.custom_tracking_num)
+      .sort(),
+  );
   for (const [ref, sent] of now) {
     const fresh = JSON.parse(sent.payload) as Payload;
     const former = JSON.parse(before.get(ref)!.payload) as Payload;
     // This run's own numbers, ids and times, written over the former message in place (its key order kept).
     Object.assign(former, { eventId: fresh.eventId, trackingNumber: fresh.trackingNumber, time: fresh.time });
-    Object.assign(former.data, { trackingNumber: fresh.data.trackingNumber, commandId: fresh.data.commandId, registeredAt: fresh.data.registeredAt });
+    Object.assign(former.data, {
+      trackingNumber: fresh.data.trackingNumber,
+      commandId: fresh.data.commandId,
+      registeredAt: fresh.data.registeredAt,
+    });
     expect(sent.payload).toBe(JSON.stringify(former));
     expect(sent.headers['event-type']).toBe('ParcelRegistered.v1');
   }

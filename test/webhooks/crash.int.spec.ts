@@ -42,7 +42,10 @@ afterAll(async () => {
 test('kill -9 during delivery, then a restart: every event arrives, in order per parcel', async () => {
   run = await npmStart(env);
   const b = clientB(realTime(run.url));
-  const created = await b.post('webhook/create-endpoint', { url: `${receiver.url}/crash`, event_types: ['ParcelRegistered', 'ParcelCancelled'] });
+  const created = await b.post('webhook/create-endpoint', {
+    url: `${receiver.url}/crash`,
+    event_types: ['ParcelRegistered', 'ParcelCancelled'],
+  });
   expect(created.body.code).toBe(0);
   // Each message is refused once, so deliveries are queued and in flight when the process dies.
   await receiver.configure({ secrets: [created.body.data.secret], failFirst: 1 });
@@ -63,8 +66,10 @@ test('kill -9 during delivery, then a restart: every event arrives, in order per
   run = await npmStart(env);
   await eventually(async () => {
     const got = await receiver.received();
-    for (const n of parcels) expect(got.some((r) => r.body.trackingNumber === n && r.body.type === 'ParcelRegistered')).toBe(true);
-    for (const n of parcels.slice(0, 3)) expect(got.some((r) => r.body.trackingNumber === n && r.body.type === 'ParcelCancelled')).toBe(true);
+    for (const n of parcels)
+      expect(got.some((r) => r.body.trackingNumber === n && r.body.type === 'ParcelRegistered')).toBe(true);
+    for (const n of parcels.slice(0, 3))
+      expect(got.some((r) => r.body.trackingNumber === n && r.body.type === 'ParcelCancelled')).toBe(true);
   }, 30_000);
   const got = await receiver.received();
   expect(got.every((r) => r.verified)).toBe(true);

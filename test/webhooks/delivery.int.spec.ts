@@ -24,7 +24,14 @@ beforeAll(async () => {
   // Delivery runs on real time (receivers check webhook-timestamp), so the stack's clock starts at
   // now: a rotated-out secret's 24 h, set by the gateway, is then still running when delivery reads it.
   const reuse = { dataDir: mkdtempSync(path.join(tmpdir(), 'parcel-test-')), clock: new TestClock(Date.now()) };
-  stack = await startTestStack({ PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on', PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE_MS.join(','), PARCEL_WEBHOOK_POLL_MS: '20' }, reuse);
+  stack = await startTestStack(
+    {
+      PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on',
+      PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE_MS.join(','),
+      PARCEL_WEBHOOK_POLL_MS: '20',
+    },
+    reuse,
+  );
   [demo, other] = await Promise.all([startReceiver(), startReceiver()]);
 });
 afterAll(async () => {
@@ -36,7 +43,10 @@ afterAll(async () => {
 const ALL_TYPES = ['ParcelRegistered', 'LabelGenerated', 'ParcelCancelled', 'CarrierEventRecorded'];
 
 async function subscribe(receiver: Receiver, account: typeof DEMO, failFirst: number): Promise<string> {
-  const created = await clientB(stack, account).post('webhook/create-endpoint', { url: `${receiver.url}/${account.apiName}`, event_types: ALL_TYPES });
+  const created = await clientB(stack, account).post('webhook/create-endpoint', {
+    url: `${receiver.url}/${account.apiName}`,
+    event_types: ALL_TYPES,
+  });
   expect(created.body.code).toBe(0);
   await receiver.configure({ secrets: [created.body.data.secret], failFirst });
   return created.body.data.secret as string;
@@ -48,7 +58,8 @@ async function order(account: typeof DEMO): Promise<string> {
   return reply.body.data.wmg_tracking_num as string;
 }
 
-const byParcel = (received: Received[], trackingNumber: string) => received.filter((r) => r.body.trackingNumber === trackingNumber);
+const byParcel = (received: Received[], trackingNumber: string) =>
+  received.filter((r) => r.body.trackingNumber === trackingNumber);
 
 test('signed, retried on 503 per the schedule, in order per parcel, to its own account only', async () => {
   demoSecret = await subscribe(demo, DEMO, 2);
@@ -82,18 +93,33 @@ test('signed, retried on 503 per the schedule, in order per parcel, to its own a
     expect(r.body.statusCode).not.toBeNull();
     expect(r.body.clientId).toBe('demo');
     expect(r.path).toBe('/demo');
-    expect(Object.keys(r.body).sort()).toEqual(['clientId', 'data', 'eventId', 'schema', 'statusCode', 'streamRevision', 'time', 'trackingNumber', 'type']);
+    expect(Object.keys(r.body).sort()).toEqual([
+      'clientId',
+      'data',
+      'eventId',
+      'schema',
+      'statusCode',
+      'streamRevision',
+      'time',
+      'trackingNumber',
+      'type',
+    ]);
   }
   const theirs = await other.received();
   expect(theirs.length).toBeGreaterThan(0);
-  expect(theirs.every((r) => r.verified && r.attempt === 1 && r.body.clientId === 'other' && r.path === '/other')).toBe(true);
+  expect(theirs.every((r) => r.verified && r.attempt === 1 && r.body.clientId === 'other' && r.path === '/other')).toBe(
+    true,
+  );
   expect(theirs.some((r) => demoParcels.includes(r.body.trackingNumber))).toBe(false);
   expect(got.some((r) => r.body.trackingNumber === otherParcel)).toBe(false);
 }, 30_000);
 
 test('a dead endpoint of one account does not hold up another account’s', async () => {
   // An address nothing listens on: connection refused, retried on the schedule, for as long as the test runs.
-  await clientB(stack, OTHER).post('webhook/create-endpoint', { url: 'http://127.0.0.1:9/dead', event_types: ALL_TYPES });
+  await clientB(stack, OTHER).post('webhook/create-endpoint', {
+    url: 'http://127.0.0.1:9/dead',
+    event_types: ALL_TYPES,
+  });
   await demo.configure({ secrets: [demoSecret], failFirst: 0 });
   const before = (await demo.received()).length;
   await order(OTHER);
@@ -117,7 +143,8 @@ test('after a rotation both secrets sign, each verified by standardwebhooks; the
   await demo.configure({ secrets: [fresh, demoSecret], failFirst: 0 });
   const mine = await order(DEMO);
   await eventually(async () => expect(byParcel(await demo.received(), mine).length).toBeGreaterThan(0), 10_000);
-  for (const r of byParcel(await demo.received(), mine)) expect({ verified: r.verified, signatures: r.signatures }).toEqual({ verified: true, signatures: 2 });
+  for (const r of byParcel(await demo.received(), mine))
+    expect({ verified: r.verified, signatures: r.signatures }).toEqual({ verified: true, signatures: 2 });
 }, 20_000);
 
 test('a test event is delivered, signed, with its own type and the id the answer named', async () => {
@@ -129,7 +156,13 @@ test('a test event is delivered, signed, with its own type and the id the answer
   await eventually(async () => expect((await demo.received()).some((r) => r.id === eventId)).toBe(true), 10_000);
   const got = (await demo.received()).find((r) => r.id === eventId)!;
   expect(got.verified).toBe(true);
-  expect(got.body).toMatchObject({ type: 'WebhookTest', schema: 'WebhookTest.v1', eventId, clientId: 'demo', endpointId });
+  expect(got.body).toMatchObject({
+    type: 'WebhookTest',
+    schema: 'WebhookTest.v1',
+    eventId,
+    clientId: 'demo',
+    endpointId,
+  });
   const foreign = await clientB(stack, OTHER).post('webhook/send-test-event', { endpoint_id: endpointId });
   expect(foreign.body).toEqual({ code: 1, message: 'Webhook endpoint not found', data: [] });
 }, 20_000);

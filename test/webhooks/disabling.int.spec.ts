@@ -28,18 +28,27 @@ afterAll(async () => {
 
 test('failing past the configured time disables the endpoint with its reason; enabling it again delivers what waited', async () => {
   const b = clientB(stack);
-  const created = await b.post('webhook/create-endpoint', { url: `${receiver.url}/flaky`, event_types: ['ParcelRegistered'] });
+  const created = await b.post('webhook/create-endpoint', {
+    url: `${receiver.url}/flaky`,
+    event_types: ['ParcelRegistered'],
+  });
   const id = created.body.data.endpoint_id as string;
   // The receiver refuses every attempt for now (503, retried).
   await receiver.configure({ secrets: [created.body.data.secret], failFirst: 1000 });
   const tn = (await b.post('order/create-order', orderBody())).body.data.wmg_tracking_num as string;
 
-  await eventually(async () => expect((await b.get('webhook/get-endpoint', { endpoint_id: id })).body.data.enabled).toBe(false), 10_000);
+  await eventually(
+    async () => expect((await b.get('webhook/get-endpoint', { endpoint_id: id })).body.data.enabled).toBe(false),
+    10_000,
+  );
   const disabled = (await b.get('webhook/get-endpoint', { endpoint_id: id })).body.data;
   expect(disabled.disabled_reason).toMatch(/^failing since \d{4}-\d\d-\d\dT[\d:.]+Z: HTTP 503$/);
 
   await receiver.configure({ secrets: [created.body.data.secret], failFirst: 0 });
   const enabled = await b.post('webhook/update-endpoint', { endpoint_id: id, enabled: true });
   expect(enabled.body.data).toMatchObject({ enabled: true, disabled_reason: '' });
-  await eventually(async () => expect((await receiver.received()).some((r) => r.body.trackingNumber === tn && r.verified)).toBe(true), 10_000);
+  await eventually(
+    async () => expect((await receiver.received()).some((r) => r.body.trackingNumber === tn && r.verified)).toBe(true),
+    10_000,
+  );
 }, 30_000);

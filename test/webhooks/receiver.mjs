@@ -40,7 +40,16 @@ const server = http.createServer(async (req, res) => {
   });
   const signatures = String(req.headers['webhook-signature'] ?? '').split(' ').length;
   const timestamp = Number(req.headers['webhook-timestamp']);
-  const entry = { path, id, attempt: n, timestamp, verified: verifiedWith.length === secrets.length && secrets.length > 0, signatures, body: JSON.parse(body), at: Date.now() };
+  const entry = {
+    path,
+    id,
+    attempt: n,
+    timestamp,
+    verified: verifiedWith.length === secrets.length && secrets.length > 0,
+    signatures,
+    body: JSON.parse(body),
+    at: Date.now(),
+  };
   if (!entry.verified) {
     received.push(entry);
     res.statusCode = 400;

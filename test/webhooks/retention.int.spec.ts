@@ -29,16 +29,29 @@ afterAll(async () => {
 
 test('"Retention of the log": delivered messages and every attempt go after the retention time; a pending message stays', async () => {
   const b = clientB(stack);
-  const live = await b.post('webhook/create-endpoint', { url: `${receiver.url}/kept`, event_types: ['ParcelRegistered'] });
+  const live = await b.post('webhook/create-endpoint', {
+    url: `${receiver.url}/kept`,
+    event_types: ['ParcelRegistered'],
+  });
   await receiver.configure({ secrets: [live.body.data.secret] });
-  const dead = await b.post('webhook/create-endpoint', { url: 'http://127.0.0.1:9/dead', event_types: ['ParcelRegistered'] });
+  const dead = await b.post('webhook/create-endpoint', {
+    url: 'http://127.0.0.1:9/dead',
+    event_types: ['ParcelRegistered'],
+  });
   const [liveId, deadId] = [live.body.data.endpoint_id as string, dead.body.data.endpoint_id as string];
   const tn = (await b.post('order/create-order', orderBody())).body.data.wmg_tracking_num as string;
-  await eventually(async () => expect((await receiver.received()).some((r) => r.body.trackingNumber === tn)).toBe(true), 10_000);
+  await eventually(
+    async () => expect((await receiver.received()).some((r) => r.body.trackingNumber === tn)).toBe(true),
+    10_000,
+  );
 
-  const list = async (operation: string, endpointId: string, key: string) => (await b.get(`webhook/${operation}`, { endpoint_id: endpointId })).body.data[key] as unknown[];
+  const list = async (operation: string, endpointId: string, key: string) =>
+    (await b.get(`webhook/${operation}`, { endpoint_id: endpointId })).body.data[key] as unknown[];
   const deadMessage = { tracking_num: tn, state: 'pending', attempts: 1 };
-  await eventually(async () => expect(await list('list-messages', deadId, 'messages')).toMatchObject([deadMessage]), 10_000);
+  await eventually(
+    async () => expect(await list('list-messages', deadId, 'messages')).toMatchObject([deadMessage]),
+    10_000,
+  );
   await eventually(async () => {
     expect(await list('list-messages', liveId, 'messages')).toEqual([]);
     expect(await list('list-attempts', liveId, 'attempts')).toEqual([]);

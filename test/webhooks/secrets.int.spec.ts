@@ -48,7 +48,11 @@ test('secrets are never logged and never returned after creation: not in any log
   });
   const b = clientB(realTime(run.url));
   const secrets: string[] = [];
-  const created = await b.post('webhook/create-endpoint', { url: `${receiver.url}/secrets`, event_types: ['ParcelRegistered'], description: 'secrets' });
+  const created = await b.post('webhook/create-endpoint', {
+    url: `${receiver.url}/secrets`,
+    event_types: ['ParcelRegistered'],
+    description: 'secrets',
+  });
   expect(created.body.code).toBe(0);
   const endpointId = created.body.data.endpoint_id as string;
   secrets.push(created.body.data.secret);
@@ -59,7 +63,10 @@ test('secrets are never logged and never returned after creation: not in any log
   }
   // All three sign during the rotations; the receiver verifies each, and refuses every first attempt.
   await receiver.configure({ secrets, failFirst: 1 });
-  const unresolvable = await b.post('webhook/create-endpoint', { url: 'http://parcel-test.invalid/hook', event_types: ['ParcelRegistered'] });
+  const unresolvable = await b.post('webhook/create-endpoint', {
+    url: 'http://parcel-test.invalid/hook',
+    event_types: ['ParcelRegistered'],
+  });
   expect(unresolvable.body.code).toBe(0);
   secrets.push(unresolvable.body.data.secret);
 

@@ -25,7 +25,10 @@ export interface Receiver {
 }
 
 export async function startReceiver(): Promise<Receiver> {
-  const child: ChildProcess = spawn(process.execPath, [path.join(__dirname, 'receiver.mjs')], { cwd: __dirname, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [path.join(__dirname, 'receiver.mjs')], {
+    cwd: __dirname,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('error', reject);
     child.stdout!.once('data', (data: Buffer) => resolve(Number(String(data).trim())));

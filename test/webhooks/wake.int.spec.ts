@@ -27,7 +27,10 @@ afterAll(async () => {
 });
 
 test('a parcel event queued by the fan-out goes out at once, with the dispatcher’s next poll ten minutes away', async () => {
-  const created = await clientB(stack, DEMO).post('webhook/create-endpoint', { url: `${receiver.url}/wake`, event_types: ['ParcelRegistered'] });
+  const created = await clientB(stack, DEMO).post('webhook/create-endpoint', {
+    url: `${receiver.url}/wake`,
+    event_types: ['ParcelRegistered'],
+  });
   expect(created.body.code).toBe(0);
   await receiver.configure({ secrets: [created.body.data.secret] });
   const numbers: string[] = [];

@@ -11,7 +11,10 @@ import { toAppend } from './toAppend.ts';
 
 const MAX_ATTEMPTS = 10;
 
-async function readParcel(eventStore: EventStore, trackingNumber: string): Promise<{ state: ParcelState; revision: number; history: PositionedEvent[] }> {
+async function readParcel(
+  eventStore: EventStore,
+  trackingNumber: string,
+): Promise<{ state: ParcelState; revision: number; history: PositionedEvent[] }> {
   const recorded = await eventStore.readStream(parcelStreamName(trackingNumber));
   let state = initialState();
   const history: PositionedEvent[] = [];

@@ -31,7 +31,9 @@ function statusAndTime(event: ParcelEvent): { statusCode: string | null; at: Dat
  */
 function downstreamShape(recorded: RecordedEvent): { schema: string; data: Record<string, unknown> } {
   const data = recorded.data as Record<string, unknown>;
-  return recorded.type === 'ParcelRegistered.v2' ? { schema: 'ParcelRegistered.v1', data: parcelRegisteredV1(data) } : { schema: recorded.type, data };
+  return recorded.type === 'ParcelRegistered.v2'
+    ? { schema: 'ParcelRegistered.v1', data: parcelRegisteredV1(data) }
+    : { schema: recorded.type, data };
 }
 
 export function parcelEventMessage(recorded: RecordedEvent, event: ParcelEvent, clientId: string): ParcelEventMessage {

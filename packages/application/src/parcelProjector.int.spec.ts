@@ -10,7 +10,14 @@ import { toAppend } from './toAppend.ts';
 const TN = 'PX000000000000001Y';
 const registered: ParcelEvent = {
   type: 'ParcelRegistered',
-  data: { trackingNumber: TN, clientId: 'demo', order: sampleParcelOrder(), serviceType: 'LMD', carrier: 'LMX', registeredAt: new Date('2026-11-22T06:00:00Z') },
+  data: {
+    trackingNumber: TN,
+    clientId: 'demo',
+    order: sampleParcelOrder(),
+    serviceType: 'LMD',
+    carrier: 'LMX',
+    registeredAt: new Date('2026-11-22T06:00:00Z'),
+  },
 };
 
 async function setUp() {
@@ -22,10 +29,17 @@ async function setUp() {
     ...projections.parcels,
     get: (tn) => (reads.push(tn), projections.parcels.get(tn)),
     save: (view, expected) => (saves.push(view.trackingNumber), projections.parcels.save(view, expected)),
-    saveMany: (entries) => (saves.push(...entries.map((e) => e.view.trackingNumber)), projections.parcels.saveMany(entries)),
+    saveMany: (entries) => (
+      saves.push(...entries.map((e) => e.view.trackingNumber)),
+      projections.parcels.saveMany(entries)
+    ),
   };
   const known = [{ event: registered, eventId: 'e-1', revision: 0 }];
-  await eventStore.append({ streamName: parcelStreamName(TN), expectedRevision: 'no_stream', events: [toAppend(known[0]!, {})] });
+  await eventStore.append({
+    streamName: parcelStreamName(TN),
+    expectedRevision: 'no_stream',
+    events: [toAppend(known[0]!, {})],
+  });
   const close = () => Promise.all([eventStore.close(), projections.close()]);
   return { projector: createParcelProjector({ eventStore, views }), eventStore, views, reads, saves, known, close };
 }
@@ -61,7 +75,11 @@ describe('parcel projector (decisions.md: read-your-writes through the inline pr
       await projector.project(TN, known); // inline: the view holds revision 0
       const TN2 = 'PX000000000000002W';
       const second: ParcelEvent = { ...registered, data: { ...registered.data, trackingNumber: TN2 } } as ParcelEvent;
-      await eventStore.append({ streamName: parcelStreamName(TN2), expectedRevision: 'no_stream', events: [toAppend({ event: second, eventId: 'e-2' }, {})] });
+      await eventStore.append({
+        streamName: parcelStreamName(TN2),
+        expectedRevision: 'no_stream',
+        events: [toAppend({ event: second, eventId: 'e-2' }, {})],
+      });
       reads.length = 0;
       saves.length = 0;
 
@@ -84,8 +102,17 @@ describe('parcel projector (decisions.md: read-your-writes through the inline pr
       await projector.project(TN, known);
       reads.length = 0;
       saves.length = 0;
-      const cancelled: ParcelEvent = { type: 'ParcelCancelled', data: { trackingNumber: TN, cancelledAt: new Date('2026-11-22T07:00:00Z') } };
-      await projector.projectHistories([{ trackingNumber: TN, history: [...known, { event: cancelled, eventId: 'e-3', revision: 1 }], storedRevision: 0 }]);
+      const cancelled: ParcelEvent = {
+        type: 'ParcelCancelled',
+        data: { trackingNumber: TN, cancelledAt: new Date('2026-11-22T07:00:00Z') },
+      };
+      await projector.projectHistories([
+        {
+          trackingNumber: TN,
+          history: [...known, { event: cancelled, eventId: 'e-3', revision: 1 }],
+          storedRevision: 0,
+        },
+      ]);
       expect([reads, saves]).toEqual([[], [TN]]);
       expect(await views.get(TN)).toMatchObject({ revision: 1, status: 'cancelled' });
     } finally {
@@ -97,9 +124,22 @@ describe('parcel projector (decisions.md: read-your-writes through the inline pr
     const { projector, eventStore, views, saves, known, close } = await setUp();
     try {
       // No view stored yet (the inline update of revision 0 was lost): the one-write save at revision 0 cannot apply.
-      const cancelled: ParcelEvent = { type: 'ParcelCancelled', data: { trackingNumber: TN, cancelledAt: new Date('2026-11-22T07:00:00Z') } };
-      await eventStore.append({ streamName: parcelStreamName(TN), expectedRevision: 0, events: [toAppend({ event: cancelled, eventId: 'e-3' }, {})] });
-      await projector.projectHistories([{ trackingNumber: TN, history: [...known, { event: cancelled, eventId: 'e-3', revision: 1 }], storedRevision: 0 }]);
+      const cancelled: ParcelEvent = {
+        type: 'ParcelCancelled',
+        data: { trackingNumber: TN, cancelledAt: new Date('2026-11-22T07:00:00Z') },
+      };
+      await eventStore.append({
+        streamName: parcelStreamName(TN),
+        expectedRevision: 0,
+        events: [toAppend({ event: cancelled, eventId: 'e-3' }, {})],
+      });
+      await projector.projectHistories([
+        {
+          trackingNumber: TN,
+          history: [...known, { event: cancelled, eventId: 'e-3', revision: 1 }],
+          storedRevision: 0,
+        },
+      ]);
       // The save at revision 0 is refused (no view), then the general path inserts the view whole.
       expect(saves).toEqual([TN, TN]);
       expect(await views.get(TN)).toMatchObject({ revision: 1, status: 'cancelled' });

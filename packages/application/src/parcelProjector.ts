@@ -60,7 +60,10 @@ export function createParcelProjector(deps: { eventStore: EventStore; views: Par
    */
   async function projectHistories(parcels: readonly ParcelHistory[]): Promise<void> {
     const whole = parcels.filter((p) => p.history[0]?.revision === 0);
-    const toSave = whole.map(({ history, storedRevision }) => ({ view: parcelViewOf(history)!, expectedRevision: storedRevision }));
+    const toSave = whole.map(({ history, storedRevision }) => ({
+      view: parcelViewOf(history)!,
+      expectedRevision: storedRevision,
+    }));
     const written = toSave.length > 0 ? await views.saveMany(toSave) : [];
     const saved = new Set(whole.filter((_, i) => written[i]));
     for (const p of parcels) if (!saved.has(p)) await project(p.trackingNumber, p.history);

@@ -79,7 +79,9 @@ class Role {
 
   ask(command: StartCommand | PhaseCommand): Promise<RoleAnswer> {
     return new Promise((resolveAnswer, reject) => {
-      this.waiting.push((answer) => ('error' in answer ? reject(new Error(`${this.name}: ${answer.error}`)) : resolveAnswer(answer)));
+      this.waiting.push((answer) =>
+        'error' in answer ? reject(new Error(`${this.name}: ${answer.error}`)) : resolveAnswer(answer),
+      );
       this.child.send(command);
     });
   }
@@ -122,11 +124,19 @@ interface RunResult {
 
 const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
 const diff = (after: Record<string, number>, before: Record<string, number>) =>
-  Object.fromEntries(Object.entries(after).map(([api, n]) => [api, n - (before[api] ?? 0)]).filter(([, n]) => Number(n) > 0));
+  Object.fromEntries(
+    Object.entries(after)
+      .map(([api, n]) => [api, n - (before[api] ?? 0)])
+      .filter(([, n]) => Number(n) > 0),
+  );
 
 async function sample(requester: Role, responder: Role): Promise<Sample> {
   const counts: Sample['counts'] = [await requester.counts(), await responder.counts()];
-  return { at: performance.now(), cpu: [requester.cpu(), responder.cpu(), brokerAlive ? cpuMs(brokerPid ?? 0) : NaN], counts };
+  return {
+    at: performance.now(),
+    cpu: [requester.cpu(), responder.cpu(), brokerAlive ? cpuMs(brokerPid ?? 0) : NaN],
+    counts,
+  };
 }
 function between(before: Sample, after: Sample, latencies?: Latencies): PhaseResult {
   return {
@@ -137,15 +147,34 @@ function between(before: Sample, after: Sample, latencies?: Latencies): PhaseRes
   };
 }
 
-async function runOnce(admin: ReturnType<Kafka['admin']>, target: Variant, round: number, replyTopic: string): Promise<RunResult> {
+async function runOnce(
+  admin: ReturnType<Kafka['admin']>,
+  target: Variant,
+  round: number,
+  replyTopic: string,
+): Promise<RunResult> {
   const topic = `bench.bus.cpu.${randomUUID().slice(0, 8)}`;
   await admin.createTopics({ topics: [{ topic, numPartitions: 6, replicationFactor: 1 }], waitForLeaders: true });
   const options = { ...target.options, brokers, replyTopic, logLevel: 'error' };
   const responder = new Role('responder');
   const requester = new Role('requester');
   try {
-    await responder.ask({ cmd: 'start', role: 'responder', module: target.module, factory: target.factory, options, topic });
-    await requester.ask({ cmd: 'start', role: 'requester', module: target.module, factory: target.factory, options, topic });
+    await responder.ask({
+      cmd: 'start',
+      role: 'responder',
+      module: target.module,
+      factory: target.factory,
+      options,
+      topic,
+    });
+    await requester.ask({
+      cmd: 'start',
+      role: 'requester',
+      module: target.module,
+      factory: target.factory,
+      options,
+      topic,
+    });
     await requester.ask({ cmd: 'sequential', total: num('warmup') }); // connections, metadata, JIT
     await sleep(num('settle') * 1000);
 
@@ -188,7 +217,14 @@ function report(results: RunResult[]): void {
   const of = (label: string) => results.filter((result) => result.variant === label);
   table(
     `Idle, per second (medians of ${num('rounds')} rounds of ${num('idle')} s; broker CPU only when infra/up.sh of this checkout started it)`,
-    ['variant', 'requester CPU ms/s', 'responder CPU ms/s', 'requester Kafka req/s', 'responder Kafka req/s', 'broker CPU ms/s'],
+    [
+      'variant',
+      'requester CPU ms/s',
+      'responder CPU ms/s',
+      'requester Kafka req/s',
+      'responder Kafka req/s',
+      'broker CPU ms/s',
+    ],
     variants.map(({ label }) => {
       const runs = of(label).map(({ idle }) => idle);
       return [
@@ -202,30 +238,66 @@ function report(results: RunResult[]): void {
     }),
   );
   for (const name of ['rate', 'flat'] as const) {
-    const what = name === 'rate' ? `At ${num('rate')}/s for ${num('rate-seconds')} s` : `Flat out, ${num('flat')} requests, ${num('in-flight')} in flight`;
+    const what =
+      name === 'rate'
+        ? `At ${num('rate')}/s for ${num('rate-seconds')} s`
+        : `Flat out, ${num('flat')} requests, ${num('in-flight')} in flight`;
     table(
       `${what}: CPU µs and Kafka requests per round trip (medians of ${num('rounds')} rounds)`,
-      ['variant', 'requester µs', 'responder µs', 'both µs', 'requester req', 'responder req', 'p50 ms', 'p99 ms', 'round trips/s', 'failed', 'broker µs'],
+      [
+        'variant',
+        'requester µs',
+        'responder µs',
+        'both µs',
+        'requester req',
+        'responder req',
+        'p50 ms',
+        'p99 ms',
+        'round trips/s',
+        'failed',
+        'broker µs',
+      ],
       variants.map(({ label }) => {
         const runs = of(label).map((run) => run[name]);
-        const per = (value: (run: PhaseResult) => number) => median(runs.map((run) => value(run) / (run.latencies?.n || NaN)));
+        const per = (value: (run: PhaseResult) => number) =>
+          median(runs.map((run) => value(run) / (run.latencies?.n || NaN)));
         return [
           label,
-          fixed(per((run) => run.cpuMs[0] * 1000), 0),
-          fixed(per((run) => run.cpuMs[1] * 1000), 0),
-          fixed(per((run) => (run.cpuMs[0] + run.cpuMs[1]) * 1000), 0),
-          fixed(per((run) => total(run.requests[0])), 2),
-          fixed(per((run) => total(run.requests[1])), 2),
+          fixed(
+            per((run) => run.cpuMs[0] * 1000),
+            0,
+          ),
+          fixed(
+            per((run) => run.cpuMs[1] * 1000),
+            0,
+          ),
+          fixed(
+            per((run) => (run.cpuMs[0] + run.cpuMs[1]) * 1000),
+            0,
+          ),
+          fixed(
+            per((run) => total(run.requests[0])),
+            2,
+          ),
+          fixed(
+            per((run) => total(run.requests[1])),
+            2,
+          ),
           fixed(median(runs.map((run) => run.latencies?.p50 ?? NaN)), 2),
           fixed(median(runs.map((run) => run.latencies?.p99 ?? NaN)), 2),
           fixed(median(runs.map((run) => (run.latencies?.n ?? NaN) / ((run.latencies?.elapsedMs ?? NaN) / 1000))), 0),
           String(runs.reduce((sum, run) => sum + (run.latencies?.failed ?? 0), 0)),
-          fixed(per((run) => run.cpuMs[2] * 1000), 0),
+          fixed(
+            per((run) => run.cpuMs[2] * 1000),
+            0,
+          ),
         ];
       }),
     );
   }
-  console.log('\nKafka requests by API (all rounds): idle per second, rate and flat per round trip; requester / responder');
+  console.log(
+    '\nKafka requests by API (all rounds): idle per second, rate and flat per round trip; requester / responder',
+  );
   for (const { label } of variants) {
     const runs = of(label);
     const breakdown = (pick: (run: RunResult) => PhaseResult, unit: (phase: PhaseResult) => number) => {
@@ -238,29 +310,58 @@ function report(results: RunResult[]): void {
           for (const [api, n] of Object.entries(counts)) sums[side]![api] = (sums[side]![api] ?? 0) + n;
         });
       }
-      return sums.map((sum) => Object.entries(sum).sort(([a], [b]) => a.localeCompare(b)).map(([api, n]) => `${api} ${fixed(n / units, 2)}`).join(', ') || '-').join('  /  ');
+      return sums
+        .map(
+          (sum) =>
+            Object.entries(sum)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([api, n]) => `${api} ${fixed(n / units, 2)}`)
+              .join(', ') || '-',
+        )
+        .join('  /  ');
     };
     console.log(`  ${label}`);
-    console.log(`    idle: ${breakdown((run) => run.idle, (phase) => phase.seconds)}`);
-    console.log(`    rate: ${breakdown((run) => run.rate, (phase) => phase.latencies?.n ?? 0)}`);
-    console.log(`    flat: ${breakdown((run) => run.flat, (phase) => phase.latencies?.n ?? 0)}`);
+    console.log(
+      `    idle: ${breakdown(
+        (run) => run.idle,
+        (phase) => phase.seconds,
+      )}`,
+    );
+    console.log(
+      `    rate: ${breakdown(
+        (run) => run.rate,
+        (phase) => phase.latencies?.n ?? 0,
+      )}`,
+    );
+    console.log(
+      `    flat: ${breakdown(
+        (run) => run.flat,
+        (phase) => phase.latencies?.n ?? 0,
+      )}`,
+    );
   }
 }
 
 const admin = new Kafka({ clientId: 'bench-cpu', brokers, logCreator: () => () => undefined }).admin();
 await admin.connect();
 const replyTopic = `bench.bus.replies.${randomUUID().slice(0, 8)}`;
-await admin.createTopics({ topics: [{ topic: replyTopic, numPartitions: 6, replicationFactor: 1 }], waitForLeaders: true });
+await admin.createTopics({
+  topics: [{ topic: replyTopic, numPartitions: 6, replicationFactor: 1 }],
+  waitForLeaders: true,
+});
 const results: RunResult[] = [];
 try {
-  console.log(`variants: ${variants.map(({ label, module, options }) => `${label} (${module.replace(`${repoRoot}/`, '')}${Object.keys(options).length ? ` ${JSON.stringify(options)}` : ''})`).join(', ')}`);
+  console.log(
+    `variants: ${variants.map(({ label, module, options }) => `${label} (${module.replace(`${repoRoot}/`, '')}${Object.keys(options).length ? ` ${JSON.stringify(options)}` : ''})`).join(', ')}`,
+  );
   for (let round = 1; round <= num('rounds'); round += 1) {
     // Rotate the order each round, so a drift of the shared machine does not always hit the same variant.
     const order = variants.map((_, index) => variants[(index + round - 1) % variants.length]!);
     for (const target of order) {
       const result = await runOnce(admin, target, round, replyTopic);
       results.push(result);
-      const perTrip = (phase: PhaseResult) => fixed(((phase.cpuMs[0] + phase.cpuMs[1]) * 1000) / (phase.latencies?.n || NaN), 0);
+      const perTrip = (phase: PhaseResult) =>
+        fixed(((phase.cpuMs[0] + phase.cpuMs[1]) * 1000) / (phase.latencies?.n || NaN), 0);
       console.log(
         `round ${round} ${target.label}: idle ${fixed(result.idle.cpuMs[0] / result.idle.seconds)} + ${fixed(result.idle.cpuMs[1] / result.idle.seconds)} ms/s, ` +
           `rate ${perTrip(result.rate)} µs/rt p50 ${fixed(result.rate.latencies?.p50 ?? NaN, 2)} ms, flat ${perTrip(result.flat)} µs/rt ` +

@@ -36,37 +36,58 @@ export type RoleAnswer =
   | { done: PhaseCommand['cmd']; latencies?: Latencies; counts?: Record<string, number> }
   | { error: string };
 
-const brokerPorts = new Set((process.env.PARCEL_KAFKA_BROKERS ?? '').split(',').map((broker) => Number(broker.split(':').at(-1))));
+const brokerPorts = new Set(
+  (process.env.PARCEL_KAFKA_BROKERS ?? '').split(',').map((broker) => Number(broker.split(':').at(-1))),
+);
 countKafkaRequests(brokerPorts);
 
 const send = (answer: RoleAnswer) => process.send?.(answer);
 let bus: Bus | undefined;
 let topic = '';
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 function summary(latencies: number[], failed: number, elapsedMs: number): Latencies {
   const sorted = [...latencies].sort((a, b) => a - b);
-  return { n: sorted.length, failed, p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN, elapsedMs };
+  return {
+    n: sorted.length,
+    failed,
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? NaN,
+    elapsedMs,
+  };
 }
 
 async function timed(n: number): Promise<number> {
   const started = performance.now();
-  await bus?.request(topic, { id: randomUUID(), key: `parcel-${n % 997}`, type: 'Bench', payload: { n } }, { timeoutMs: 10_000 });
+  await bus?.request(
+    topic,
+    { id: randomUUID(), key: `parcel-${n % 997}`, type: 'Bench', payload: { n } },
+    { timeoutMs: 10_000 },
+  );
   return performance.now() - started;
 }
 
 async function phase(command: PhaseCommand): Promise<Latencies | undefined> {
   const latencies: number[] = [];
   let failed = 0;
-  const one = (n: number) => timed(n).then((ms) => void latencies.push(ms), () => void (failed += 1));
+  const one = (n: number) =>
+    timed(n).then(
+      (ms) => void latencies.push(ms),
+      () => void (failed += 1),
+    );
   const started = performance.now();
   if (command.cmd === 'sequential') {
     for (let n = 0; n < command.total; n += 1) await one(n);
   } else if (command.cmd === 'flat') {
     let next = 0;
-    await Promise.all(Array.from({ length: command.inFlight }, async () => {
-      while (next < command.total) await one((next += 1));
-    }));
+    await Promise.all(
+      Array.from({ length: command.inFlight }, async () => {
+        while (next < command.total) await one((next += 1));
+      }),
+    );
   } else if (command.cmd === 'rate') {
     // On a fixed schedule, whatever the replies: one request every 1000/rate ms.
     const sent: Promise<void>[] = [];

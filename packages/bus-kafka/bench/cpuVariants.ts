@@ -28,14 +28,20 @@ function snapshot(rev: string, withoutIdleFix: boolean): string {
   const entry = () => kafkajsEntries.map((path) => join(dir, 'src', path)).find((path) => existsSync(path));
   if (!entry()) {
     mkdirSync(dir, { recursive: true });
-    if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(packageRoot, 'node_modules'), join(dir, 'node_modules'));
-    const own = execFileSync('git', ['-C', repoRoot, 'ls-tree', '--name-only', commit, 'packages/bus-kafka/src'], { encoding: 'utf8' }).trim();
-    const tar = execFileSync('git', ['-C', repoRoot, 'archive', '--format=tar', commit, own || 'packages/bus/src'], { maxBuffer: 64 * 1024 * 1024 });
+    if (!existsSync(join(dir, 'node_modules')))
+      symlinkSync(join(packageRoot, 'node_modules'), join(dir, 'node_modules'));
+    const own = execFileSync('git', ['-C', repoRoot, 'ls-tree', '--name-only', commit, 'packages/bus-kafka/src'], {
+      encoding: 'utf8',
+    }).trim();
+    const tar = execFileSync('git', ['-C', repoRoot, 'archive', '--format=tar', commit, own || 'packages/bus/src'], {
+      maxBuffer: 64 * 1024 * 1024,
+    });
     execFileSync('tar', ['-x', '-C', dir, '--strip-components=2'], { input: tar });
   }
   const file = entry();
   if (!file) throw new Error(`${rev}: no kafkajs adapter in packages/bus-kafka/src`);
-  if (withoutIdleFix) writeFileSync(file, readFileSync(file, 'utf8').replace(/^import '\.\/kafka\/idlePollFix\.ts';\n/m, ''));
+  if (withoutIdleFix)
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^import '\.\/kafka\/idlePollFix\.ts';\n/m, ''));
   return file;
 }
 
@@ -45,8 +51,15 @@ export function variant(definition: string): Variant {
   const spec = at < 0 ? rest : rest.slice(0, at);
   const options = at < 0 ? {} : (JSON.parse(rest.slice(at + 1)) as Record<string, unknown>);
   if (!label) throw new Error(`--variant ${definition}: expected label=spec`);
-  if (spec === 'kafkajs') return { label, module: join(packageRoot, 'src', 'kafkajs', 'index.ts'), factory: 'createKafkaBus', options };
-  if (spec === 'platformatic') return { label, module: join(packageRoot, 'src', 'platformatic', 'index.ts'), factory: 'createPlatformaticKafkaBus', options };
+  if (spec === 'kafkajs')
+    return { label, module: join(packageRoot, 'src', 'kafkajs', 'index.ts'), factory: 'createKafkaBus', options };
+  if (spec === 'platformatic')
+    return {
+      label,
+      module: join(packageRoot, 'src', 'platformatic', 'index.ts'),
+      factory: 'createPlatformaticKafkaBus',
+      options,
+    };
   const git = /^git:([^:]+)(:nofix)?$/.exec(spec);
   if (git?.[1]) return { label, module: snapshot(git[1], Boolean(git[2])), factory: 'createKafkaBus', options };
   throw new Error(`--variant ${definition}: unknown spec ${spec}`);

@@ -8,9 +8,24 @@ import net from 'node:net';
 
 /** Kafka API keys the bus uses, by name; anything else is counted under its number. */
 const apiNames: Record<number, string> = {
-  0: 'Produce', 1: 'Fetch', 2: 'ListOffsets', 3: 'Metadata', 8: 'OffsetCommit', 9: 'OffsetFetch', 10: 'FindCoordinator',
-  11: 'JoinGroup', 12: 'Heartbeat', 13: 'LeaveGroup', 14: 'SyncGroup', 15: 'DescribeGroups', 16: 'ListGroups',
-  18: 'ApiVersions', 19: 'CreateTopics', 22: 'InitProducerId', 32: 'DescribeConfigs', 60: 'DescribeCluster',
+  0: 'Produce',
+  1: 'Fetch',
+  2: 'ListOffsets',
+  3: 'Metadata',
+  8: 'OffsetCommit',
+  9: 'OffsetFetch',
+  10: 'FindCoordinator',
+  11: 'JoinGroup',
+  12: 'Heartbeat',
+  13: 'LeaveGroup',
+  14: 'SyncGroup',
+  15: 'DescribeGroups',
+  16: 'ListGroups',
+  18: 'ApiVersions',
+  19: 'CreateTopics',
+  22: 'InitProducerId',
+  32: 'DescribeConfigs',
+  60: 'DescribeCluster',
 };
 
 interface FrameState {
@@ -53,7 +68,8 @@ export function countKafkaRequests(brokerPorts: Set<number>): void {
   net.Socket.prototype.write = function (this: net.Socket, chunk: unknown, ...rest: unknown[]) {
     if (this.remotePort !== undefined && brokerPorts.has(this.remotePort)) {
       if (Buffer.isBuffer(chunk)) count(this, chunk);
-      else if (typeof chunk === 'string') count(this, Buffer.from(chunk, (typeof rest[0] === 'string' ? rest[0] : 'utf8') as BufferEncoding));
+      else if (typeof chunk === 'string')
+        count(this, Buffer.from(chunk, (typeof rest[0] === 'string' ? rest[0] : 'utf8') as BufferEncoding));
       else if (chunk instanceof Uint8Array) count(this, Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     }
     return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);

@@ -14,10 +14,13 @@ import type { Bus } from '@parcel-logistics/bus';
 
 const brokers = process.env.PARCEL_KAFKA_BROKERS?.split(',');
 if (!brokers) throw new Error('PARCEL_KAFKA_BROKERS is not set: run eval "$(bash infra/up.sh kafka)" first');
-const [sequential = 1000, inFlight = 50, concurrentTotal = 5000, rate = 300, rateSeconds = 10] = process.argv.slice(2).map(Number);
+const [sequential = 1000, inFlight = 50, concurrentTotal = 5000, rate = 300, rateSeconds = 10] = process.argv
+  .slice(2)
+  .map(Number);
 const topic = `bench.bus.requests.${randomUUID().slice(0, 8)}`;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 function report(label: string, latencies: number[], elapsedMs: number) {
   const sorted = [...latencies].sort((a, b) => a - b);
   const ms = (value: number) => `${value.toFixed(2)} ms`;
@@ -49,9 +52,11 @@ try {
   started = performance.now();
   const concurrentLatencies: number[] = [];
   let next = 0;
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next < concurrentTotal) concurrentLatencies.push(await timed(client, (next += 1)));
-  }));
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < concurrentTotal) concurrentLatencies.push(await timed(client, (next += 1)));
+    }),
+  );
   report(`concurrent (${inFlight} in flight)`, concurrentLatencies, performance.now() - started);
 
   // On a fixed schedule, whatever the replies: one request every 1000/rate ms.

@@ -43,11 +43,19 @@ const infra = (script: string) => run('bash', [join(root, 'infra', script), 'kaf
     service = await createKafkaBus(options('restart-service'));
     gateway = await createKafkaBus(options('restart-gateway'));
     await service.handleRequests(commands, async (message) => `served ${message.id}`);
-    await service.subscribe(events, `bus-kafka.restart.group.${suffix}`, async (message) => void received.push(message));
+    await service.subscribe(
+      events,
+      `bus-kafka.restart.group.${suffix}`,
+      async (message) => void received.push(message),
+    );
   }, 60_000);
   afterAll(async () => {
     await Promise.all([service?.close(), gateway?.close()]);
-    const admin = new Kafka({ clientId: 'restart-cleanup', brokers: (brokerList ?? '').split(','), logCreator: () => () => undefined }).admin();
+    const admin = new Kafka({
+      clientId: 'restart-cleanup',
+      brokers: (brokerList ?? '').split(','),
+      logCreator: () => () => undefined,
+    }).admin();
     await admin.connect();
     await admin.deleteTopics({ topics: created }).catch(() => undefined);
     await admin.disconnect();

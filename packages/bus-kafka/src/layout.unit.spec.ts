@@ -14,11 +14,16 @@ const forbidden: Record<string, string[]> = {
 };
 
 /** The modules a file imports or re-exports, type-only ones included. */
-const importsOf = (path: string) => [...readFileSync(path, 'utf8').matchAll(/\b(?:from|import)\s*\(?\s*'([^']+)'/g)].map(([, specifier]) => specifier ?? '');
+const importsOf = (path: string) =>
+  [...readFileSync(path, 'utf8').matchAll(/\b(?:from|import)\s*\(?\s*'([^']+)'/g)].map(
+    ([, specifier]) => specifier ?? '',
+  );
 
 function sources(folder: string): string[] {
   const dir = join(__dirname, folder);
-  return readdirSync(dir).filter((file) => file.endsWith('.ts') && !file.endsWith('.spec.ts')).map((file) => join(dir, file));
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.spec.ts'))
+    .map((file) => join(dir, file));
 }
 
 describe('one folder per Kafka client', () => {

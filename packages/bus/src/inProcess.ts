@@ -99,7 +99,10 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
 
   /** The next handler of a request group, waiting for one to register unless the request is settled first. */
   async function handlerFor(group: Group, settled: Promise<unknown>): Promise<Handler | undefined> {
-    const gaveUp = settled.then(() => true, () => true);
+    const gaveUp = settled.then(
+      () => true,
+      () => true,
+    );
     for (;;) {
       const handler = pick(group);
       if (handler || closed) return handler;
@@ -135,7 +138,12 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
       console.error(`in-process bus: dead letter ${message.id} failed in group ${groupName}: ${reason}`);
       return;
     }
-    const headers = { ...message.headers, 'x-dead-letter-reason': reason, 'x-original-topic': topic, 'x-original-group': groupName };
+    const headers = {
+      ...message.headers,
+      'x-dead-letter-reason': reason,
+      'x-original-topic': topic,
+      'x-original-group': groupName,
+    };
     await bus.publish(deadLetterTopic, { ...message, headers });
   }
 

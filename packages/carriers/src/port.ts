@@ -11,8 +11,7 @@ export interface ShipmentToRegister {
 
 /** `permanent: false`: the carrier could not be asked (outage, timeout, 5xx); try again later. */
 export type RegisterResult =
-  | { ok: true; partnerTrackingNo: string; partnerName: string }
-  | { ok: false; permanent: boolean; reason: string };
+  { ok: true; partnerTrackingNo: string; partnerName: string } | { ok: false; permanent: boolean; reason: string };
 
 export type CancelOutcome = { cancelled: true } | { cancelled: false; message: string };
 

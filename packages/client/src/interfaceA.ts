@@ -8,7 +8,13 @@
 import type { Failure, Result } from './result.ts';
 import { mutation, read, Transport } from './transport.ts';
 import type { ApiRequest, CallOptions, ClientOptions, MutatingCallOptions } from './transport.ts';
-import type { CreateLabelRequest, CreateLabelResult, StatusLookupResult, TokenResult, TrackingNumberResult } from './types.ts';
+import type {
+  CreateLabelRequest,
+  CreateLabelResult,
+  StatusLookupResult,
+  TokenResult,
+  TrackingNumberResult,
+} from './types.ts';
 
 const TOKEN_ERROR = 1003;
 
@@ -16,7 +22,8 @@ const TOKEN_ERROR = 1003;
  * When a token is replaced before a call rather than after a refusal: a minute before it expires,
  * or with a tenth of its life left when it lives less than ten minutes (PARCEL_TOKEN_TTL_S).
  */
-const renewAt = (issuedAtMs: number, expiresInS: number): number => issuedAtMs + expiresInS * 1000 - Math.min(60_000, expiresInS * 100);
+const renewAt = (issuedAtMs: number, expiresInS: number): number =>
+  issuedAtMs + expiresInS * 1000 - Math.min(60_000, expiresInS * 100);
 
 type Call = Omit<ApiRequest, 'auth'>;
 type TokenState = { ok: true; token: string } | Failure;
@@ -45,13 +52,19 @@ export class InterfaceAClient {
       ...mutation(options),
       auth: () => ({}),
     });
-    if (result.ok) this.#held = { token: result.data.AccessToken, renewAtMs: renewAt(this.#transport.now(), result.data.ExpiresIn) };
+    if (result.ok)
+      this.#held = { token: result.data.AccessToken, renewAtMs: renewAt(this.#transport.now(), result.data.ExpiresIn) };
     return result;
   }
 
   /** A1: the status of many parcels; unknown numbers are listed in `Errors`, and the call still succeeds. */
   lookUpStatus(trackingNumbers: string[], options?: CallOptions): Promise<Result<StatusLookupResult>> {
-    return this.#withToken({ method: 'POST', path: '/api/status/lookup', body: { TrackingNumber: trackingNumbers }, ...read(options) });
+    return this.#withToken({
+      method: 'POST',
+      path: '/api/status/lookup',
+      body: { TrackingNumber: trackingNumbers },
+      ...read(options),
+    });
   }
 
   /** A2: the CN23 customs declaration as a Base64 PDF; records LB_GN on the parcel, so it carries an Idempotency-Key. */
@@ -61,7 +74,12 @@ export class InterfaceAClient {
 
   /** The platform tracking number of your own reference (custom_tracking_num). */
   lookUpTrackingNumber(reference: string, options?: CallOptions): Promise<Result<TrackingNumberResult>> {
-    return this.#withToken({ method: 'POST', path: '/api/tracking-number', body: { Barcode: reference }, ...read(options) });
+    return this.#withToken({
+      method: 'POST',
+      path: '/api/tracking-number',
+      body: { Barcode: reference },
+      ...read(options),
+    });
   }
 
   /** Sends with the current token; on 1003, once more with a new one (and the same Idempotency-Key). */

@@ -59,27 +59,52 @@ export class InterfaceBClient {
 
   /** B2: creates orders in a batch (answers `Api not found` unless the server runs with PARCEL_BATCH_CREATE=on). */
   createOrders(orders: Order[], options?: MutatingCallOptions): Promise<Result<CreateOrdersResult>> {
-    return this.#send({ method: 'POST', path: '/v1/openapi/order/create-orders', body: { orders }, ...mutation(options) });
+    return this.#send({
+      method: 'POST',
+      path: '/v1/openapi/order/create-orders',
+      body: { orders },
+      ...mutation(options),
+    });
   }
 
   /** B3: one parcel's status; an unknown number is a business error `fail` whose data is a QueryStatusMiss. */
   queryStatus(trackingNum: string, options?: CallOptions): Promise<Result<StatusRecordB>> {
-    return this.#send({ method: 'GET', path: '/v1/openapi/order/query-status', query: { tracking_num: trackingNum }, ...read(options) });
+    return this.#send({
+      method: 'GET',
+      path: '/v1/openapi/order/query-status',
+      query: { tracking_num: trackingNum },
+      ...read(options),
+    });
   }
 
   /** B4: the status of many parcels; unknown numbers are listed in `errors`, and the call still succeeds. */
   queryMultiStatus(trackingNums: string[], options?: CallOptions): Promise<Result<MultiStatusResult>> {
-    return this.#send({ method: 'POST', path: '/v1/openapi/order/query-multi-status', body: { tracking_nums: trackingNums }, ...read(options) });
+    return this.#send({
+      method: 'POST',
+      path: '/v1/openapi/order/query-multi-status',
+      body: { tracking_nums: trackingNums },
+      ...read(options),
+    });
   }
 
   /** B5: lockers and collection points within 5 km of a postal code, nearest first. */
   getStations(postcode: string, options?: CallOptions): Promise<Result<Station[]>> {
-    return this.#send({ method: 'GET', path: '/v1/openapi/station/get-stations', query: { postcode }, ...read(options) });
+    return this.#send({
+      method: 'GET',
+      path: '/v1/openapi/station/get-stations',
+      query: { postcode },
+      ...read(options),
+    });
   }
 
   /** B6: cancels parcels; each number is answered in `success` or `errors`. */
   cancelOrders(trackingNums: string[], options?: MutatingCallOptions): Promise<Result<CancelResult>> {
-    return this.#send({ method: 'POST', path: '/v1/openapi/order/cancel-orders', body: { tracking_nums: trackingNums }, ...mutation(options) });
+    return this.#send({
+      method: 'POST',
+      path: '/v1/openapi/order/cancel-orders',
+      body: { tracking_nums: trackingNums },
+      ...mutation(options),
+    });
   }
 
   /** B7: the shipping label as a Base64 PDF. */
@@ -99,12 +124,25 @@ export class InterfaceBClient {
 
   /** B10: the platform tracking number of your own reference (custom_tracking_num). */
   getBarcode(customTrackingNum: string, options?: CallOptions): Promise<Result<BarcodeResult>> {
-    return this.#send({ method: 'GET', path: '/v1/openapi/order/get-barcode', query: { custom_tracking_num: customTrackingNum }, ...read(options) });
+    return this.#send({
+      method: 'GET',
+      path: '/v1/openapi/order/get-barcode',
+      query: { custom_tracking_num: customTrackingNum },
+      ...read(options),
+    });
   }
 
   /** Creates a webhook endpoint; the answer holds its signing secret, shown this once. */
-  createWebhookEndpoint(endpoint: CreateWebhookEndpointRequest, options?: MutatingCallOptions): Promise<Result<WebhookEndpointWithSecret>> {
-    return this.#send({ method: 'POST', path: '/v1/openapi/webhook/create-endpoint', body: endpoint, ...mutation(options) });
+  createWebhookEndpoint(
+    endpoint: CreateWebhookEndpointRequest,
+    options?: MutatingCallOptions,
+  ): Promise<Result<WebhookEndpointWithSecret>> {
+    return this.#send({
+      method: 'POST',
+      path: '/v1/openapi/webhook/create-endpoint',
+      body: endpoint,
+      ...mutation(options),
+    });
   }
 
   /** The account's webhook endpoints, oldest first, without secrets. */
@@ -114,53 +152,119 @@ export class InterfaceBClient {
 
   /** One webhook endpoint, without its secret. */
   getWebhookEndpoint(endpointId: string, options?: CallOptions): Promise<Result<WebhookEndpoint>> {
-    return this.#send({ method: 'GET', path: '/v1/openapi/webhook/get-endpoint', query: { endpoint_id: endpointId }, ...read(options) });
+    return this.#send({
+      method: 'GET',
+      path: '/v1/openapi/webhook/get-endpoint',
+      query: { endpoint_id: endpointId },
+      ...read(options),
+    });
   }
 
   /** Changes the fields given (url, event_types, description, enabled). */
-  updateWebhookEndpoint(change: UpdateWebhookEndpointRequest, options?: MutatingCallOptions): Promise<Result<WebhookEndpoint>> {
-    return this.#send({ method: 'POST', path: '/v1/openapi/webhook/update-endpoint', body: change, ...mutation(options) });
+  updateWebhookEndpoint(
+    change: UpdateWebhookEndpointRequest,
+    options?: MutatingCallOptions,
+  ): Promise<Result<WebhookEndpoint>> {
+    return this.#send({
+      method: 'POST',
+      path: '/v1/openapi/webhook/update-endpoint',
+      body: change,
+      ...mutation(options),
+    });
   }
 
   /** A new signing secret, shown this once; the old one keeps signing beside it for 24 h. */
   rotateWebhookSecret(endpointId: string, options?: MutatingCallOptions): Promise<Result<WebhookEndpointWithSecret>> {
-    return this.#send({ method: 'POST', path: '/v1/openapi/webhook/rotate-secret', body: { endpoint_id: endpointId }, ...mutation(options) });
+    return this.#send({
+      method: 'POST',
+      path: '/v1/openapi/webhook/rotate-secret',
+      body: { endpoint_id: endpointId },
+      ...mutation(options),
+    });
   }
 
   /** Queues a signed WebhookTest message for the endpoint; `event_id` is its webhook-id. */
-  sendWebhookTestEvent(endpointId: string, options?: MutatingCallOptions): Promise<Result<{ endpoint_id: string; event_id: string }>> {
-    return this.#send({ method: 'POST', path: '/v1/openapi/webhook/send-test-event', body: { endpoint_id: endpointId }, ...mutation(options) });
+  sendWebhookTestEvent(
+    endpointId: string,
+    options?: MutatingCallOptions,
+  ): Promise<Result<{ endpoint_id: string; event_id: string }>> {
+    return this.#send({
+      method: 'POST',
+      path: '/v1/openapi/webhook/send-test-event',
+      body: { endpoint_id: endpointId },
+      ...mutation(options),
+    });
   }
 
   deleteWebhookEndpoint(endpointId: string, options?: MutatingCallOptions): Promise<Result<{ endpoint_id: string }>> {
-    return this.#send({ method: 'POST', path: '/v1/openapi/webhook/delete-endpoint', body: { endpoint_id: endpointId }, ...mutation(options) });
+    return this.#send({
+      method: 'POST',
+      path: '/v1/openapi/webhook/delete-endpoint',
+      body: { endpoint_id: endpointId },
+      ...mutation(options),
+    });
   }
 
   /** The endpoint's messages, newest first; pass the answer's `next_cursor` as `cursor` for the next page. */
-  listWebhookMessages(endpointId: string, page: WebhookPage = {}, options?: CallOptions): Promise<Result<WebhookMessagesPage>> {
-    return this.#send({ method: 'GET', path: '/v1/openapi/webhook/list-messages', query: { endpoint_id: endpointId, ...pageQuery(page) }, ...read(options) });
+  listWebhookMessages(
+    endpointId: string,
+    page: WebhookPage = {},
+    options?: CallOptions,
+  ): Promise<Result<WebhookMessagesPage>> {
+    return this.#send({
+      method: 'GET',
+      path: '/v1/openapi/webhook/list-messages',
+      query: { endpoint_id: endpointId, ...pageQuery(page) },
+      ...read(options),
+    });
   }
 
   /** The endpoint's delivery attempts, newest first, or one message's with `eventId`. */
-  listWebhookAttempts(endpointId: string, page: WebhookPage & { eventId?: string } = {}, options?: CallOptions): Promise<Result<WebhookAttemptsPage>> {
-    const query = { endpoint_id: endpointId, ...(page.eventId === undefined ? {} : { event_id: page.eventId }), ...pageQuery(page) };
+  listWebhookAttempts(
+    endpointId: string,
+    page: WebhookPage & { eventId?: string } = {},
+    options?: CallOptions,
+  ): Promise<Result<WebhookAttemptsPage>> {
+    const query = {
+      endpoint_id: endpointId,
+      ...(page.eventId === undefined ? {} : { event_id: page.eventId }),
+      ...pageQuery(page),
+    };
     return this.#send({ method: 'GET', path: '/v1/openapi/webhook/list-attempts', query, ...read(options) });
   }
 
   /** Sends a message again with the same webhook-id; one still pending answers `already_pending: true`. */
-  redeliverWebhookMessage(endpointId: string, eventId: string, options?: MutatingCallOptions): Promise<Result<RedeliveredWebhookMessage>> {
-    return this.#send({ method: 'POST', path: '/v1/openapi/webhook/redeliver', body: { endpoint_id: endpointId, event_id: eventId }, ...mutation(options) });
+  redeliverWebhookMessage(
+    endpointId: string,
+    eventId: string,
+    options?: MutatingCallOptions,
+  ): Promise<Result<RedeliveredWebhookMessage>> {
+    return this.#send({
+      method: 'POST',
+      path: '/v1/openapi/webhook/redeliver',
+      body: { endpoint_id: endpointId, event_id: eventId },
+      ...mutation(options),
+    });
   }
 
   /** Sends the account's events recorded since `since` (ISO 8601 with a zone, or a Date) to the endpoint again. */
-  replayWebhookEndpoint(endpointId: string, since: string | Date, options?: MutatingCallOptions): Promise<Result<WebhookReplay>> {
+  replayWebhookEndpoint(
+    endpointId: string,
+    since: string | Date,
+    options?: MutatingCallOptions,
+  ): Promise<Result<WebhookReplay>> {
     const body = { endpoint_id: endpointId, since: since instanceof Date ? since.toISOString() : since };
     return this.#send({ method: 'POST', path: '/v1/openapi/webhook/replay', body, ...mutation(options) });
   }
 
   /** How far a replay is: `requested`, `running` or `done`, with its counts. */
   getWebhookReplay(endpointId: string, replayId: string, options?: CallOptions): Promise<Result<WebhookReplay>> {
-    return this.#send({ method: 'GET', path: '/v1/openapi/webhook/get-replay', query: { endpoint_id: endpointId, replay_id: replayId }, ...read(options) });
+    return this.#send({
+      method: 'GET',
+      path: '/v1/openapi/webhook/get-replay',
+      query: { endpoint_id: endpointId, replay_id: replayId },
+      ...read(options),
+    });
   }
 
   #label<T>(path: Call['path'], trackingNum: string, options: CallOptions | undefined): Promise<Result<T>> {
@@ -168,6 +272,9 @@ export class InterfaceBClient {
   }
 
   #send<T>(call: Call): Promise<Result<T>> {
-    return this.#transport.send<T>({ ...call, auth: () => signedHeaders(this.#apiName, this.#apiKey, this.#transport.now()) });
+    return this.#transport.send<T>({
+      ...call,
+      auth: () => signedHeaders(this.#apiName, this.#apiKey, this.#transport.now()),
+    });
   }
 }

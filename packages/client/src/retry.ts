@@ -18,7 +18,12 @@ export interface RetryOptions {
 
 export type RetryPolicy = Required<RetryOptions>;
 
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 250, maxDelayMs: 5_000, maxRetryAfterMs: 60_000 };
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxAttempts: 3,
+  baseDelayMs: 250,
+  maxDelayMs: 5_000,
+  maxRetryAfterMs: 60_000,
+};
 
 const RETRY_STATUSES = new Set([408, 409, 429, 500, 502, 503, 504]);
 

@@ -9,7 +9,9 @@ export type SignedHeaders = {
 };
 
 export const signature = (apiName: string, apiKey: string, seed: string): string =>
-  createHash('md5').update(apiName.toLowerCase() + apiKey + seed, 'utf8').digest('hex');
+  createHash('md5')
+    .update(apiName.toLowerCase() + apiKey + seed, 'utf8')
+    .digest('hex');
 
 /**
  * Headers for a request sent now. The seed is the time in milliseconds (13 digits); the server

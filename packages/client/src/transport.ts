@@ -56,10 +56,15 @@ export interface ApiRequest {
 }
 
 /** The parts of a request a read sets: repeatable, no key. */
-export const read = (options: CallOptions = {}): Pick<ApiRequest, 'repeatable' | 'signal'> => ({ repeatable: true, signal: options.signal });
+export const read = (options: CallOptions = {}): Pick<ApiRequest, 'repeatable' | 'signal'> => ({
+  repeatable: true,
+  signal: options.signal,
+});
 
 /** The parts of a request a mutation sets: its Idempotency-Key, decided once for every attempt. */
-export function mutation(options: MutatingCallOptions = {}): Pick<ApiRequest, 'repeatable' | 'idempotencyKey' | 'signal'> {
+export function mutation(
+  options: MutatingCallOptions = {},
+): Pick<ApiRequest, 'repeatable' | 'idempotencyKey' | 'signal'> {
   const key = options.idempotencyKey === false ? undefined : (options.idempotencyKey ?? randomUUID());
   return { repeatable: key !== undefined, idempotencyKey: key, signal: options.signal };
 }
@@ -83,7 +88,15 @@ const failure = (error: ApiError): Failure => ({ ok: false, error });
 
 /** No answer arrived. */
 const lost = (message: string, attempts: number, cause?: unknown): Failure =>
-  failure({ kind: 'network', code: null, message, status: null, data: null, attempts, ...(cause === undefined ? {} : { cause }) });
+  failure({
+    kind: 'network',
+    code: null,
+    message,
+    status: null,
+    data: null,
+    attempts,
+    ...(cause === undefined ? {} : { cause }),
+  });
 
 const ABORTED = 'aborted by the caller';
 
@@ -91,7 +104,8 @@ const ABORTED = 'aborted by the caller';
 function describe(cause: unknown): string {
   if (!(cause instanceof Error)) return String(cause);
   const inner = cause.cause as { code?: unknown; message?: unknown } | undefined;
-  const why = typeof inner?.code === 'string' ? inner.code : typeof inner?.message === 'string' ? inner.message : undefined;
+  const why =
+    typeof inner?.code === 'string' ? inner.code : typeof inner?.message === 'string' ? inner.message : undefined;
   return why ? `${cause.message} (${why})` : cause.message;
 }
 
@@ -124,8 +138,10 @@ export class Transport {
     for (let attempt = 1; ; attempt++) {
       if (request.signal?.aborted) return lost(ABORTED, attempt - 1);
       const outcome = await this.#attempt<T>(request, attempt);
-      if (outcome.result.ok || !outcome.retry || !request.repeatable || attempt >= this.#policy.maxAttempts) return outcome.result;
-      if (outcome.retryAfterMs !== undefined && outcome.retryAfterMs > this.#policy.maxRetryAfterMs) return outcome.result;
+      if (outcome.result.ok || !outcome.retry || !request.repeatable || attempt >= this.#policy.maxAttempts)
+        return outcome.result;
+      if (outcome.retryAfterMs !== undefined && outcome.retryAfterMs > this.#policy.maxRetryAfterMs)
+        return outcome.result;
       await this.#sleep(outcome.retryAfterMs ?? backoffMs(attempt, this.#policy));
     }
   }
@@ -182,9 +198,21 @@ export class Transport {
     }
     const error: ApiError = envelope
       ? { kind: 'http', ...envelope, status, attempts }
-      : { kind: 'http', code: null, message: `HTTP ${status}: the answer is not the interface's envelope`, status, data: text, attempts };
-    const retryAfter = status === 429 || status === 503 ? retryAfterMs(response.headers.get('retry-after'), this.now()) : undefined;
-    return { result: failure(error), retry: retryableStatus(status), ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }) };
+      : {
+          kind: 'http',
+          code: null,
+          message: `HTTP ${status}: the answer is not the interface's envelope`,
+          status,
+          data: text,
+          attempts,
+        };
+    const retryAfter =
+      status === 429 || status === 503 ? retryAfterMs(response.headers.get('retry-after'), this.now()) : undefined;
+    return {
+      result: failure(error),
+      retry: retryableStatus(status),
+      ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }),
+    };
   }
 
   /** The envelope in a body, or undefined when the body is not one. */

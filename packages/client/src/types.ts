@@ -31,8 +31,10 @@ export type BarcodeResult = Schemas['BarcodeResult'];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 /** The answer of create and rotate: the endpoint and its signing secret, shown only then. */
 export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
-export type CreateWebhookEndpointRequest = operations['createWebhookEndpoint']['requestBody']['content']['application/json'];
-export type UpdateWebhookEndpointRequest = operations['updateWebhookEndpoint']['requestBody']['content']['application/json'];
+export type CreateWebhookEndpointRequest =
+  operations['createWebhookEndpoint']['requestBody']['content']['application/json'];
+export type UpdateWebhookEndpointRequest =
+  operations['updateWebhookEndpoint']['requestBody']['content']['application/json'];
 export type WebhookMessage = Schemas['WebhookMessage'];
 export type WebhookMessagesPage = Schemas['WebhookMessagesPage'];
 export type WebhookAttempt = Schemas['WebhookAttempt'];
@@ -51,7 +53,10 @@ export type CreateLabelResult = Schemas['CreateLabelResult'];
  * The document leaves Direction open (the server answers any other value with its generic error);
  * the client names the two that render: `vertical` (portrait) and `horizontal` (landscape, the default).
  */
-export type CreateLabelRequest = Omit<operations['createLabel']['requestBody']['content']['application/json'], 'Direction'> & {
+export type CreateLabelRequest = Omit<
+  operations['createLabel']['requestBody']['content']['application/json'],
+  'Direction'
+> & {
   Direction?: 'horizontal' | 'vertical';
 };
 

@@ -25,7 +25,9 @@ export interface DistributedSettings {
 export function loadDistributed(env: NodeJS.ProcessEnv, service: string): DistributedSettings {
   const eventStore = oneOf(env, 'PARCEL_EVENT_STORE', ['postgres', 'kurrentdb'], 'postgres');
   return {
-    kafkaBrokers: required(env, 'PARCEL_KAFKA_BROKERS').split(',').map((b) => b.trim()),
+    kafkaBrokers: required(env, 'PARCEL_KAFKA_BROKERS')
+      .split(',')
+      .map((b) => b.trim()),
     eventStore,
     // The webhook state is on PostgreSQL whatever the event store (connectWebhooks of @parcel-logistics/wiring requires it then).
     pgUrl: eventStore === 'postgres' ? required(env, 'PARCEL_PG_URL') : env.PARCEL_PG_URL || '',

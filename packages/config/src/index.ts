@@ -14,7 +14,15 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 /** 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 27.6 h of retries (docs/webhooks.md). */
-const WEBHOOK_RETRY_SCHEDULE_MS = [5000, 5 * MINUTE_MS, 30 * MINUTE_MS, 2 * HOUR_MS, 5 * HOUR_MS, 10 * HOUR_MS, 10 * HOUR_MS];
+const WEBHOOK_RETRY_SCHEDULE_MS = [
+  5000,
+  5 * MINUTE_MS,
+  30 * MINUTE_MS,
+  2 * HOUR_MS,
+  5 * HOUR_MS,
+  10 * HOUR_MS,
+  10 * HOUR_MS,
+];
 export type { DistributedSettings } from './distributed.ts';
 
 export interface Settings {
@@ -67,7 +75,10 @@ export interface Settings {
 function webhookSettings(env: NodeJS.ProcessEnv): Settings['webhooks'] {
   const timeoutMs = integer(env, 'PARCEL_WEBHOOK_TIMEOUT_MS', 10_000, 1);
   const leaseMs = integer(env, 'PARCEL_WEBHOOK_LEASE_MS', 30_000, 1);
-  if (leaseMs <= timeoutMs) throw new SettingsError(`PARCEL_WEBHOOK_LEASE_MS must be longer than PARCEL_WEBHOOK_TIMEOUT_MS (${timeoutMs}), got "${leaseMs}"`);
+  if (leaseMs <= timeoutMs)
+    throw new SettingsError(
+      `PARCEL_WEBHOOK_LEASE_MS must be longer than PARCEL_WEBHOOK_TIMEOUT_MS (${timeoutMs}), got "${leaseMs}"`,
+    );
   return {
     maxEndpoints: integer(env, 'PARCEL_WEBHOOK_MAX_ENDPOINTS', 10, 1),
     allowPrivate: oneOf(env, 'PARCEL_WEBHOOK_ALLOW_PRIVATE', ['on', 'off'], 'off') === 'on',
@@ -84,7 +95,10 @@ function webhookSettings(env: NodeJS.ProcessEnv): Settings['webhooks'] {
 /** The embedded wiring's settings; with `service` (the distributed wiring), its `distributed` ones too. */
 export function loadSettings(env?: NodeJS.ProcessEnv): Settings;
 export function loadSettings(env: NodeJS.ProcessEnv, service: string): Settings & { distributed: DistributedSettings };
-export function loadSettings(env: NodeJS.ProcessEnv = process.env, service?: string): Settings & { distributed?: DistributedSettings } {
+export function loadSettings(
+  env: NodeJS.ProcessEnv = process.env,
+  service?: string,
+): Settings & { distributed?: DistributedSettings } {
   const settings: Settings = {
     port: integer(env, 'PORT', 8080, 0),
     host: env.HOST || '0.0.0.0',
@@ -97,7 +111,10 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env, service?: str
     rateLimitPerSecond: integer(env, 'PARCEL_RATE_LIMIT_RPS', 1000, 0),
     rateLimitBurst: integer(env, 'PARCEL_RATE_LIMIT_BURST', 2000, 1),
     trackRateLimitPerMinute: integer(env, 'PARCEL_TRACK_RATE_LIMIT_PER_MIN', 60, 0),
-    batchCreate: { enabled: oneOf(env, 'PARCEL_BATCH_CREATE', ['on', 'off'], 'off') === 'on', max: integer(env, 'PARCEL_BATCH_MAX', 50, 1) },
+    batchCreate: {
+      enabled: oneOf(env, 'PARCEL_BATCH_CREATE', ['on', 'off'], 'off') === 'on',
+      max: integer(env, 'PARCEL_BATCH_MAX', 50, 1),
+    },
     idempotencyTtlS: integer(env, 'PARCEL_IDEMPOTENCY_TTL_S', 24 * 60 * 60, 1),
     durability: oneOf(env, 'PARCEL_DURABILITY', ['full', 'normal'], 'full'),
     logLevel: env.LOG_LEVEL || 'info',

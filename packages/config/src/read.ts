@@ -10,14 +10,16 @@ export function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, 
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new SettingsError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  if (!Number.isInteger(value) || value < min)
+    throw new SettingsError(`${name} must be an integer >= ${min}, got "${raw}"`);
   return value;
 }
 
 export function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!(values as readonly string[]).includes(raw)) throw new SettingsError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  if (!(values as readonly string[]).includes(raw))
+    throw new SettingsError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
   return raw as T;
 }
 
@@ -32,6 +34,7 @@ export function integers(env: NodeJS.ProcessEnv, name: string, fallback: readonl
   const raw = env[name];
   if (raw === undefined || raw === '') return [...fallback];
   const values = raw.split(',').map((v) => Number(v.trim()));
-  if (values.some((v) => !Number.isInteger(v) || v < min)) throw new SettingsError(`${name} must be integers >= ${min} separated by commas, got "${raw}"`);
+  if (values.some((v) => !Number.isInteger(v) || v < min))
+    throw new SettingsError(`${name} must be integers >= ${min} separated by commas, got "${raw}"`);
   return values;
 }

@@ -16,8 +16,7 @@ export interface CreateOrder {
 }
 
 export type CreateOrderReply =
-  | { ok: true; trackingNumber: string; createdAt: string }
-  | { ok: false; error: 'ReferenceExists' | 'Expired' };
+  { ok: true; trackingNumber: string; createdAt: string } | { ok: false; error: 'ReferenceExists' | 'Expired' };
 
 /**
  * Sent after a create-order's reply was lost, with the same key: the order service handles one key
@@ -66,7 +65,14 @@ export interface CancelOrdersReply {
 export interface CreateLabel {
   type: 'CreateLabel';
   /** Origin and Destination as the client sent them: the parcel's countries must match exactly. */
-  payload: { clientId: string; trackingNumber: string; origin: string; destination: string; labelType: string; direction: 'horizontal' | 'vertical' };
+  payload: {
+    clientId: string;
+    trackingNumber: string;
+    origin: string;
+    destination: string;
+    labelType: string;
+    direction: 'horizontal' | 'vertical';
+  };
 }
 
 /** `content`: the CN23 as Base64. */
@@ -102,8 +108,17 @@ export type TrackingCommand = CreateLabel | RecordCarrierEvent;
  */
 export interface RenderLabel {
   type: 'RenderLabel';
-  payload: { clientId: string; trackingNumber: string; format: 'cn23' | 'pdf' | 'html' | 'zpl'; direction?: 'horizontal' | 'vertical'; parcel?: ParcelView };
+  payload: {
+    clientId: string;
+    trackingNumber: string;
+    format: 'cn23' | 'pdf' | 'html' | 'zpl';
+    direction?: 'horizontal' | 'vertical';
+    parcel?: ParcelView;
+  };
 }
 
 /** `content` is Base64 for the PDF formats, the document itself for HTML and ZPL. */
-export type RenderLabelReply = { ok: true; content: string } | { ok: false; error: 'ParcelNotFound' } | { ok: false; error: 'RenderFailed'; message: string };
+export type RenderLabelReply =
+  | { ok: true; content: string }
+  | { ok: false; error: 'ParcelNotFound' }
+  | { ok: false; error: 'RenderFailed'; message: string };

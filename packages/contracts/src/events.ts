@@ -129,7 +129,8 @@ export class UnknownEventTypeError extends Error {
 /** A stored event of any version, upcast to the current one first. */
 export function deserializeEvent(stored: { type: string; data: unknown }): DomainEvent {
   const upcaster = UPCASTERS.get(stored.type);
-  if (upcaster) return deserializeEvent({ type: upcaster.to, data: upcaster.up(stored.data as Record<string, unknown>) });
+  if (upcaster)
+    return deserializeEvent({ type: upcaster.to, data: upcaster.up(stored.data as Record<string, unknown>) });
   const s = byStoredType.get(stored.type);
   if (!s) throw new UnknownEventTypeError(stored.type);
   const data: Record<string, unknown> = { ...(stored.data as Record<string, unknown>) };
@@ -137,7 +138,8 @@ export function deserializeEvent(stored: { type: string; data: unknown }): Domai
   return { type: s.type, data } as DomainEvent;
 }
 
-export const isParcelEvent = (e: DomainEvent): e is ParcelEvent => e.type !== 'ReferenceClaimed' && e.type !== 'OrderBatchAccepted';
+export const isParcelEvent = (e: DomainEvent): e is ParcelEvent =>
+  e.type !== 'ReferenceClaimed' && e.type !== 'OrderBatchAccepted';
 
 export const parcelStreamName = (trackingNumber: string) => `parcel-${trackingNumber}`;
 /** References contain only letters, digits, `-` and `_`, so `/` cannot collide. */

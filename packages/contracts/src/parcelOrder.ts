@@ -200,7 +200,11 @@ function take(source: Record<string, unknown>, path: string): unknown {
   return at;
 }
 
-function toDomainFields(fields: readonly Field[], body: Record<string, unknown>, unit: WeightUnit): Record<string, unknown> {
+function toDomainFields(
+  fields: readonly Field[],
+  body: Record<string, unknown>,
+  unit: WeightUnit,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [api, paths, codec] of fields) {
     const value = body[api];
@@ -224,4 +228,5 @@ export const toParcelOrder = (order: ValidOrder, unit: WeightUnit): ParcelOrder 
   toDomainFields(ORDER_FIELDS, order as unknown as Record<string, unknown>, unit) as unknown as ParcelOrder;
 
 /** The interface B shape of a domain order, keys in the Order table's order (as validation stored them). */
-export const toValidOrder = (order: ParcelOrder): ValidOrder => toApiFields(ORDER_FIELDS, order as unknown as Record<string, unknown>) as unknown as ValidOrder;
+export const toValidOrder = (order: ParcelOrder): ValidOrder =>
+  toApiFields(ORDER_FIELDS, order as unknown as Record<string, unknown>) as unknown as ValidOrder;

@@ -22,7 +22,15 @@ const accepted = (body: Record<string, unknown>, account = demo) => {
 };
 
 test('the domain order: camelCase, typed money and weight, dimensions largest first, the normalised postal code', () => {
-  const valid = accepted(order({ client_size: ' 20.50 , 7, 31 ', client_weight: '2.5', postal_code: '04-8616', cash: 3, cash_currency: 'SGD' }));
+  const valid = accepted(
+    order({
+      client_size: ' 20.50 , 7, 31 ',
+      client_weight: '2.5',
+      postal_code: '04-8616',
+      cash: 3,
+      cash_currency: 'SGD',
+    }),
+  );
   const domain = toParcelOrder(valid, 'g');
   expect(domain).toMatchObject({
     reference: valid.custom_tracking_num,
@@ -32,12 +40,23 @@ test('the domain order: camelCase, typed money and weight, dimensions largest fi
     declaredValue: { amount: valid.declared_value, currency: valid.declared_value_currency },
     cashOnDelivery: { amount: 3, currency: 'SGD' },
   });
-  expect(domain.lines[0]).toMatchObject({ unitPrice: { currency: 'SGD' }, totalValue: { currency: 'SGD' }, weight: { unit: 'g' } });
+  expect(domain.lines[0]).toMatchObject({
+    unitPrice: { currency: 'SGD' },
+    totalValue: { currency: 'SGD' },
+    weight: { unit: 'g' },
+  });
 });
 
 test('a locker the client chose is kept with the order, in the domain words', () => {
   const domain = toParcelOrder(accepted(order({ locker_type: 'A', locker_station: lockerStation() })), 'kg');
-  expect(domain.locker).toEqual({ type: 'A', station: expect.objectContaining({ name: expect.any(String), addressDetail: expect.any(String), code: expect.any(String) }) });
+  expect(domain.locker).toEqual({
+    type: 'A',
+    station: expect.objectContaining({
+      name: expect.any(String),
+      addressDetail: expect.any(String),
+      code: expect.any(String),
+    }),
+  });
 });
 
 test('ORDER_FIELDS follows the Order table, so the body comes back with its keys in the order validation stored them', () => {
@@ -47,12 +66,17 @@ test('ORDER_FIELDS follows the Order table, so the body comes back with its keys
 test('property: body -> domain -> body gives the accepted order back byte for byte', () => {
   let checked = 0;
   fc.assert(
-    fc.property(bodyArb, fc.constantFrom(demo, other), fc.constantFrom('kg', 'g', 'lb') as fc.Arbitrary<'kg' | 'g' | 'lb'>, (body, account, unit) => {
-      const result = run(body, account);
-      if (!result.ok) return;
-      checked++;
-      expect(JSON.stringify(toValidOrder(toParcelOrder(result.order, unit)))).toBe(JSON.stringify(result.order));
-    }),
+    fc.property(
+      bodyArb,
+      fc.constantFrom(demo, other),
+      fc.constantFrom('kg', 'g', 'lb') as fc.Arbitrary<'kg' | 'g' | 'lb'>,
+      (body, account, unit) => {
+        const result = run(body, account);
+        if (!result.ok) return;
+        checked++;
+        expect(JSON.stringify(toValidOrder(toParcelOrder(result.order, unit)))).toBe(JSON.stringify(result.order));
+      },
+    ),
     { numRuns: 1500 },
   );
   expect(checked).toBeGreaterThan(60);
@@ -88,9 +112,13 @@ test('ParcelRegistered.v1 upcast, stored as v2 and mapped back for parcel.events
 });
 
 test('OrderBatchAccepted.v1 is read with its orders in the domain words', () => {
-  const registration = JSON.parse(JSON.stringify({ ...storedV1[0]!, trackingNumber: undefined, registeredAt: undefined, commandId: undefined })) as Record<string, unknown>;
+  const registration = JSON.parse(
+    JSON.stringify({ ...storedV1[0]!, trackingNumber: undefined, registeredAt: undefined, commandId: undefined }),
+  ) as Record<string, unknown>;
   const stored = { batchId: 'b-1', clientId: 'demo', orders: [registration], acceptedAt: '2026-11-20T01:00:00.000Z' };
   const event = deserializeEvent({ type: 'OrderBatchAccepted.v1', data: stored });
-  expect(event.type === 'OrderBatchAccepted' && event.data.orders[0]!.order.reference).toBe((registration.order as { custom_tracking_num: string }).custom_tracking_num);
+  expect(event.type === 'OrderBatchAccepted' && event.data.orders[0]!.order.reference).toBe(
+    (registration.order as { custom_tracking_num: string }).custom_tracking_num,
+  );
   expect(serializeEvent(event).type).toBe('OrderBatchAccepted.v2');
 });

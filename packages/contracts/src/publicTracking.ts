@@ -35,6 +35,11 @@ export function publicTrackingOf(view: ParcelView): PublicTracking | null {
     carrier: view.partnerName || view.carrier,
     partnerTrackingNo: view.partnerTrackingNo,
     ...(s ? { lockerStation: { code: s.code, name: s.name, address: s.address, zipcode: s.zipcode } } : {}),
-    activities: view.activities.map((a) => ({ dateTime: a.dateTime, statusCode: a.statusCode, statusDesc: a.statusDesc, location: a.location })),
+    activities: view.activities.map((a) => ({
+      dateTime: a.dateTime,
+      statusCode: a.statusCode,
+      statusDesc: a.statusDesc,
+      location: a.location,
+    })),
   };
 }

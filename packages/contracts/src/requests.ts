@@ -79,28 +79,62 @@ export const queryParam = (field: string, max = 64) =>
     .max(max, { error: B.invalid(field) });
 
 /** B3 query-status and B7-B9 labels. */
-export const TrackingNumQuery = z.object({ tracking_num: queryParam('tracking_num').meta({ description: 'The platform tracking number.' }) });
+export const TrackingNumQuery = z.object({
+  tracking_num: queryParam('tracking_num').meta({ description: 'The platform tracking number.' }),
+});
 
 /** B10 get-barcode. */
 export const CustomTrackingNumQuery = z.object({
-  custom_tracking_num: queryParam('custom_tracking_num').meta({ description: 'Your own reference, exactly as sent to create-order.' }),
+  custom_tracking_num: queryParam('custom_tracking_num').meta({
+    description: 'Your own reference, exactly as sent to create-order.',
+  }),
 });
 
 /** B5 get-stations: an omitted or unusable postcode is an empty list, never an error. */
 export const StationsQuery = z.object({
-  postcode: z.string().max(32).optional().meta({ description: 'A Singapore postal code; omitted, the list is empty.', examples: ['238858'] }),
+  postcode: z
+    .string()
+    .max(32)
+    .optional()
+    .meta({ description: 'A Singapore postal code; omitted, the list is empty.', examples: ['238858'] }),
 });
 
 // Carriers send null for "nothing"; it reads as the empty string.
-const optionalText = (max: number) => z.string().max(max).nullish().transform((v) => v ?? '');
+const optionalText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .nullish()
+    .transform((v) => v ?? '');
 
 /** POST /carrier-events/{carrierCode} (decisions.md): a carrier's tracking event; the carriers package parses it. */
 export const CarrierEventBody = z.object({
-  partner_tracking_no: z.string().trim().min(1).max(64).meta({ description: 'The carrier’s own number of the parcel.' }),
-  event_code: z.string().trim().min(1).max(64).meta({ description: 'The carrier’s code; mapped to a status code, an unknown one is kept as sent.' }),
-  event_time: z.string().max(64).meta({ description: 'ISO 8601 with `Z` or an offset (a local time without one is refused).', examples: ['2026-11-23T10:00:00+08:00'] }),
+  partner_tracking_no: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .meta({ description: 'The carrier’s own number of the parcel.' }),
+  event_code: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .meta({ description: 'The carrier’s code; mapped to a status code, an unknown one is kept as sent.' }),
+  event_time: z
+    .string()
+    .max(64)
+    .meta({
+      description: 'ISO 8601 with `Z` or an offset (a local time without one is refused).',
+      examples: ['2026-11-23T10:00:00+08:00'],
+    }),
   location: optionalText(255),
   remarks: optionalText(1024),
   receive_by: optionalText(255).meta({ description: 'Who signed for a delivery.' }),
-  pod: z.array(z.string().max(500)).max(20).nullish().transform((v) => v ?? []).meta({ description: 'Proof-of-delivery references.' }),
+  pod: z
+    .array(z.string().max(500))
+    .max(20)
+    .nullish()
+    .transform((v) => v ?? [])
+    .meta({ description: 'Proof-of-delivery references.' }),
 });

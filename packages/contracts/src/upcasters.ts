@@ -41,5 +41,8 @@ export interface Upcaster {
 
 export const UPCASTERS: ReadonlyMap<string, Upcaster> = new Map([
   ['ParcelRegistered.v1', { to: 'ParcelRegistered.v2', up: registrationUp }],
-  ['OrderBatchAccepted.v1', { to: 'OrderBatchAccepted.v2', up: (d: Data) => ({ ...d, orders: (d.orders as Data[]).map(registrationUp) }) }],
+  [
+    'OrderBatchAccepted.v1',
+    { to: 'OrderBatchAccepted.v2', up: (d: Data) => ({ ...d, orders: (d.orders as Data[]).map(registrationUp) }) },
+  ],
 ]);

@@ -50,19 +50,30 @@ export const WebhookAttemptsQuery = z.object({
 });
 export const RedeliverWebhookRequest = z.object({ endpoint_id: endpointId, event_id: eventId });
 export const ReplayWebhookRequest = z.object({ endpoint_id: endpointId, since });
-export const WebhookReplayQuery = z.object({ endpoint_id: endpointIdParam, replay_id: queryParam('replay_id').meta({ description: 'The id replay answered.' }) });
+export const WebhookReplayQuery = z.object({
+  endpoint_id: endpointIdParam,
+  replay_id: queryParam('replay_id').meta({ description: 'The id replay answered.' }),
+});
 
 const time = z.string().meta({ description: 'Singapore time, like every B answer.' });
-const nextCursor = z.string().nullable().meta({ description: 'Pass it as `cursor` for the next (older) page; null on the last page.' });
+const nextCursor = z
+  .string()
+  .nullable()
+  .meta({ description: 'Pass it as `cursor` for the next (older) page; null on the last page.' });
 
 export const WebhookMessageView = z
   .strictObject({
     event_id: z.string().meta({ description: 'The `webhook-id` of every attempt and redelivery.' }),
     event_type: z.string().meta({ description: 'The message’s `type`: a `parcel.events.v1` type, or `WebhookTest`.' }),
     tracking_num: z.string().nullable(),
-    position: z.number().int().nullable().meta({ description: 'The event’s position in the log (the order of delivery); null for a test event.' }),
+    position: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'The event’s position in the log (the order of delivery); null for a test event.' }),
     state: z.enum(['pending', 'delivered', 'failed', 'waiting']).meta({
-      description: '`failed`: given up on after the retry schedule (or not retried); `waiting`: pending for a disabled endpoint.',
+      description:
+        '`failed`: given up on after the retry schedule (or not retried); `waiting`: pending for a disabled endpoint.',
     }),
     attempts: z.number().int().meta({ description: 'Attempts since it was last queued.' }),
     next_attempt_at: time.nullable().meta({ description: 'When it is tried next; null once settled.' }),
@@ -77,20 +88,37 @@ export const WebhookAttemptView = z
     attempt: z.number().int().meta({ description: '1 for the first attempt since the message was last queued.' }),
     at: time,
     duration_ms: z.number().int(),
-    status: z.number().int().nullable().meta({ description: 'The HTTP status answered; null when none was (network error, timeout, refused destination).' }),
+    status: z
+      .number()
+      .int()
+      .nullable()
+      .meta({
+        description: 'The HTTP status answered; null when none was (network error, timeout, refused destination).',
+      }),
     answer: z.string().meta({ description: 'The first 256 bytes of the answer’s body, as text.' }),
-    reason: z.string().meta({ description: 'Why it failed (`HTTP 503`, `no answer within 10000 ms`, `network error: …`, `refused destination: …`); empty when delivered.' }),
+    reason: z
+      .string()
+      .meta({
+        description:
+          'Why it failed (`HTTP 503`, `no answer within 10000 ms`, `network error: …`, `refused destination: …`); empty when delivered.',
+      }),
   })
   .meta({ id: 'WebhookAttempt' });
 
-export const WebhookMessagesPage = z.strictObject({ messages: z.array(WebhookMessageView), next_cursor: nextCursor }).meta({ id: 'WebhookMessagesPage' });
-export const WebhookAttemptsPage = z.strictObject({ attempts: z.array(WebhookAttemptView), next_cursor: nextCursor }).meta({ id: 'WebhookAttemptsPage' });
+export const WebhookMessagesPage = z
+  .strictObject({ messages: z.array(WebhookMessageView), next_cursor: nextCursor })
+  .meta({ id: 'WebhookMessagesPage' });
+export const WebhookAttemptsPage = z
+  .strictObject({ attempts: z.array(WebhookAttemptView), next_cursor: nextCursor })
+  .meta({ id: 'WebhookAttemptsPage' });
 
 export const RedeliveredWebhookMessage = z
   .strictObject({
     endpoint_id: z.string(),
     event_id: z.string(),
-    already_pending: z.boolean().meta({ description: 'true: it was still waiting to go out, and nothing was queued again.' }),
+    already_pending: z
+      .boolean()
+      .meta({ description: 'true: it was still waiting to go out, and nothing was queued again.' }),
   })
   .meta({ id: 'RedeliveredWebhookMessage' });
 

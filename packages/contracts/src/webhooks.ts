@@ -7,7 +7,12 @@ import { B } from './messages.ts';
 import { queryParam } from './requests.ts';
 
 /** The `parcel.events.v1` types a client may see (internal records such as CarrierRegistered never go out). */
-export const WEBHOOK_EVENT_TYPES = ['ParcelRegistered', 'LabelGenerated', 'ParcelCancelled', 'CarrierEventRecorded'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'ParcelRegistered',
+  'LabelGenerated',
+  'ParcelCancelled',
+  'CarrierEventRecorded',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const Webhook = {
@@ -29,10 +34,19 @@ const webhookUrl = z
   .string({ error: (issue) => (absent(issue.input) ? B.require('url') : B.invalid('url')) })
   .refine((s) => s.trim().length > 0, { error: B.require('url'), abort: true })
   .max(URL_MAX, { error: B.invalid('url') })
-  .refine((s) => URL.canParse(s) && ['http:', 'https:'].includes(new URL(s).protocol) && new URL(s).username === '' && new URL(s).password === '', {
-    error: B.invalid('url'),
-  })
-  .meta({ description: `Where events are POSTed: an absolute http or https URL without credentials, at most ${URL_MAX} characters.` });
+  .refine(
+    (s) =>
+      URL.canParse(s) &&
+      ['http:', 'https:'].includes(new URL(s).protocol) &&
+      new URL(s).username === '' &&
+      new URL(s).password === '',
+    {
+      error: B.invalid('url'),
+    },
+  )
+  .meta({
+    description: `Where events are POSTed: an absolute http or https URL without credentials, at most ${URL_MAX} characters.`,
+  });
 
 const eventTypes = z
   .array(z.enum(WEBHOOK_EVENT_TYPES, { error: B.invalid('event_types') }), {
@@ -52,32 +66,45 @@ export const endpointId = z
   .refine((s) => s.trim().length > 0, { error: B.require('endpoint_id'), abort: true })
   .max(64, { error: B.invalid('endpoint_id') });
 
-export const CreateWebhookEndpointRequest = z.object({ url: webhookUrl, event_types: eventTypes, description: description.optional() });
+export const CreateWebhookEndpointRequest = z.object({
+  url: webhookUrl,
+  event_types: eventTypes,
+  description: description.optional(),
+});
 
 export const UpdateWebhookEndpointRequest = z.object({
   endpoint_id: endpointId,
   url: webhookUrl.optional(),
   event_types: eventTypes.optional(),
   description: description.optional(),
-  enabled: z.boolean({ error: B.invalid('enabled') }).optional().meta({ description: 'false disables the endpoint; true enables it again and clears the disabled reason.' }),
+  enabled: z
+    .boolean({ error: B.invalid('enabled') })
+    .optional()
+    .meta({ description: 'false disables the endpoint; true enables it again and clears the disabled reason.' }),
 });
 
 export const WebhookEndpointIdRequest = z.object({ endpoint_id: endpointId });
-export const WebhookEndpointIdQuery = z.object({ endpoint_id: queryParam('endpoint_id').meta({ description: 'The endpoint’s id, as create answered it.' }) });
+export const WebhookEndpointIdQuery = z.object({
+  endpoint_id: queryParam('endpoint_id').meta({ description: 'The endpoint’s id, as create answered it.' }),
+});
 
 /** An endpoint as interface B answers it: never its secret, except once in the create answer. */
-export const WebhookEndpointView = z.strictObject({
-  endpoint_id: z.string(),
-  url: z.string(),
-  event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
-  description: z.string(),
-  enabled: z.boolean(),
-  disabled_reason: z.string().meta({ description: 'Why delivery disabled it; empty while enabled.' }),
-  created_at: z.string(),
-  updated_at: z.string(),
-}).meta({ id: 'WebhookEndpoint' });
+export const WebhookEndpointView = z
+  .strictObject({
+    endpoint_id: z.string(),
+    url: z.string(),
+    event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+    description: z.string(),
+    enabled: z.boolean(),
+    disabled_reason: z.string().meta({ description: 'Why delivery disabled it; empty while enabled.' }),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'WebhookEndpoint' });
 export type WebhookEndpointView = z.output<typeof WebhookEndpointView>;
 
 export const CreatedWebhookEndpoint = WebhookEndpointView.extend({
-  secret: z.string().meta({ description: 'The signing secret, `whsec_` plus base64 (Standard Webhooks). Shown only in this answer.' }),
+  secret: z
+    .string()
+    .meta({ description: 'The signing secret, `whsec_` plus base64 (Standard Webhooks). Shown only in this answer.' }),
 }).meta({ id: 'WebhookEndpointWithSecret' });

@@ -23,7 +23,14 @@ export type Body = Record<string, unknown>;
 /** In a patch: remove the key. */
 export const DEL = Symbol('delete');
 
-export const baseItem = (): Body => ({ description: 'T-shirt', unitPrice: 12.75, quantity: 2, weight: 0.5, currency: 'SGD', totalValue: 25.5 });
+export const baseItem = (): Body => ({
+  description: 'T-shirt',
+  unitPrice: 12.75,
+  quantity: 2,
+  weight: 0.5,
+  currency: 'SGD',
+  totalValue: 25.5,
+});
 
 /** A valid last-mile order to Singapore. */
 const baseOrder = (): Body => ({
@@ -59,16 +66,30 @@ export const lockerStation = (patch: Body = {}): Body => {
   if (!match) throw new Error('reference data has no station near 048618');
   const { station } = match;
   return patched(
-    { zipcode: station.zipcode, station_name: station.name, station_address: station.address, address_detail: station.addressDetail, distance: 120.5, station_code: station.code },
+    {
+      zipcode: station.zipcode,
+      station_name: station.name,
+      station_address: station.address,
+      address_detail: station.addressDetail,
+      distance: 120.5,
+      station_code: station.code,
+    },
     patch,
   );
 };
 
-export const run = (body: Body, account: Account = demo): CreateOrderValidation => validateCreateOrder(body, { account, ref, rules });
+export const run = (body: Body, account: Account = demo): CreateOrderValidation =>
+  validateCreateOrder(body, { account, ref, rules });
 
 /** Destinations, each a coherent patch of the base order. */
 export const to = {
-  US: { recipient_country: 'US', recipient_state: 'CA', postal_code: '94105', service_code: 'USG', declared_value_currency: 'USD' },
+  US: {
+    recipient_country: 'US',
+    recipient_state: 'CA',
+    postal_code: '94105',
+    service_code: 'USG',
+    declared_value_currency: 'USD',
+  },
   MY: { recipient_country: 'MY', postal_code: '50450' },
   KR: { recipient_country: 'KR', postal_code: '04524' },
   JP: { recipient_country: 'JP', postal_code: '100-0001' },
@@ -97,7 +118,13 @@ export interface Row {
   expected: string | Body;
 }
 
-export const row = (rule: string, desc: string, patch: Body, expected: string | Body, account: Account = demo): Row => ({
+export const row = (
+  rule: string,
+  desc: string,
+  patch: Body,
+  expected: string | Body,
+  account: Account = demo,
+): Row => ({
   name: `${rule}: ${desc} -> ${typeof expected === 'string' ? expected : `ok ${JSON.stringify(expected)}`.slice(0, 120)}`,
   body: order(patch),
   account,

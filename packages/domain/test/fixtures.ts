@@ -18,4 +18,5 @@ export const sampleOrder = (overrides: Partial<ValidOrder> = {}): ValidOrder => 
 });
 
 /** The sample order in the domain's words, as a create-order command carries it. */
-export const sampleParcelOrder = (overrides: Partial<ValidOrder> = {}, unit: WeightUnit = 'kg'): ParcelOrder => toParcelOrder(sampleOrder(overrides), unit);
+export const sampleParcelOrder = (overrides: Partial<ValidOrder> = {}, unit: WeightUnit = 'kg'): ParcelOrder =>
+  toParcelOrder(sampleOrder(overrides), unit);

@@ -27,7 +27,11 @@ import {
   type ReadPosition,
 } from '@kurrent/kurrentdb-client';
 import { refuseRepeatedIds } from '@parcel-logistics/eventstore/adapter';
-import { startCatchUpSubscription, subscriptionRegistry, type HandlerErrorListener } from '@parcel-logistics/eventstore/adapter';
+import {
+  startCatchUpSubscription,
+  subscriptionRegistry,
+  type HandlerErrorListener,
+} from '@parcel-logistics/eventstore/adapter';
 import {
   checkpointStreamPrefix,
   encodeStream,
@@ -71,7 +75,10 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
   async function readStreamRaw(stream: string, fromRevision: number, maxCount?: number): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     try {
-      for await (const resolved of client.readStream(stream, { fromRevision: BigInt(fromRevision), ...(maxCount ? { maxCount } : {}) })) {
+      for await (const resolved of client.readStream(stream, {
+        fromRevision: BigInt(fromRevision),
+        ...(maxCount ? { maxCount } : {}),
+      })) {
         if (resolved.event) events.push(toRecorded(resolved.event));
       }
     } catch (error) {
@@ -83,7 +90,11 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
 
   async function* readBackwards(stream: string) {
     try {
-      for await (const resolved of client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
+      for await (const resolved of client.readStream(stream, {
+        direction: BACKWARDS,
+        fromRevision: END,
+        maxCount: 1,
+      })) {
         if (resolved.event) yield resolved.event;
       }
     } catch (error) {
@@ -96,10 +107,19 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
     return -1;
   }
 
-  async function readPage(from: ReadPosition, after: number, limit: number, maxCount?: number): Promise<RecordedEvent[]> {
+  async function readPage(
+    from: ReadPosition,
+    after: number,
+    limit: number,
+    maxCount?: number,
+  ): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     if (limit <= 0) return events;
-    for await (const resolved of client.readAll({ fromPosition: from, filter: filter(), ...(maxCount ? { maxCount } : {}) })) {
+    for await (const resolved of client.readAll({
+      fromPosition: from,
+      filter: filter(),
+      ...(maxCount ? { maxCount } : {}),
+    })) {
       if (!resolved.event) continue;
       const event = toRecorded(resolved.event);
       if (event.globalPosition <= after) continue;
@@ -123,7 +143,12 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
   }
 
   async function headPosition(): Promise<number> {
-    for await (const resolved of client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1, filter: filter() })) {
+    for await (const resolved of client.readAll({
+      direction: BACKWARDS,
+      fromPosition: END,
+      maxCount: 1,
+      filter: filter(),
+    })) {
       if (resolved.event) return toGlobalPosition(resolved.event.position);
     }
     return 0;
@@ -155,11 +180,17 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
     requests.forEach(refuseRepeatedIds);
     const { appends, parts } = await planMultiAppend(requests, readHead);
     if (appends.some((a) => a.events.length === 0)) {
-      throw new Error('KurrentDB appendMany: every stream needs at least one event (its multi-stream append writes records)');
+      throw new Error(
+        'KurrentDB appendMany: every stream needs at least one event (its multi-stream append writes records)',
+      );
     }
     const written = await client
       .multiStreamAppend(
-        appends.map((a) => ({ streamName: encodeStream(a.streamName), expectedState: toStreamState(a.expectedRevision), events: a.events.map(toEventData) })),
+        appends.map((a) => ({
+          streamName: encodeStream(a.streamName),
+          expectedState: toStreamState(a.expectedRevision),
+          events: a.events.map(toEventData),
+        })),
       )
       .catch((error: unknown) => {
         throw toPortError(error, requests);
@@ -172,7 +203,12 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
     });
     const lastRevisions = parts.map((p) => finalRevisions[p.append]! - appends[p.append]!.events.length + p.end);
     const positions = await Promise.all(
-      appends.map((a, i) => positionsOf(a.streamName, lastRevisions.filter((_, r) => parts[r]!.append === i))),
+      appends.map((a, i) =>
+        positionsOf(
+          a.streamName,
+          lastRevisions.filter((_, r) => parts[r]!.append === i),
+        ),
+      ),
     );
     return parts.map((p, r) => ({
       streamName: appends[p.append]!.streamName,
@@ -233,7 +269,10 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
           loadCheckpoint: async (id) => (await storedCheckpoint(id)) ?? 0,
           saveCheckpoint: async (id, position) => {
             const stream = checkpointStream(id);
-            const written = await client.appendToStream(stream, jsonEvent({ type: 'SubscriptionCheckpoint', data: { position } }));
+            const written = await client.appendToStream(
+              stream,
+              jsonEvent({ type: 'SubscriptionCheckpoint', data: { position } }),
+            );
             // Only the latest checkpoint is ever read.
             if (written.nextExpectedRevision === 0n) await client.setStreamMetadata(stream, { maxCount: 10 });
           },
@@ -265,5 +304,4 @@ export function createKurrentDbEventStore(options: KurrentDbEventStoreOptions): 
       return closing;
     },
   };
-
 }

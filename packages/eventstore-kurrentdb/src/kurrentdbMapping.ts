@@ -59,13 +59,17 @@ export const logStreamRegex = `^(?!\\$|${checkpointStreamPrefix})`;
  * event is never 0. They grow in log order and have gaps; `fromGlobalPosition` reverses it.
  */
 export function toGlobalPosition(position: Position | undefined): number {
-  if (!position) throw new Error('KurrentDB returned an event without its log position (stream reads carry it from server 22.6 on)');
+  if (!position)
+    throw new Error('KurrentDB returned an event without its log position (stream reads carry it from server 22.6 on)');
   const global = Number(position.commit) + 1;
   if (!Number.isSafeInteger(global)) throw new Error(`KurrentDB log position ${position.commit} is beyond 2^53`);
   return global;
 }
 
-export const fromGlobalPosition = (global: number): Position => ({ commit: BigInt(global - 1), prepare: BigInt(global - 1) });
+export const fromGlobalPosition = (global: number): Position => ({
+  commit: BigInt(global - 1),
+  prepare: BigInt(global - 1),
+});
 
 /**
  * Metadata travels as one string property: the multi-stream append takes string values only,
@@ -144,7 +148,11 @@ export async function planMultiAppend(
     const index = byStream.get(request.streamName);
     if (index === undefined) {
       byStream.set(request.streamName, appends.length);
-      appends.push({ streamName: request.streamName, expectedRevision: request.expectedRevision, events: [...request.events] });
+      appends.push({
+        streamName: request.streamName,
+        expectedRevision: request.expectedRevision,
+        events: [...request.events],
+      });
       parts.push({ append: appends.length - 1, end: request.events.length });
       continue;
     }

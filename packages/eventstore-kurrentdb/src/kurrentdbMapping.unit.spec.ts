@@ -50,7 +50,12 @@ describe('KurrentDB positions and events', () => {
 
   it('round trips data and metadata through the stored shape', () => {
     const data = { text: 'a \u0000 b', n: [1, null] };
-    const stored = toEventData({ id: '0b7e6a8e-5d0c-4c53-9d55-3a3f3f8e0e01', type: 'A.v1', data, metadata: { traceId: 't' } });
+    const stored = toEventData({
+      id: '0b7e6a8e-5d0c-4c53-9d55-3a3f3f8e0e01',
+      type: 'A.v1',
+      data,
+      metadata: { traceId: 't' },
+    });
     expect(stored.metadata).toEqual({ 'parcel.metadata': '{"traceId":"t"}' });
     const recorded = toRecorded({
       streamId: 'reference-demo_2fX',

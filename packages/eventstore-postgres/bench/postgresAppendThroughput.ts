@@ -14,7 +14,14 @@ const url = pgTestUrl();
 const request = (): AppendRequest => ({
   streamName: `parcel-${randomUUID()}`,
   expectedRevision: 'no_stream',
-  events: [{ id: randomUUID(), type: 'ParcelRegistered.v1', data: { weight: 1.2, reference: 'REF-1' }, metadata: { by: 'bench' } }],
+  events: [
+    {
+      id: randomUUID(),
+      type: 'ParcelRegistered.v1',
+      data: { weight: 1.2, reference: 'REF-1' },
+      metadata: { by: 'bench' },
+    },
+  ],
 });
 
 async function measure(mode: 'sequential' | 'concurrent', total: number, poolSize: number): Promise<number> {

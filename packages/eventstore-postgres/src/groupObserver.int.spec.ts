@@ -9,7 +9,13 @@ describe('postgres onCommit', () => {
     const url = pgTestUrl();
     const { schema, drop } = tempSchema(url);
     const { sizes, onCommit } = observed();
-    const store = await createPostgresEventStore({ connectionString: url, schema, poolSize: 2, onCommit, onHandlerError: () => undefined });
+    const store = await createPostgresEventStore({
+      connectionString: url,
+      schema,
+      poolSize: 2,
+      onCommit,
+      onHandlerError: () => undefined,
+    });
     try {
       await appendInGroups(store, sizes);
     } finally {

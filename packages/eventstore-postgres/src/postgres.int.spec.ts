@@ -6,7 +6,8 @@ const url = pgTestUrl();
 
 eventStoreConformance('postgres', async () => {
   const { schema, drop } = tempSchema(url);
-  const open = () => createPostgresEventStore({ connectionString: url, schema, poolSize: 4, onHandlerError: () => undefined });
+  const open = () =>
+    createPostgresEventStore({ connectionString: url, schema, poolSize: 4, onHandlerError: () => undefined });
   const store = await open();
   return {
     store,

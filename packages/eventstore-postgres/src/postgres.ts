@@ -2,7 +2,11 @@
 import pg from 'pg';
 import { toRecorded } from '@parcel-logistics/eventstore/adapter';
 import type { EventRow } from '@parcel-logistics/eventstore/adapter';
-import { startCatchUpSubscription, subscriptionRegistry, type HandlerErrorListener } from '@parcel-logistics/eventstore/adapter';
+import {
+  startCatchUpSubscription,
+  subscriptionRegistry,
+  type HandlerErrorListener,
+} from '@parcel-logistics/eventstore/adapter';
 import type { EventStore, RecordedEvent } from '@parcel-logistics/eventstore';
 import { createPgAppend } from './postgresAppend.ts';
 import { createPgLease } from './postgresLease.ts';
@@ -30,7 +34,6 @@ export interface PostgresEventStoreOptions {
    */
   onCommit?: (groupSize: number) => void;
 }
-
 
 /** How long a page of the log read for the subscriptions serves others at the same position, at most. */
 const PAGE_KEPT_MS = 50;
@@ -89,7 +92,8 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   };
   const queryPage = async (afterPosition: number, limit: number): Promise<EventRow[]> =>
     (await pool.query<EventRow>(sql.readAll, [afterPosition, Math.max(0, limit)])).rows;
-  const readAll = async (afterPosition: number, limit: number): Promise<RecordedEvent[]> => (await queryPage(afterPosition, limit)).map(toRecorded);
+  const readAll = async (afterPosition: number, limit: number): Promise<RecordedEvent[]> =>
+    (await queryPage(afterPosition, limit)).map(toRecorded);
   const subscriptionPage = async (after: number, limit: number): Promise<RecordedEvent[]> => {
     const now = Date.now();
     if (page?.after !== after || page.limit !== limit || now - page.at > PAGE_KEPT_MS) {
@@ -159,7 +163,9 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     },
     async progress(subscriptionIds) {
       open();
-      const { rows } = await pool.query<{ subscription_id: string | null; position: string }>(sql.progress, [subscriptionIds]);
+      const { rows } = await pool.query<{ subscription_id: string | null; position: string }>(sql.progress, [
+        subscriptionIds,
+      ]);
       let head = 0;
       const checkpoints = new Map<string, number>();
       for (const row of rows) {

@@ -25,7 +25,13 @@
  * fails the whole group.
  */
 import type { Pool } from 'pg';
-import { checkExpected, refuseRepeatedIds, retriedResult, serializeData, type StoredRow } from '@parcel-logistics/eventstore/adapter';
+import {
+  checkExpected,
+  refuseRepeatedIds,
+  retriedResult,
+  serializeData,
+  type StoredRow,
+} from '@parcel-logistics/eventstore/adapter';
 import { observeGroup, type GroupObserver } from '@parcel-logistics/eventstore/adapter';
 import type { AppendRequest, AppendResult } from '@parcel-logistics/eventstore';
 import type { PgNames } from './postgresSchema.ts';
@@ -84,7 +90,8 @@ function plan(state: GroupState, requests: AppendRequest[]): { outcome: Outcome;
       const head = headOf(streamName);
       const actual = head?.revision ?? -1;
       checkExpected(request, actual);
-      if (events.length === 0) return { streamName, nextExpectedRevision: actual, lastGlobalPosition: head?.globalPosition ?? 0 };
+      if (events.length === 0)
+        return { streamName, nextExpectedRevision: actual, lastGlobalPosition: head?.globalPosition ?? 0 };
       events.forEach((event, i) => {
         const row: Row = {
           event_id: event.id,
@@ -149,11 +156,19 @@ export function createPgAppend(pool: Pool, n: PgNames, maxGroup = 256, onGroup?:
     const requests = group.flatMap((p) => p.requests);
     const ids = requests.flatMap((r) => r.events.map((e) => e.id));
     const streams = [...new Set(requests.map((r) => r.streamName))];
-    const { rows } = await pool.query<LookupRow>({ name: `${n.schema}-lookup`, text: lookupText, values: [ids, streams] });
+    const { rows } = await pool.query<LookupRow>({
+      name: `${n.schema}-lookup`,
+      text: lookupText,
+      values: [ids, streams],
+    });
     const state: GroupState = { stored: new Map(), heads: new Map(), logHead: 0 };
     for (const row of rows) {
       if (row.kind === 'log') state.logHead = Number(row.global_position);
-      else if (row.kind === 'head') state.heads.set(row.stream_name!, { revision: Number(row.revision), globalPosition: Number(row.global_position) });
+      else if (row.kind === 'head')
+        state.heads.set(row.stream_name!, {
+          revision: Number(row.revision),
+          globalPosition: Number(row.global_position),
+        });
       else {
         state.stored.set(row.event_id!, {
           event_id: row.event_id!,
@@ -196,7 +211,12 @@ export function createPgAppend(pool: Pool, n: PgNames, maxGroup = 256, onGroup?:
       const shift = head - plannedHead;
       const moved = (position: number) => (position > plannedHead ? position + shift : position);
       return planned.map(({ outcome }) =>
-        outcome.ok ? { ...outcome, results: outcome.results.map((r) => ({ ...r, lastGlobalPosition: moved(r.lastGlobalPosition) })) } : outcome,
+        outcome.ok
+          ? {
+              ...outcome,
+              results: outcome.results.map((r) => ({ ...r, lastGlobalPosition: moved(r.lastGlobalPosition) })),
+            }
+          : outcome,
       );
     }
   }

@@ -13,7 +13,12 @@ describe('postgres event store shared by several store objects', () => {
   let drop: () => Promise<void>;
   const opened: EventStore[] = [];
   const open = async (options: Partial<PostgresEventStoreOptions> = {}) => {
-    const store = await createPostgresEventStore({ connectionString: url, schema, onHandlerError: () => undefined, ...options });
+    const store = await createPostgresEventStore({
+      connectionString: url,
+      schema,
+      onHandlerError: () => undefined,
+      ...options,
+    });
     opened.push(store);
     return store;
   };
@@ -28,14 +33,18 @@ describe('postgres event store shared by several store objects', () => {
 
   it('stores starting at once on a new schema all create it without a clash', async () => {
     const stores = await Promise.all(Array.from({ length: 6 }, () => open({ poolSize: 1 })));
-    await Promise.all(stores.map((s, i) => s.append({ streamName: `start-${i}`, expectedRevision: 'no_stream', events: [event()] })));
+    await Promise.all(
+      stores.map((s, i) => s.append({ streamName: `start-${i}`, expectedRevision: 'no_stream', events: [event()] })),
+    );
     expect(await stores[0]!.readAll({ limit: 10 })).toHaveLength(6);
   });
 
   it('two store objects contending for one stream: exactly one wins', async () => {
     const [a, b] = [await open({ poolSize: 5 }), await open({ poolSize: 5 })];
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).append({ streamName: 'contended', expectedRevision: 'no_stream', events: [event()] })),
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? a : b).append({ streamName: 'contended', expectedRevision: 'no_stream', events: [event()] }),
+      ),
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     expect(await a.readStream('contended')).toHaveLength(1);
@@ -89,14 +98,24 @@ describe('postgres event store shared by several store objects', () => {
     // The lookup takes no lock: a group that loses a race is looked up and planned again, and the
     // positions it planned are moved to where the rows really went.
     const stores = await Promise.all([1, 2, 3].map(() => open({ poolSize: 4 })));
-    const requests = Array.from({ length: 60 }, (_, i): AppendRequest => ({ streamName: `race-retry-${i % 6}`, expectedRevision: 'any', events: events(1 + (i % 2)) }));
+    const requests = Array.from({ length: 60 }, (_, i): AppendRequest => ({
+      streamName: `race-retry-${i % 6}`,
+      expectedRevision: 'any',
+      events: events(1 + (i % 2)),
+    }));
     // Every request is sent by two stores at once: one stores it, the other is its retry.
-    const results = await Promise.all(requests.flatMap((request, i) => [stores[i % 3]!.append(request), stores[(i + 1) % 3]!.append(request)]));
+    const results = await Promise.all(
+      requests.flatMap((request, i) => [stores[i % 3]!.append(request), stores[(i + 1) % 3]!.append(request)]),
+    );
     const stored = new Map((await stores[0]!.readAll({ limit: 1000 })).map((e) => [e.id, e]));
     expect(stored.size).toBe(requests.reduce((sum, r) => sum + r.events.length, 0));
     requests.forEach((request, i) => {
       const last = stored.get(request.events.at(-1)!.id)!;
-      const expected = { streamName: request.streamName, nextExpectedRevision: last.revision, lastGlobalPosition: last.globalPosition };
+      const expected = {
+        streamName: request.streamName,
+        nextExpectedRevision: last.revision,
+        lastGlobalPosition: last.globalPosition,
+      };
       expect([results[2 * i], results[2 * i + 1]]).toEqual([expected, expected]);
     });
   }, 60_000);
@@ -139,13 +158,20 @@ describe('postgres subscription leases: one subscription id served by one proces
   });
 
   it('two stores subscribing with one id: only the holder delivers; when it closes, the other takes over after its checkpoint', async () => {
-    const open = (leaseRetryMs: number) => createPostgresEventStore({ connectionString: url, schema, leaseRetryMs, onHandlerError: () => undefined });
+    const open = (leaseRetryMs: number) =>
+      createPostgresEventStore({ connectionString: url, schema, leaseRetryMs, onHandlerError: () => undefined });
     const [writer, first, second] = await Promise.all([open(1000), open(50), open(50)]);
     try {
       const a = record(first, 'lease', { subscriptionId: 'shared', pollIntervalMs: 20 });
       await a.subscription.caughtUp(); // holds the lease from here on
       const b = record(second, 'lease', { subscriptionId: 'shared', pollIntervalMs: 20 });
-      await writer.appendMany(Array.from({ length: 5 }, (_, i) => ({ streamName: `lease-${i}`, expectedRevision: 'no_stream' as const, events: [event()] })));
+      await writer.appendMany(
+        Array.from({ length: 5 }, (_, i) => ({
+          streamName: `lease-${i}`,
+          expectedRevision: 'no_stream' as const,
+          events: [event()],
+        })),
+      );
       await a.subscription.caughtUp();
       await b.subscription.caughtUp(); // standing by: caught up through the holder's checkpoint
       expect(a.seen).toHaveLength(5);

@@ -34,7 +34,9 @@ export function createPgLease(connectionString: string, schema: string, subscrip
     },
     async acquire(stopping) {
       while (!stopping.aborted && !held) {
-        const c = client ?? new pg.Client({ connectionString, application_name: `parcel-lease-${subscriptionId}`.slice(0, 63) });
+        const c =
+          client ??
+          new pg.Client({ connectionString, application_name: `parcel-lease-${subscriptionId}`.slice(0, 63) });
         try {
           if (!client) {
             client = c;
@@ -42,7 +44,10 @@ export function createPgLease(connectionString: string, schema: string, subscrip
             c.on('end', () => drop(c));
             await c.connect();
           }
-          const { rows } = await c.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS ok', [schema, subscriptionId]);
+          const { rows } = await c.query<{ ok: boolean }>(
+            'SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS ok',
+            [schema, subscriptionId],
+          );
           held = client === c && rows[0]!.ok;
         } catch {
           drop(c);

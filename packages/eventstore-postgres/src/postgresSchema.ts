@@ -25,7 +25,9 @@ const ddlLockClass = 0x50646466; // 'Pddf'
 export function pgNames(schema: string): PgNames {
   // Names are interpolated into SQL (identifiers cannot be bound), so only plain ones are accepted.
   if (!/^[a-z_][a-z0-9_]{0,47}$/.test(schema)) {
-    throw new Error(`invalid event store schema name ${JSON.stringify(schema)}: use [a-z_][a-z0-9_]*, at most 48 characters`);
+    throw new Error(
+      `invalid event store schema name ${JSON.stringify(schema)}: use [a-z_][a-z0-9_]*, at most 48 characters`,
+    );
   }
   const hash = createHash('sha256').update(schema).digest().readInt32BE(0);
   return {

@@ -30,18 +30,28 @@ const { createSqliteEventStore } = (await import(
 
 const concurrency = 200;
 const scale = Number(process.env.BENCH_SCALE ?? 1);
-const list = <T extends string>(name: string, fallback: T[]): T[] => (process.env[name]?.split(',') as T[] | undefined) ?? fallback;
+const list = <T extends string>(name: string, fallback: T[]): T[] =>
+  (process.env[name]?.split(',') as T[] | undefined) ?? fallback;
 const writers = list<'thread' | 'main'>('BENCH_WRITERS', ['thread', 'main']);
 const durabilities = list<'full' | 'normal'>('BENCH_DURABILITY', ['full', 'normal']);
 
 const request = (): AppendRequest => ({
   streamName: `parcel-${randomUUID()}`,
   expectedRevision: 'no_stream',
-  events: [{ id: randomUUID(), type: 'ParcelRegistered.v1', data: { weight: 1.2, reference: 'REF-1' }, metadata: { by: 'bench' } }],
+  events: [
+    {
+      id: randomUUID(),
+      type: 'ParcelRegistered.v1',
+      data: { weight: 1.2, reference: 'REF-1' },
+      metadata: { by: 'bench' },
+    },
+  ],
 });
 
 /** Delays of a 1 ms interval timer beyond its 1 ms, while `work` runs. */
-async function withLagProbe<T>(work: () => Promise<T>): Promise<{ value: T; maxLagMs: number; p99LagMs: number; over10: number }> {
+async function withLagProbe<T>(
+  work: () => Promise<T>,
+): Promise<{ value: T; maxLagMs: number; p99LagMs: number; over10: number }> {
   const lags: number[] = [];
   let last = performance.now();
   const timer = setInterval(() => {
@@ -69,7 +79,11 @@ type Mode = 'sequential' | 'concurrent' | 'concurrent+subs';
 
 async function measure(writer: 'thread' | 'main', durability: 'full' | 'normal', mode: Mode, total: number) {
   const dir = await mkdtemp(join(process.argv[2] ?? tmpdir(), 'parcel-bench-'));
-  const store: EventStore = createSqliteEventStore({ file: join(dir, 'events.db'), durability, writerThread: writer === 'thread' });
+  const store: EventStore = createSqliteEventStore({
+    file: join(dir, 'events.db'),
+    durability,
+    writerThread: writer === 'thread',
+  });
   const subscriptions: Subscription[] = [];
   try {
     // Warm up (the writer thread starts, statements are prepared) outside the measurement.

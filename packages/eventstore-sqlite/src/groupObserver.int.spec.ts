@@ -13,7 +13,12 @@ describe('sqlite onCommit', () => {
   ])('%s: each append call in one group, groups of more than one', async (_, options) => {
     const dir = await mkdtemp(join(tmpdir(), 'parcel-eventstore-'));
     const { sizes, onCommit } = observed();
-    const store = createSqliteEventStore({ file: join(dir, 'events.db'), onCommit, onHandlerError: () => undefined, ...options });
+    const store = createSqliteEventStore({
+      file: join(dir, 'events.db'),
+      onCommit,
+      onHandlerError: () => undefined,
+      ...options,
+    });
     try {
       await appendInGroups(store, sizes);
     } finally {
@@ -33,7 +38,11 @@ describe('sqlite onCommit', () => {
     });
     try {
       await store.append({ streamName: 's-1', expectedRevision: 'no_stream', events: events(1) });
-      const subscription = store.subscribeToAll({ subscriptionId: 'observed', pollIntervalMs: 20, handler: async () => undefined });
+      const subscription = store.subscribeToAll({
+        subscriptionId: 'observed',
+        pollIntervalMs: 20,
+        handler: async () => undefined,
+      });
       await subscription.caughtUp();
       await subscription.stop(); // saves its checkpoint
       expect(sizes).toEqual([1]);

@@ -108,8 +108,14 @@ describe('sqlite writer thread', () => {
       other.close();
     }
     expect(failed).toBeInstanceOf(Error);
-    expect(failed).toMatchObject({ code: 'ERR_SQLITE_ERROR', errcode: 5, message: expect.stringMatching(/locked|busy/i) });
-    await expect(store.append({ streamName: 'busy', expectedRevision: 'no_stream', events: [event()] })).resolves.toMatchObject({
+    expect(failed).toMatchObject({
+      code: 'ERR_SQLITE_ERROR',
+      errcode: 5,
+      message: expect.stringMatching(/locked|busy/i),
+    });
+    await expect(
+      store.append({ streamName: 'busy', expectedRevision: 'no_stream', events: [event()] }),
+    ).resolves.toMatchObject({
       nextExpectedRevision: 0,
     });
   });
@@ -140,7 +146,9 @@ describe('sqlite writer thread', () => {
     );
     await store.close();
     expect(await Promise.all(appends)).toHaveLength(100);
-    await expect(store.append({ streamName: 'late', expectedRevision: 'any', events: [event()] })).rejects.toThrow('closed');
+    await expect(store.append({ streamName: 'late', expectedRevision: 'any', events: [event()] })).rejects.toThrow(
+      'closed',
+    );
     const reopened = open();
     expect((await reopened.readAll({ limit: 1000 })).length).toBe(100);
   });

@@ -10,7 +10,11 @@
 import { DatabaseSync } from 'node:sqlite';
 import { toRecorded } from '@parcel-logistics/eventstore/adapter';
 import type { EventRow } from '@parcel-logistics/eventstore/adapter';
-import { startCatchUpSubscription, subscriptionRegistry, type HandlerErrorListener } from '@parcel-logistics/eventstore/adapter';
+import {
+  startCatchUpSubscription,
+  subscriptionRegistry,
+  type HandlerErrorListener,
+} from '@parcel-logistics/eventstore/adapter';
 import type { EventStore, RecordedEvent } from '@parcel-logistics/eventstore';
 import { createGroupCommitWriter, inThreadTransport, writerThreadTransport } from './sqliteWriter.ts';
 
@@ -53,7 +57,6 @@ CREATE TABLE IF NOT EXISTS checkpoints (
   position INTEGER NOT NULL
 );`;
 
-
 const columns = 'global_position, stream_name, revision, event_id, type, data, metadata, recorded_at';
 
 export function createSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
@@ -70,7 +73,9 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
   const readStreamStmt = db.prepare(
     `SELECT ${columns} FROM events WHERE stream_name = ? AND revision >= ? ORDER BY revision`,
   );
-  const readAllStmt = db.prepare(`SELECT ${columns} FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?`);
+  const readAllStmt = db.prepare(
+    `SELECT ${columns} FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?`,
+  );
   const headStmt = db.prepare('SELECT COALESCE(MAX(global_position), 0) AS head FROM events');
   const loadCheckpointStmt = db.prepare('SELECT position FROM checkpoints WHERE subscription_id = ?');
 

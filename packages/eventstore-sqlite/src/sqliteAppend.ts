@@ -12,7 +12,13 @@
  * exactly as they always did), and errors travel as `WireError` and are re-created by `fromWire`.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { checkExpected, refuseRepeatedIds, retriedResult, serializeData, type StoredRow } from '@parcel-logistics/eventstore/adapter';
+import {
+  checkExpected,
+  refuseRepeatedIds,
+  retriedResult,
+  serializeData,
+  type StoredRow,
+} from '@parcel-logistics/eventstore/adapter';
 import { DuplicateEventIdError } from '@parcel-logistics/eventstore';
 import { WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
 import type { AppendRequest, AppendResult, ExpectedRevision } from '@parcel-logistics/eventstore';
@@ -45,8 +51,7 @@ export type Outcome<E> = { ok: true; results: AppendResult[] } | { ok: false; er
 
 /** `committed: false`: BEGIN or COMMIT failed (busy, I/O, disk full) and nothing of the batch is durable. */
 export type BatchOutcome<E = unknown> =
-  | { committed: true; outcomes: Outcome<E>[]; checkpointError?: E }
-  | { committed: false; error: E };
+  { committed: true; outcomes: Outcome<E>[]; checkpointError?: E } | { committed: false; error: E };
 
 /** Throws what `JSON.stringify` throws (a BigInt, a cycle): the caller rejects that request alone. */
 export const serializeRequest = (request: AppendRequest): SerializedRequest => ({
@@ -95,7 +100,10 @@ export function createBatchCommitter(db: DatabaseSync, durability: 'full' | 'nor
     if (stored.length > 0) {
       // The shared idempotency rule compares `serializeData(data)`; JSON text parses back to a
       // value that serialises to the same text. Only retries and id clashes take this path.
-      const parsed = { ...request, events: events.map((e) => ({ id: e.id, type: e.type, data: JSON.parse(e.data) as unknown })) };
+      const parsed = {
+        ...request,
+        events: events.map((e) => ({ id: e.id, type: e.type, data: JSON.parse(e.data) as unknown })),
+      };
       return retriedResult(parsed, stored);
     }
 
@@ -153,7 +161,9 @@ export function createBatchCommitter(db: DatabaseSync, durability: 'full' | 'nor
         if (db.isOpen && db.isTransaction) db.exec('ROLLBACK');
         return { committed: false, error };
       }
-      return checkpointError === undefined ? { committed: true, outcomes } : { committed: true, outcomes, checkpointError };
+      return checkpointError === undefined
+        ? { committed: true, outcomes }
+        : { committed: true, outcomes, checkpointError };
     },
   };
 }
@@ -162,19 +172,31 @@ export function createBatchCommitter(db: DatabaseSync, durability: 'full' | 'nor
 export type WireError =
   | { kind: 'wrongExpectedRevision'; streamName: string; expected: ExpectedRevision; actual: number }
   | { kind: 'duplicateEventId'; streamName: string; eventId: string }
-  | { kind: 'error'; name: string; message: string; stack: string | undefined; fields: Record<string, string | number> };
+  | {
+      kind: 'error';
+      name: string;
+      message: string;
+      stack: string | undefined;
+      fields: Record<string, string | number>;
+    };
 
 /** Fields of `node:sqlite` errors (and system errors) worth keeping. */
 const errorFields = ['code', 'errcode', 'errstr', 'errno', 'syscall'];
 
 function toWire(error: unknown): WireError {
   if (error instanceof WrongExpectedRevisionError) {
-    return { kind: 'wrongExpectedRevision', streamName: error.streamName, expected: error.expected, actual: error.actual };
+    return {
+      kind: 'wrongExpectedRevision',
+      streamName: error.streamName,
+      expected: error.expected,
+      actual: error.actual,
+    };
   }
   if (error instanceof DuplicateEventIdError) {
     return { kind: 'duplicateEventId', streamName: error.streamName, eventId: error.eventId };
   }
-  if (!(error instanceof Error)) return { kind: 'error', name: 'Error', message: String(error), stack: undefined, fields: {} };
+  if (!(error instanceof Error))
+    return { kind: 'error', name: 'Error', message: String(error), stack: undefined, fields: {} };
   const fields: Record<string, string | number> = {};
   for (const key of errorFields) {
     const value: unknown = (error as unknown as Record<string, unknown>)[key];
@@ -184,7 +206,8 @@ function toWire(error: unknown): WireError {
 }
 
 function fromWire(wire: WireError): Error {
-  if (wire.kind === 'wrongExpectedRevision') return new WrongExpectedRevisionError(wire.streamName, wire.expected, wire.actual);
+  if (wire.kind === 'wrongExpectedRevision')
+    return new WrongExpectedRevisionError(wire.streamName, wire.expected, wire.actual);
   if (wire.kind === 'duplicateEventId') return new DuplicateEventIdError(wire.streamName, wire.eventId);
   const error = Object.assign(new Error(wire.message), wire.fields);
   error.name = wire.name;

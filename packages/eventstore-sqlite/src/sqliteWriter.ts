@@ -65,7 +65,9 @@ export function writerThreadTransport(data: WriterThreadData): BatchTransport {
       worker = undefined;
       const waiting = pending;
       pending = undefined;
-      waiting?.reject(new Error('the sqlite writer thread stopped; the batch may or may not have committed', { cause }));
+      waiting?.reject(
+        new Error('the sqlite writer thread stopped; the batch may or may not have committed', { cause }),
+      );
     };
     thread.on('message', (outcome: BatchOutcome<WireError>) => {
       thread.unref();

@@ -9,7 +9,13 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
-import { batchOutcomeToWire, createBatchCommitter, type Batch, type BatchCommitter, type BatchOutcome } from './sqliteAppend.ts';
+import {
+  batchOutcomeToWire,
+  createBatchCommitter,
+  type Batch,
+  type BatchCommitter,
+  type BatchOutcome,
+} from './sqliteAppend.ts';
 
 export interface WriterThreadData {
   file: string;

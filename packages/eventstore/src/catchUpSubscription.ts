@@ -31,7 +31,12 @@ export interface Lease {
 }
 
 /** `event`: the event that failed, or the first of the page that failed (`handleBatch`). */
-export type HandlerErrorListener = (error: unknown, event: RecordedEvent, attempt: number, subscriptionId: string) => void;
+export type HandlerErrorListener = (
+  error: unknown,
+  event: RecordedEvent,
+  attempt: number,
+  subscriptionId: string,
+) => void;
 
 export type CatchUpOptions = SubscribeToAllOptions & {
   /** Events read per page (and the most a `handleBatch` gets at once); default 100. */

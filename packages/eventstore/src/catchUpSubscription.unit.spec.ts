@@ -23,7 +23,16 @@ function memoryLog() {
   };
   const append = (): void => {
     const n = log.length + 1;
-    log.push({ id: `e${n}`, streamName: 's', type: 'T', revision: n - 1, globalPosition: n, data: {}, metadata: {}, recordedAt: '2026-11-23T00:00:00.000Z' });
+    log.push({
+      id: `e${n}`,
+      streamName: 's',
+      type: 'T',
+      revision: n - 1,
+      globalPosition: n,
+      data: {},
+      metadata: {},
+      recordedAt: '2026-11-23T00:00:00.000Z',
+    });
   };
   return { source, append, reads, saves, checkpoint: () => checkpoint };
 }
@@ -31,7 +40,12 @@ function memoryLog() {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Once caught up, `count` commits `gapMs` apart, each waking the subscription as a store would; then caught up again. */
-async function commitOneByOne(log: ReturnType<typeof memoryLog>, subscription: CatchUpSubscription, count: number, gapMs: number): Promise<void> {
+async function commitOneByOne(
+  log: ReturnType<typeof memoryLog>,
+  subscription: CatchUpSubscription,
+  count: number,
+  gapMs: number,
+): Promise<void> {
   await subscription.caughtUp();
   for (let i = 0; i < count; i++) {
     log.append();
@@ -64,7 +78,11 @@ test('without coalesceMs every wake reads at once', async () => {
   const log = memoryLog();
   const { source } = log;
   const pages: number[] = [];
-  const subscription = startCatchUpSubscription(source, { subscriptionId: 'eager', pollIntervalMs: 60_000, handleBatch: async (events) => void pages.push(events.length) });
+  const subscription = startCatchUpSubscription(source, {
+    subscriptionId: 'eager',
+    pollIntervalMs: 60_000,
+    handleBatch: async (events) => void pages.push(events.length),
+  });
   try {
     await commitOneByOne(log, subscription, 3, 20);
     expect(pages).toEqual([1, 1, 1]);

@@ -6,13 +6,21 @@ import { createMongoProjectionStore } from './mongo.ts';
 
 const url = process.env.PARCEL_MONGO_URL;
 if (!url) {
-  throw new Error('PARCEL_MONGO_URL is not set: start the server with `eval "$(bash infra/up.sh mongo)"` (npm test does this)');
+  throw new Error(
+    'PARCEL_MONGO_URL is not set: start the server with `eval "$(bash infra/up.sh mongo)"` (npm test does this)',
+  );
 }
 // One database per run; the ids of the conformance suite are unique per test, so its tests share it.
 const dbName = `parcel_projections_${randomUUID().slice(0, 8)}`;
 const open = () => createMongoProjectionStore({ url, dbName });
 /** The parcels collection's indexes, sorted by name, on a new collection and on an upgraded one alike. */
-const parcelIndexNames = ['_id_', 'parcels_by_account_reference', 'parcels_by_id_client', 'parcels_by_id_revision', 'parcels_by_partner_key'];
+const parcelIndexNames = [
+  '_id_',
+  'parcels_by_account_reference',
+  'parcels_by_id_client',
+  'parcels_by_id_revision',
+  'parcels_by_partner_key',
+];
 
 afterAll(async () => {
   const client = await new MongoClient(url).connect();
@@ -43,12 +51,32 @@ describe('mongo projection store', () => {
       const idempotency = await db.collection('idempotency').listIndexes().toArray();
       // Each lookup's index is unique with exactly the lookup's fields: the only kind mongo-java-server uses.
       expect(parcels.map((index) => index.name).sort()).toEqual(parcelIndexNames);
-      expect(parcels.find((index) => index.name === 'parcels_by_account_reference')).toMatchObject({ key: { clientId: 1, customTrackingNum: 1 }, unique: true });
-      expect(parcels.find((index) => index.name === 'parcels_by_partner_key')).toMatchObject({ key: { partnerKey: 1 }, unique: true, sparse: true });
-      expect(tokens.find((index) => index.name === 'tokens_by_hash')).toMatchObject({ key: { tokenHash: 1 }, unique: true });
-      expect(idempotency.map((index) => index.name).sort()).toEqual(['_id_', 'idempotency_by_id_owner_state', 'idempotency_ttl']);
-      expect(idempotency.find((index) => index.name === 'idempotency_by_id_owner_state')).toMatchObject({ key: { _id: 1, owner: 1, state: 1 }, unique: true });
-      expect(idempotency.find((index) => index.name === 'idempotency_ttl')).toMatchObject({ key: { expireAt: 1 }, expireAfterSeconds: 0 });
+      expect(parcels.find((index) => index.name === 'parcels_by_account_reference')).toMatchObject({
+        key: { clientId: 1, customTrackingNum: 1 },
+        unique: true,
+      });
+      expect(parcels.find((index) => index.name === 'parcels_by_partner_key')).toMatchObject({
+        key: { partnerKey: 1 },
+        unique: true,
+        sparse: true,
+      });
+      expect(tokens.find((index) => index.name === 'tokens_by_hash')).toMatchObject({
+        key: { tokenHash: 1 },
+        unique: true,
+      });
+      expect(idempotency.map((index) => index.name).sort()).toEqual([
+        '_id_',
+        'idempotency_by_id_owner_state',
+        'idempotency_ttl',
+      ]);
+      expect(idempotency.find((index) => index.name === 'idempotency_by_id_owner_state')).toMatchObject({
+        key: { _id: 1, owner: 1, state: 1 },
+        unique: true,
+      });
+      expect(idempotency.find((index) => index.name === 'idempotency_ttl')).toMatchObject({
+        key: { expireAt: 1 },
+        expireAfterSeconds: 0,
+      });
     } finally {
       await client.db(freshDb).dropDatabase();
       await client.close();
@@ -75,7 +103,10 @@ describe('mongo projection store', () => {
           return { _id: trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo, view };
         }),
       );
-      const [first, second] = await Promise.all([createMongoProjectionStore({ url, dbName: formerDb }), createMongoProjectionStore({ url, dbName: formerDb })]);
+      const [first, second] = await Promise.all([
+        createMongoProjectionStore({ url, dbName: formerDb }),
+        createMongoProjectionStore({ url, dbName: formerDb }),
+      ]);
       await second.close();
       try {
         expect(await first.parcels.getByPartnerTrackingNo('LMX', 'LMX-A')).toEqual(views[0]);
@@ -94,7 +125,10 @@ describe('mongo projection store', () => {
     } finally {
       // Cleanup only (the name is this test's own): after two clients dropped the same index at
       // once, mongo-java-server now and then fails the drop with "index not found".
-      await client.db(formerDb).dropDatabase().catch(() => undefined);
+      await client
+        .db(formerDb)
+        .dropDatabase()
+        .catch(() => undefined);
       await client.close();
     }
   });
@@ -103,7 +137,12 @@ describe('mongo projection store', () => {
     const store = await open();
     try {
       const clientId = `race-${randomUUID()}`;
-      const records = Array.from({ length: 10 }, (_, i) => ({ clientId, tokenHash: `${clientId}-${i}`, issuedAt: i, expiresAt: i + 1 }));
+      const records = Array.from({ length: 10 }, (_, i) => ({
+        clientId,
+        tokenHash: `${clientId}-${i}`,
+        issuedAt: i,
+        expiresAt: i + 1,
+      }));
       await Promise.all(records.map((record) => store.tokens.put(record)));
       const found = await Promise.all(records.map((record) => store.tokens.findByHash(record.tokenHash)));
       expect(found.filter(Boolean)).toHaveLength(1);
@@ -117,13 +156,22 @@ describe('mongo projection store', () => {
     const client = await new MongoClient(url).connect();
     try {
       const clientId = `grouped-${randomUUID()}`;
-      const views = Array.from({ length: 3 }, (_, i) => parcelView({ trackingNumber: `${clientId}-${i}`, clientId, revision: 0 }));
+      const views = Array.from({ length: 3 }, (_, i) =>
+        parcelView({ trackingNumber: `${clientId}-${i}`, clientId, revision: 0 }),
+      );
       const again = { ...views[0]!, revision: 1, statusCode: 'LB_GN' };
-      const written = await Promise.all([...views.map((view) => store.parcels.save(view, -1)), store.parcels.save(again, 0)]);
+      const written = await Promise.all([
+        ...views.map((view) => store.parcels.save(view, -1)),
+        store.parcels.save(again, 0),
+      ]);
       expect(written).toEqual([true, true, true, true]);
       expect(await store.parcels.get(views[0]!.trackingNumber)).toMatchObject({ revision: 1, statusCode: 'LB_GN' });
       // A bulk write marks each document with its call's id and the entry's index; a lone save does not.
-      const docs = await client.db(dbName).collection<{ _id: string; writeMark?: string }>('parcels').find({ _id: { $in: views.slice(1).map((v) => v.trackingNumber) } }).toArray();
+      const docs = await client
+        .db(dbName)
+        .collection<{ _id: string; writeMark?: string }>('parcels')
+        .find({ _id: { $in: views.slice(1).map((v) => v.trackingNumber) } })
+        .toArray();
       const calls = new Set(docs.map((doc) => doc.writeMark?.split('/')[0]));
       expect(docs).toHaveLength(2);
       expect(calls.size).toBe(1);
@@ -138,7 +186,9 @@ describe('mongo projection store', () => {
     const store = await open();
     try {
       const clientId = `client-${randomUUID()}`;
-      await expect(store.parcels.save(parcelView({ trackingNumber: `PX\ud800${clientId}`, clientId }), -1)).rejects.toThrow(TypeError);
+      await expect(
+        store.parcels.save(parcelView({ trackingNumber: `PX\ud800${clientId}`, clientId }), -1),
+      ).rejects.toThrow(TypeError);
       const view = parcelView({ trackingNumber: `PX-${clientId}`, clientId, customTrackingNum: 'REF\ufffd' });
       expect(await store.parcels.save(view, -1)).toBe(true);
       expect(await store.parcels.getByReference(clientId, 'REF\ud800')).toBeNull();
@@ -152,13 +202,26 @@ describe('mongo projection store', () => {
     const store = await open();
     try {
       const now = Date.now();
-      const request = { clientId: `client-${randomUUID()}`, key: 'K\ufffd', fingerprint: 'f', owner: randomUUID(), now, lockedUntil: now + 1000, expiresAt: now + 2000 };
+      const request = {
+        clientId: `client-${randomUUID()}`,
+        key: 'K\ufffd',
+        fingerprint: 'f',
+        owner: randomUUID(),
+        now,
+        lockedUntil: now + 1000,
+        expiresAt: now + 2000,
+      };
       await expect(store.idempotency.claim({ ...request, key: 'K\ud800' })).rejects.toThrow(TypeError);
       await expect(store.idempotency.claim({ ...request, owner: '\udc00' })).rejects.toThrow(TypeError);
       expect(await store.idempotency.claim(request)).toEqual({ claimed: true });
       expect(await store.idempotency.get(request.clientId, 'K\ud800')).toBeNull();
-      expect(await store.idempotency.complete(request.clientId, 'K\ud800', request.owner, { status: 200, body: '' })).toBe(false);
-      expect(await store.idempotency.get(request.clientId, request.key)).toMatchObject({ key: 'K\ufffd', state: 'pending' });
+      expect(
+        await store.idempotency.complete(request.clientId, 'K\ud800', request.owner, { status: 200, body: '' }),
+      ).toBe(false);
+      expect(await store.idempotency.get(request.clientId, request.key)).toMatchObject({
+        key: 'K\ufffd',
+        state: 'pending',
+      });
     } finally {
       await store.close();
     }
@@ -171,7 +234,12 @@ describe('mongo projection store', () => {
       for (let i = 0; i < 20_000; i += 500) {
         const batch = Array.from({ length: 500 }, (_, j) => i + j);
         await Promise.all(
-          batch.map((n) => store.parcels.save(parcelView({ trackingNumber: `${prefix}${n}`, clientId: n % 2 === 0 ? `${prefix}even` : `${prefix}odd` }), -1)),
+          batch.map((n) =>
+            store.parcels.save(
+              parcelView({ trackingNumber: `${prefix}${n}`, clientId: n % 2 === 0 ? `${prefix}even` : `${prefix}odd` }),
+              -1,
+            ),
+          ),
         );
       }
       const numbers = Array.from({ length: 1000 }, (_, i) => `${prefix}${i * 7}`);
@@ -183,7 +251,9 @@ describe('mongo projection store', () => {
         expect(found.size).toBe(500);
       }
       const median = timings.sort((a, b) => a - b)[2]!;
-      console.log(`mongo getManyForClient: 1000 numbers among 20 000 parcels, median of 5 runs ${median.toFixed(1)} ms`);
+      console.log(
+        `mongo getManyForClient: 1000 numbers among 20 000 parcels, median of 5 runs ${median.toFixed(1)} ms`,
+      );
       expect(median).toBeLessThan(1000);
     } finally {
       await store.close();

@@ -15,12 +15,24 @@
  * (mongo-java-server has none): save is a single-document compare-and-set on `revision`.
  */
 import { randomUUID } from 'node:crypto';
-import { MongoBulkWriteError, MongoClient, type AnyBulkWriteOperation, type BulkWriteResult, type Collection } from 'mongodb';
+import {
+  MongoBulkWriteError,
+  MongoClient,
+  type AnyBulkWriteOperation,
+  type BulkWriteResult,
+  type Collection,
+} from 'mongodb';
 import { publicTrackingOf, type ParcelView } from '@parcel-logistics/contracts';
 import type { ProjectionStore, TokenRecord } from '@parcel-logistics/projections';
 import { createMongoIdempotencyStore, idempotencyIndexes, type IdempotencyDocument } from './mongoIdempotency.ts';
 import { duplicateIndex, duplicateIndexIn, isKey, pairKey } from './mongoKeys.ts';
-import { parcelIndexes, partnerKeyIndex, upgradeFromFormerIndexes, type ParcelDocument, type TokenDocument } from './mongoParcels.ts';
+import {
+  parcelIndexes,
+  partnerKeyIndex,
+  upgradeFromFormerIndexes,
+  type ParcelDocument,
+  type TokenDocument,
+} from './mongoParcels.ts';
 
 export interface MongoProjectionStoreOptions {
   /** Connection string; driver options such as `serverSelectionTimeoutMS` go in its query. */
@@ -59,7 +71,8 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
   const parcelWrite = (view: ParcelView, withPartner: boolean) => {
     const { trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo } = view;
     const keys = [trackingNumber, clientId, customTrackingNum, carrier, partnerTrackingNo];
-    if (!keys.every(isKey)) throw new TypeError(`parcel ${JSON.stringify(trackingNumber)}: a key field cannot be stored exactly`);
+    if (!keys.every(isKey))
+      throw new TypeError(`parcel ${JSON.stringify(trackingNumber)}: a key field cannot be stored exactly`);
     const fields = { clientId, customTrackingNum, revision, carrier, partnerTrackingNo, view };
     const partnerKey = withPartner && partnerTrackingNo !== '' ? pairKey(carrier, partnerTrackingNo) : undefined;
     return {
@@ -77,7 +90,10 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
         await parcels.insertOne(insert);
         return true;
       }
-      const { matchedCount } = await parcels.updateOne({ _id: view.trackingNumber, revision: expectedRevision }, update);
+      const { matchedCount } = await parcels.updateOne(
+        { _id: view.trackingNumber, revision: expectedRevision },
+        update,
+      );
       return matchedCount === 1;
     };
     try {
@@ -92,7 +108,8 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
 
   async function saveMany(entries: readonly { view: ParcelView; expectedRevision: number }[]): Promise<boolean[]> {
     open();
-    if (entries.length < 2) return Promise.all(entries.map(({ view, expectedRevision }) => saveOne(view, expectedRevision)));
+    if (entries.length < 2)
+      return Promise.all(entries.map(({ view, expectedRevision }) => saveOne(view, expectedRevision)));
     // Each write marks its document, so should fewer match than were sent, a read tells which.
     const call = randomUUID();
     const mark = (i: number) => `${call}/${i}`;
@@ -100,7 +117,12 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
       const write = parcelWrite(view, true);
       return expectedRevision === -1
         ? { insertOne: { document: { ...write.insert, writeMark: mark(i) } } }
-        : { updateOne: { filter: { _id: view.trackingNumber, revision: expectedRevision }, update: { ...write.update, $set: { ...write.update.$set, writeMark: mark(i) } } } };
+        : {
+            updateOne: {
+              filter: { _id: view.trackingNumber, revision: expectedRevision },
+              update: { ...write.update, $set: { ...write.update.$set, writeMark: mark(i) } },
+            },
+          };
     });
     const refused = new Map<number, string | undefined>();
     let result: BulkWriteResult;
@@ -119,7 +141,10 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
     const sentUpdates = entries.flatMap((e, i) => (e.expectedRevision !== -1 && !refused.has(i) ? [i] : []));
     if (result.matchedCount < sentUpdates.length) {
       const marks = await parcels
-        .find({ _id: { $in: sentUpdates.map((i) => entries[i]!.view.trackingNumber) } }, { projection: { writeMark: 1 }, batchSize: sentUpdates.length })
+        .find(
+          { _id: { $in: sentUpdates.map((i) => entries[i]!.view.trackingNumber) } },
+          { projection: { writeMark: 1 }, batchSize: sentUpdates.length },
+        )
         .toArray();
       const found = new Set(marks.map((doc) => doc.writeMark));
       for (const i of sentUpdates) written[i] = found.has(mark(i));
@@ -211,7 +236,9 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
         open();
         const numbers = [...new Set(trackingNumbers)].filter(isKey);
         if (numbers.length === 0) return new Map();
-        const docs = await parcels.find({ _id: { $in: numbers } }, { projection: { revision: 1 }, batchSize: numbers.length }).toArray();
+        const docs = await parcels
+          .find({ _id: { $in: numbers } }, { projection: { revision: 1 }, batchSize: numbers.length })
+          .toArray();
         return new Map(docs.map((doc) => [doc._id, doc.revision]));
       },
       async getByReference(clientId, customTrackingNum) {
@@ -231,7 +258,8 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
     tokens: {
       async put({ clientId, tokenHash, issuedAt, expiresAt }) {
         open();
-        if (!isKey(clientId) || !isKey(tokenHash)) throw new TypeError('token: clientId and tokenHash must be well-formed strings');
+        if (!isKey(clientId) || !isKey(tokenHash))
+          throw new TypeError('token: clientId and tokenHash must be well-formed strings');
         // One document per account, replaced whole: the older hash is gone in the same write.
         await tokens.replaceOne({ _id: clientId }, { tokenHash, issuedAt, expiresAt }, { upsert: true });
       },
@@ -240,7 +268,12 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
         if (!isKey(tokenHash)) return null;
         const doc = await tokens.findOne({ tokenHash });
         if (!doc) return null;
-        const record: TokenRecord = { clientId: doc._id, tokenHash: doc.tokenHash, issuedAt: doc.issuedAt, expiresAt: doc.expiresAt };
+        const record: TokenRecord = {
+          clientId: doc._id,
+          tokenHash: doc.tokenHash,
+          issuedAt: doc.issuedAt,
+          expiresAt: doc.expiresAt,
+        };
         return record;
       },
     },

@@ -29,11 +29,15 @@ export const idempotencyIndexes: IndexDescription[] = [
 
 /** Whether a claim made at `now` may overwrite the stored record (the rule of `IdempotencyStore.claim`). */
 const claimable = (record: IdempotencyRecord, { fingerprint, now }: IdempotencyClaimRequest): boolean =>
-  record.expiresAt <= now || (record.state === 'pending' && record.fingerprint === fingerprint && record.lockedUntil <= now);
+  record.expiresAt <= now ||
+  (record.state === 'pending' && record.fingerprint === fingerprint && record.lockedUntil <= now);
 
 const recordOf = ({ _id, expireAt: _expireAt, ...record }: IdempotencyDocument): IdempotencyRecord => record;
 
-export function createMongoIdempotencyStore(records: Collection<IdempotencyDocument>, open: () => void): IdempotencyStore {
+export function createMongoIdempotencyStore(
+  records: Collection<IdempotencyDocument>,
+  open: () => void,
+): IdempotencyStore {
   return {
     /**
      * Insert; on a duplicate `_id`, read the record and, when the claim may overwrite it, replace
@@ -46,7 +50,16 @@ export function createMongoIdempotencyStore(records: Collection<IdempotencyDocum
         throw new TypeError('idempotency claim: clientId, key, fingerprint and owner must be well-formed strings');
       }
       const _id = pairKey(clientId, key);
-      const record: IdempotencyRecord = { clientId, key, fingerprint, state: 'pending', owner, lockedUntil, createdAt: now, expiresAt };
+      const record: IdempotencyRecord = {
+        clientId,
+        key,
+        fingerprint,
+        state: 'pending',
+        owner,
+        lockedUntil,
+        createdAt: now,
+        expiresAt,
+      };
       const doc: IdempotencyDocument = { _id, ...record, expireAt: new Date(expiresAt) };
       for (;;) {
         try {

@@ -49,10 +49,16 @@ const formerIndexes = { reference: 'parcels_by_reference', partner: 'parcels_by_
 export async function upgradeFromFormerIndexes(parcels: Collection<ParcelDocument>): Promise<void> {
   const names = new Set((await parcels.listIndexes().toArray()).map((index) => String(index.name)));
   if (names.has(formerIndexes.partner)) {
-    const registered = parcels.find({ partnerTrackingNo: { $ne: '' }, partnerKey: { $exists: false } }, { projection: { carrier: 1, partnerTrackingNo: 1 } });
+    const registered = parcels.find(
+      { partnerTrackingNo: { $ne: '' }, partnerKey: { $exists: false } },
+      { projection: { carrier: 1, partnerTrackingNo: 1 } },
+    );
     for await (const doc of registered) {
       await parcels
-        .updateOne({ _id: doc._id, partnerTrackingNo: doc.partnerTrackingNo, carrier: doc.carrier }, { $set: { partnerKey: pairKey(doc.carrier, doc.partnerTrackingNo) } })
+        .updateOne(
+          { _id: doc._id, partnerTrackingNo: doc.partnerTrackingNo, carrier: doc.carrier },
+          { $set: { partnerKey: pairKey(doc.carrier, doc.partnerTrackingNo) } },
+        )
         .catch((error: unknown) => {
           // Another parcel carries that number already: this one keeps no key, as save does.
           if (duplicateIndex(error) !== partnerKeyIndex) throw error;
@@ -60,9 +66,10 @@ export async function upgradeFromFormerIndexes(parcels: Collection<ParcelDocumen
     }
   }
   for (const name of [formerIndexes.reference, formerIndexes.partner]) {
-    if (names.has(name)) await parcels.dropIndex(name).catch((error: unknown) => {
-      // Dropped by a process that started at the same time.
-      if (!(error instanceof MongoServerError && error.codeName === 'IndexNotFound')) throw error;
-    });
+    if (names.has(name))
+      await parcels.dropIndex(name).catch((error: unknown) => {
+        // Dropped by a process that started at the same time.
+        if (!(error instanceof MongoServerError && error.codeName === 'IndexNotFound')) throw error;
+      });
   }
 }

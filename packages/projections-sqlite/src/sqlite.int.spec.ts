@@ -48,7 +48,10 @@ describe('sqlite projection store', () => {
       };
       for (const [lookup, plan] of Object.entries(plans)) {
         const searches = plan.map((step) => String(step.detail)).filter((detail) => /\bparcels\b/.test(detail));
-        expect({ lookup, searches }).toEqual({ lookup, searches: ['SEARCH parcels USING INDEX sqlite_autoindex_parcels_1 (tracking_number=?)'] });
+        expect({ lookup, searches }).toEqual({
+          lookup,
+          searches: ['SEARCH parcels USING INDEX sqlite_autoindex_parcels_1 (tracking_number=?)'],
+        });
       }
       // The account is still checked on the rows found.
       const found = await store.parcels.getManyForClient('even', ['PX0', 'PX1', 'PX2', 'PX3', 'PX4', 'missing']);
@@ -64,12 +67,18 @@ describe('sqlite projection store', () => {
     const db = new DatabaseSync(':memory:');
     try {
       db.exec(idempotencySchema);
-      const plan = (sql: string, ...params: string[]) => db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((step) => String(step.detail));
+      const plan = (sql: string, ...params: string[]) =>
+        db
+          .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+          .all(...params)
+          .map((step) => String(step.detail));
       const byKey = ['SEARCH idempotency USING INDEX sqlite_autoindex_idempotency_1 (client_id=? AND key=?)'];
       expect(plan(idempotencySql.get, 'c', 'k')).toEqual(byKey);
       expect(plan(idempotencySql.complete, '200', 'body', 'c', 'k', 'o')).toEqual(byKey);
       expect(plan(idempotencySql.release, 'c', 'k', 'o')).toEqual(byKey);
-      expect(plan(idempotencySql.purge, '0')).toEqual(['SEARCH idempotency USING INDEX idempotency_by_expiry (expires_at<?)']);
+      expect(plan(idempotencySql.purge, '0')).toEqual([
+        'SEARCH idempotency USING INDEX idempotency_by_expiry (expires_at<?)',
+      ]);
     } finally {
       db.close();
     }

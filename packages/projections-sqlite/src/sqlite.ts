@@ -94,7 +94,16 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
     const { changes } =
       expectedRevision === -1
         ? insertParcel.run(trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo, doc)
-        : updateParcel.run(clientId, customTrackingNum, revision, carrier, partnerTrackingNo, doc, trackingNumber, expectedRevision);
+        : updateParcel.run(
+            clientId,
+            customTrackingNum,
+            revision,
+            carrier,
+            partnerTrackingNo,
+            doc,
+            trackingNumber,
+            expectedRevision,
+          );
     return changes === 1;
   };
   const putToken = db.prepare(
@@ -114,7 +123,12 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
    * (each still its own compare-and-set). Under load the inline projection of every create-order
    * was a commit of its own: the largest cost on the embedded process's main thread after HTTP.
    */
-  let queued: { view: ParcelView; expectedRevision: number; resolve: (written: boolean) => void; reject: (error: unknown) => void }[] = [];
+  let queued: {
+    view: ParcelView;
+    expectedRevision: number;
+    resolve: (written: boolean) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
   const saveQueued = (view: ParcelView, expectedRevision: number) =>
     new Promise<boolean>((resolve, reject) => {
       if (queued.length === 0) setImmediate(commitQueued);
@@ -164,7 +178,10 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
       },
       async getManyForClient(clientId, trackingNumbers) {
         open();
-        const rows = getMany.all(JSON.stringify(trackingNumbers), clientId) as { tracking_number: string; doc: string }[];
+        const rows = getMany.all(JSON.stringify(trackingNumbers), clientId) as {
+          tracking_number: string;
+          doc: string;
+        }[];
         return new Map(rows.map((row) => [row.tracking_number, JSON.parse(row.doc) as ParcelView]));
       },
       async revisions(trackingNumbers) {

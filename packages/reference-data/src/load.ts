@@ -41,7 +41,9 @@ export function loadReferenceData(dir: string = DEFAULT_REFERENCE_DIR): Referenc
     allowedCountries: new Set(countries.allowedRecipientCountries),
     serviceTypes: new Map(services.serviceTypes.map((t) => [t.code, t])),
     defaultServiceType: services.defaultServiceType,
-    serviceCodes: new Map(Object.entries(services.serviceCodes).map(([c, codes]) => [c, new Map(Object.entries(codes))])),
+    serviceCodes: new Map(
+      Object.entries(services.serviceCodes).map(([c, codes]) => [c, new Map(Object.entries(codes))]),
+    ),
     carriers: new Map(carriers.carriers.map((c) => [c.code, c])),
     routing: services.routing,
     stationByCode: (code) => byCode.get(code),
@@ -54,7 +56,9 @@ export function loadReferenceData(dir: string = DEFAULT_REFERENCE_DIR): Referenc
         const distance = haversineMetres(lat, lng, station.lat, station.lng);
         if (distance <= radiusM) matches.push({ station, distance });
       }
-      return matches.sort((a, b) => a.distance - b.distance || a.station.code.localeCompare(b.station.code)).slice(0, limit);
+      return matches
+        .sort((a, b) => a.distance - b.distance || a.station.code.localeCompare(b.station.code))
+        .slice(0, limit);
     },
   };
 }
@@ -62,7 +66,8 @@ export function loadReferenceData(dir: string = DEFAULT_REFERENCE_DIR): Referenc
 export function loadAccounts(file: string = DEMO_ACCOUNTS_FILE): Account[] {
   const { accounts } = readJson<{ accounts: Account[] }>(file);
   for (const a of accounts) {
-    if (!a.clientId || !a.apiName || !a.apiKey) throw new Error(`accounts file ${file}: every account needs clientId, apiName and apiKey`);
+    if (!a.clientId || !a.apiName || !a.apiKey)
+      throw new Error(`accounts file ${file}: every account needs clientId, apiName and apiKey`);
     a.weightUnit ??= 'kg';
     a.serviceTypes ??= [];
     a.canCancel ??= false;

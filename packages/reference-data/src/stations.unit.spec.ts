@@ -20,7 +20,8 @@ const ref = loadReferenceData();
 
 // Singapore's bounding box (main island, Sentosa, Tuas, Changi), WGS84.
 const SG = { minLat: 1.23, maxLat: 1.47, minLng: 103.6, maxLng: 104.05 };
-const inSingapore = ([lat, lng]: readonly [number, number]) => lat >= SG.minLat && lat <= SG.maxLat && lng >= SG.minLng && lng <= SG.maxLng;
+const inSingapore = ([lat, lng]: readonly [number, number]) =>
+  lat >= SG.minLat && lat <= SG.maxLat && lng >= SG.minLng && lng <= SG.maxLng;
 
 /**
  * Independent great-circle distance (atan2 form of the haversine, written separately from
@@ -32,7 +33,8 @@ function greatCircleM(a: readonly [number, number], b: readonly [number, number]
   const lat2 = b[0] * toRad;
   const dLat = (b[0] - a[0]) * toRad;
   const dLng = (b[1] - a[1]) * toRad;
-  const s = Math.sin(dLat / 2) * Math.sin(dLat / 2) + Math.cos(lat1) * Math.cos(lat2) * Math.sin(dLng / 2) * Math.sin(dLng / 2);
+  const s =
+    Math.sin(dLat / 2) * Math.sin(dLat / 2) + Math.cos(lat1) * Math.cos(lat2) * Math.sin(dLng / 2) * Math.sin(dLng / 2);
   return 6_371_008.8 * 2 * Math.atan2(Math.sqrt(s), Math.sqrt(1 - s));
 }
 
@@ -59,9 +61,27 @@ describe('stations.json: data integrity', () => {
 
   test('the three original stations keep their codes and places', () => {
     expect(stations.slice(0, 3)).toEqual([
-      expect.objectContaining({ code: 'SGL0001', name: 'Raffles Place MRT Locker', zipcode: '048618', lat: 1.28393, lng: 103.85153 }),
-      expect.objectContaining({ code: 'SGL0002', name: 'Tanjong Pagar Centre Locker', zipcode: '078884', lat: 1.27653, lng: 103.84566 }),
-      expect.objectContaining({ code: 'SGL0003', name: 'Orchard Gateway Locker', zipcode: '238858', lat: 1.30051, lng: 103.83953 }),
+      expect.objectContaining({
+        code: 'SGL0001',
+        name: 'Raffles Place MRT Locker',
+        zipcode: '048618',
+        lat: 1.28393,
+        lng: 103.85153,
+      }),
+      expect.objectContaining({
+        code: 'SGL0002',
+        name: 'Tanjong Pagar Centre Locker',
+        zipcode: '078884',
+        lat: 1.27653,
+        lng: 103.84566,
+      }),
+      expect.objectContaining({
+        code: 'SGL0003',
+        name: 'Orchard Gateway Locker',
+        zipcode: '238858',
+        lat: 1.30051,
+        lng: 103.83953,
+      }),
     ]);
   });
 
@@ -77,7 +97,7 @@ describe('stations.json: data integrity', () => {
     expect(offenders((s) => s.kind !== 'locker' && s.kind !== 'collection-point')).toEqual([]);
   });
 
-  test('coordinates inside Singapore, within 6 km of the centroid of the zipcode\'s postal sector', () => {
+  test("coordinates inside Singapore, within 6 km of the centroid of the zipcode's postal sector", () => {
     expect(offenders((s) => !inSingapore([s.lat, s.lng]))).toEqual([]);
     expect(
       offenders((s) => {
@@ -111,7 +131,8 @@ describe('sg-geocoder.json: data integrity', () => {
   });
 
   test('every point is inside Singapore', () => {
-    for (const point of [...Object.values(geocoder.sectors), ...Object.values(geocoder.postalCodes)]) expect(inSingapore(point)).toBe(true);
+    for (const point of [...Object.values(geocoder.sectors), ...Object.values(geocoder.postalCodes)])
+      expect(inSingapore(point)).toBe(true);
   });
 
   test('postal codes are six digits of a known sector; each station zipcode points at its station', () => {
@@ -131,7 +152,10 @@ describe('geo.ts haversineMetres', () => {
 
   test('zero for one point, symmetric', () => {
     expect(haversineMetres(1.3, 103.8, 1.3, 103.8)).toBe(0);
-    expect(haversineMetres(1.28393, 103.85153, 1.36, 103.99)).toBeCloseTo(haversineMetres(1.36, 103.99, 1.28393, 103.85153), 6);
+    expect(haversineMetres(1.28393, 103.85153, 1.36, 103.99)).toBeCloseTo(
+      haversineMetres(1.36, 103.99, 1.28393, 103.85153),
+      6,
+    );
   });
 
   test('Raffles Place to Tanjong Pagar: about 1050 m (hand-computed)', () => {
@@ -155,7 +179,11 @@ describe('stationsNear (get-stations: within 5 km, at most 20, nearest first)', 
   // that is not in postalCodes and so falls back to its sector centroid (73: Woodlands).
   const cases = [
     { postcode: '048618', point: [1.28393, 103.85153] as const, nearest: 'SGL0001' },
-    { postcode: '529510', point: [1.3526, 103.9447] as const, nearest: stations.find((s) => s.zipcode === '529510')!.code },
+    {
+      postcode: '529510',
+      point: [1.3526, 103.9447] as const,
+      nearest: stations.find((s) => s.zipcode === '529510')!.code,
+    },
     { postcode: '730999', point: geocoder.sectors['73']!, nearest: undefined },
   ];
 
@@ -163,15 +191,18 @@ describe('stationsNear (get-stations: within 5 km, at most 20, nearest first)', 
     expect(geocoder.postalCodes[postcode] ?? geocoder.sectors[postcode.slice(0, 2)]).toEqual([...point]);
   });
 
-  test.each(cases)('$postcode: same stations, order and distances as the independent computation', ({ postcode, point }) => {
-    const expected = allByDistance(point)
-      .filter((m) => m.distance <= RADIUS_M)
-      .slice(0, LIMIT);
-    const got = ref.stationsNear(postcode, RADIUS_M, LIMIT);
-    expect(got.map((m) => m.station.code)).toEqual(expected.map((m) => m.code));
-    got.forEach((m, i) => expect(m.distance).toBeCloseTo(expected[i]!.distance, 3));
-    expect(got.length).toBeGreaterThan(0);
-  });
+  test.each(cases)(
+    '$postcode: same stations, order and distances as the independent computation',
+    ({ postcode, point }) => {
+      const expected = allByDistance(point)
+        .filter((m) => m.distance <= RADIUS_M)
+        .slice(0, LIMIT);
+      const got = ref.stationsNear(postcode, RADIUS_M, LIMIT);
+      expect(got.map((m) => m.station.code)).toEqual(expected.map((m) => m.code));
+      got.forEach((m, i) => expect(m.distance).toBeCloseTo(expected[i]!.distance, 3));
+      expect(got.length).toBeGreaterThan(0);
+    },
+  );
 
   test.each(cases)('$postcode: nearest first, all within 5 km, at most 20', ({ postcode }) => {
     const got = ref.stationsNear(postcode, RADIUS_M, LIMIT);
@@ -180,11 +211,14 @@ describe('stationsNear (get-stations: within 5 km, at most 20, nearest first)', 
     for (const m of got) expect(m.distance).toBeLessThanOrEqual(RADIUS_M);
   });
 
-  test.each(cases.filter((c) => c.nearest))('$postcode: its own station comes first at 0 m', ({ postcode, nearest }) => {
-    const [first] = ref.stationsNear(postcode, RADIUS_M, LIMIT);
-    expect(first!.station.code).toBe(nearest);
-    expect(first!.distance).toBe(0);
-  });
+  test.each(cases.filter((c) => c.nearest))(
+    '$postcode: its own station comes first at 0 m',
+    ({ postcode, nearest }) => {
+      const [first] = ref.stationsNear(postcode, RADIUS_M, LIMIT);
+      expect(first!.station.code).toBe(nearest);
+      expect(first!.distance).toBe(0);
+    },
+  );
 
   test('048618 (CBD): more than 20 stations lie within 5 km, so the limit of 20 cuts the list', () => {
     const within = allByDistance(cases[0]!.point).filter((m) => m.distance <= RADIUS_M);
@@ -197,14 +231,17 @@ describe('stationsNear (get-stations: within 5 km, at most 20, nearest first)', 
     expect(got.find((m) => m.station.code === 'SGL0002')!.distance).toBeCloseTo(1050.2, 0);
   });
 
-  test.each(cases)('$postcode: the 5 km radius cuts the list (stations just beyond are left out)', ({ postcode, point }) => {
-    const all = allByDistance(point);
-    const beyond = all.filter((m) => m.distance > RADIUS_M);
-    expect(beyond.length).toBeGreaterThan(0);
-    const codes = new Set(ref.stationsNear(postcode, RADIUS_M, stations.length).map((m) => m.station.code));
-    expect(codes.size).toBe(all.length - beyond.length);
-    for (const m of beyond) expect(codes.has(m.code)).toBe(false);
-  });
+  test.each(cases)(
+    '$postcode: the 5 km radius cuts the list (stations just beyond are left out)',
+    ({ postcode, point }) => {
+      const all = allByDistance(point);
+      const beyond = all.filter((m) => m.distance > RADIUS_M);
+      expect(beyond.length).toBeGreaterThan(0);
+      const codes = new Set(ref.stationsNear(postcode, RADIUS_M, stations.length).map((m) => m.station.code));
+      expect(codes.size).toBe(all.length - beyond.length);
+      for (const m of beyond) expect(codes.has(m.code)).toBe(false);
+    },
+  );
 
   test('a smaller radius and limit cut the same ordered list', () => {
     const full = ref.stationsNear('529510', RADIUS_M, LIMIT);

@@ -26,7 +26,10 @@ export interface Infra {
 /** The servers infra/up.sh exports. */
 export function requireInfra(): Infra {
   const { PARCEL_KAFKA_BROKERS: kafka, PARCEL_PG_URL: pg, PARCEL_MONGO_URL: mongo } = process.env;
-  if (!kafka || !pg || !mongo) throw new Error('the distributed stack needs Kafka, PostgreSQL and MongoDB: eval "$(bash infra/up.sh)" first (npm test and npm run services do)');
+  if (!kafka || !pg || !mongo)
+    throw new Error(
+      'the distributed stack needs Kafka, PostgreSQL and MongoDB: eval "$(bash infra/up.sh)" first (npm test and npm run services do)',
+    );
   return { kafka, pg, mongo };
 }
 
@@ -116,8 +119,19 @@ export class Stack {
     const spec = specOf(service);
     const name = `${service}-${this.processes.filter((p) => p.service === service).length + 1}`;
     const env = this.environment(service, extra);
-    const child = spawn(process.execPath, [path.join(ROOT, spec.script)], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const proc: ServiceProcess = { service, name, child, port: 0, url: '', exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
+    const child = spawn(process.execPath, [path.join(ROOT, spec.script)], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const proc: ServiceProcess = {
+      service,
+      name,
+      child,
+      port: 0,
+      url: '',
+      exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
+    };
     // Counted at once, so that a second start of the same service gets the next name and port.
     this.processes.push(proc);
     let log: WriteStream | undefined;
@@ -133,9 +147,13 @@ export class Stack {
     const stderr: string[] = [];
     const lastLines: string[] = [];
     child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-    const output = () => `${[...lastLines, stderr.join('')].join('\n').slice(-2000)}${proc.log ? ` (log: ${proc.log})` : ''}`;
+    const output = () =>
+      `${[...lastLines, stderr.join('')].join('\n').slice(-2000)}${proc.log ? ` (log: ${proc.log})` : ''}`;
     proc.port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${name} did not start within ${START_TIMEOUT_MS / 1000} s: ${output()}`)), START_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`${name} did not start within ${START_TIMEOUT_MS / 1000} s: ${output()}`)),
+        START_TIMEOUT_MS,
+      );
       void proc.exited.then((code) => {
         clearTimeout(timer);
         reject(new Error(`${name} exited with ${code}: ${output()}`));
@@ -164,12 +182,17 @@ export class Stack {
    * once the services it needs listen; resolves once every /readyz answers.
    */
   async startAll(counts: Counts = {}): Promise<void> {
-    const planned = STACK.map((spec) => ({ spec, count: counts[spec.service] ?? this.options.counts?.[spec.service] ?? spec.count }));
+    const planned = STACK.map((spec) => ({
+      spec,
+      count: counts[spec.service] ?? this.options.counts?.[spec.service] ?? spec.count,
+    }));
     const started = new Set<ServiceName>();
     while (started.size < planned.length) {
       const stage = planned.filter(({ spec }) => !started.has(spec.service) && spec.needs.every((n) => started.has(n)));
       if (stage.length === 0) throw new Error('the stack description has a cycle in `needs`');
-      await Promise.all(stage.flatMap(({ spec, count }) => Array.from({ length: count }, () => this.start(spec.service))));
+      await Promise.all(
+        stage.flatMap(({ spec, count }) => Array.from({ length: count }, () => this.start(spec.service))),
+      );
       for (const { spec } of stage) started.add(spec.service);
     }
     await Promise.all(this.processes.map((p) => waitReady(p)));
@@ -187,7 +210,10 @@ export class Stack {
       this.processes.map(async (p) => {
         if (!running(p)) return;
         p.child.kill('SIGTERM');
-        const done = await Promise.race([p.exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 10_000))]);
+        const done = await Promise.race([
+          p.exited.then(() => true),
+          new Promise((r) => setTimeout(() => r(false), 10_000)),
+        ]);
         if (!done) p.child.kill('SIGKILL');
         await p.exited;
       }),
@@ -202,7 +228,10 @@ export class Stack {
     const mongo = new MongoClient(infra.mongo);
     try {
       await Promise.all([db.connect(), mongo.connect()]);
-      await Promise.all([db.query(`DROP SCHEMA IF EXISTS "${stores.pgSchema}" CASCADE`), mongo.db(stores.mongoDb).dropDatabase()]);
+      await Promise.all([
+        db.query(`DROP SCHEMA IF EXISTS "${stores.pgSchema}" CASCADE`),
+        mongo.db(stores.mongoDb).dropDatabase(),
+      ]);
     } finally {
       await Promise.allSettled([db.end(), mongo.close()]);
     }
@@ -210,7 +239,10 @@ export class Stack {
 }
 
 /** Settings of a run that drives load and waits on carriers (tests, benchmarks): no rate limit, carrier retries every 200 ms. */
-export const RUN_SETTINGS: Readonly<Record<string, string>> = { PARCEL_RATE_LIMIT_RPS: '0', PARCEL_CARRIER_RETRY_MS: '200' };
+export const RUN_SETTINGS: Readonly<Record<string, string>> = {
+  PARCEL_RATE_LIMIT_RPS: '0',
+  PARCEL_CARRIER_RETRY_MS: '200',
+};
 
 /**
  * A stack of its own for one run (the e2e suites, the benchmarks): free ports, a PostgreSQL schema

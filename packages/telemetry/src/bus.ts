@@ -30,20 +30,33 @@ export function tracedBus(bus: Bus, system: string): Bus {
   });
 
   function produce<T>(topic: string, message: Message, kind: Kind, send: (message: Message) => Promise<T>): Promise<T> {
-    return inSpan(`send ${topic}`, { kind: SpanKind.PRODUCER, attributes: attributes(topic, message, kind, 'send') }, (span) =>
-      send({ ...message, headers: { ...message.headers, ...traceHeaders(span) } }),
+    return inSpan(
+      `send ${topic}`,
+      { kind: SpanKind.PRODUCER, attributes: attributes(topic, message, kind, 'send') },
+      (span) => send({ ...message, headers: { ...message.headers, ...traceHeaders(span) } }),
     );
   }
 
-  function consume<T>(topic: string, message: Message, kind: Kind, handle: () => Promise<T>, extra: Attributes = {}): Promise<T> {
-    const span = { kind: SpanKind.CONSUMER, attributes: { ...attributes(topic, message, kind, 'process'), ...extra }, parent: parentFrom(message.headers) };
+  function consume<T>(
+    topic: string,
+    message: Message,
+    kind: Kind,
+    handle: () => Promise<T>,
+    extra: Attributes = {},
+  ): Promise<T> {
+    const span = {
+      kind: SpanKind.CONSUMER,
+      attributes: { ...attributes(topic, message, kind, 'process'), ...extra },
+      parent: parentFrom(message.headers),
+    };
     return inSpan(`process ${topic}`, span, handle);
   }
 
   return {
     request: <TReply>(topic: string, message: Message, options: { timeoutMs: number }) =>
       produce(topic, message, 'command', (sent) => bus.request<TReply>(topic, sent, options)),
-    handleRequests: (topic, handler) => bus.handleRequests(topic, (message) => consume(topic, message, 'command', () => handler(message))),
+    handleRequests: (topic, handler) =>
+      bus.handleRequests(topic, (message) => consume(topic, message, 'command', () => handler(message))),
     publish: (topic, message) => produce(topic, message, 'event', (sent) => bus.publish(topic, sent)),
     subscribe: (topic, group, handler) =>
       bus.subscribe(topic, group, (message) =>

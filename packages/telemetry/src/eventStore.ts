@@ -30,7 +30,9 @@ function withTraceContext(request: AppendRequest, span: Span): AppendRequest {
   if (!headers.traceparent) return request;
   const stamp: Record<string, string> = {};
   for (const key of TRACE_KEYS) if (headers[key]) stamp[key] = headers[key];
-  const events = request.events.map((e) => (e.metadata?.traceparent === undefined ? { ...e, metadata: { ...e.metadata, ...stamp } } : e));
+  const events = request.events.map((e) =>
+    e.metadata?.traceparent === undefined ? { ...e, metadata: { ...e.metadata, ...stamp } } : e,
+  );
   return { ...request, events };
 }
 
@@ -45,18 +47,29 @@ export function tracedEventStore(store: EventStore): EventStore {
         return result;
       }),
     appendMany: (requests) =>
-      inSpan('eventstore.appendMany', { kind: SpanKind.CLIENT, attributes: appendAttributes(requests) }, async (span) => {
-        const results = await store.appendMany(requests.map((r) => withTraceContext(r, span)));
-        span.setAttribute(ATTR_PARCEL_STREAM_REVISION, results.map((r) => r.nextExpectedRevision));
-        return results;
-      }),
+      inSpan(
+        'eventstore.appendMany',
+        { kind: SpanKind.CLIENT, attributes: appendAttributes(requests) },
+        async (span) => {
+          const results = await store.appendMany(requests.map((r) => withTraceContext(r, span)));
+          span.setAttribute(
+            ATTR_PARCEL_STREAM_REVISION,
+            results.map((r) => r.nextExpectedRevision),
+          );
+          return results;
+        },
+      ),
     readStream: (streamName, options) => {
       if (!trace.getSpan(context.active())) return store.readStream(streamName, options);
-      return inSpan('eventstore.readStream', { kind: SpanKind.CLIENT, attributes: { [ATTR_PARCEL_STREAM_NAME]: streamName } }, async (span) => {
-        const events = await store.readStream(streamName, options);
-        span.setAttribute(ATTR_PARCEL_EVENT_COUNT, events.length);
-        return events;
-      });
+      return inSpan(
+        'eventstore.readStream',
+        { kind: SpanKind.CLIENT, attributes: { [ATTR_PARCEL_STREAM_NAME]: streamName } },
+        async (span) => {
+          const events = await store.readStream(streamName, options);
+          span.setAttribute(ATTR_PARCEL_EVENT_COUNT, events.length);
+          return events;
+        },
+      );
     },
     readAll: (options) => store.readAll(options),
     subscribeToAll: (options) => {
@@ -64,10 +77,16 @@ export function tracedEventStore(store: EventStore): EventStore {
       const settings = { subscriptionId, ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }) };
       if (options.handleBatch) {
         const { handleBatch } = options;
-        return store.subscribeToAll({ ...settings, handleBatch: (events) => handledPage(subscriptionId, events, () => handleBatch(events)) });
+        return store.subscribeToAll({
+          ...settings,
+          handleBatch: (events) => handledPage(subscriptionId, events, () => handleBatch(events)),
+        });
       }
       const { handler } = options;
-      return store.subscribeToAll({ ...settings, handler: (event) => handled(subscriptionId, event, () => handler(event)) });
+      return store.subscribeToAll({
+        ...settings,
+        handler: (event) => handled(subscriptionId, event, () => handler(event)),
+      });
     },
     ...(store.progress ? { progress: store.progress.bind(store) } : {}),
     ping: () => store.ping(),
@@ -79,7 +98,9 @@ function appendAttributes(requests: readonly AppendRequest[]): Attributes {
   const one = requests.length === 1 ? requests[0] : undefined;
   return {
     [ATTR_PARCEL_STREAM_NAME]: one ? one.streamName : requests.map((r) => r.streamName),
-    [ATTR_PARCEL_STREAM_EXPECTED_REVISION]: one ? String(one.expectedRevision) : requests.map((r) => String(r.expectedRevision)),
+    [ATTR_PARCEL_STREAM_EXPECTED_REVISION]: one
+      ? String(one.expectedRevision)
+      : requests.map((r) => String(r.expectedRevision)),
     [ATTR_PARCEL_EVENT_COUNT]: eventCount(requests),
   };
 }
@@ -93,20 +114,36 @@ function handled(subscriptionId: string, event: RecordedEvent, handle: () => Pro
     [ATTR_PARCEL_EVENT_ID]: event.id,
     [ATTR_PARCEL_LOG_POSITION]: event.globalPosition,
   };
-  return inSpan(`eventstore.subscription ${subscriptionId}`, { kind: SpanKind.CONSUMER, attributes, parent: parentFrom(event.metadata) }, handle);
+  return inSpan(
+    `eventstore.subscription ${subscriptionId}`,
+    { kind: SpanKind.CONSUMER, attributes, parent: parentFrom(event.metadata) },
+    handle,
+  );
 }
 
 /** A page of a `handleBatch` subscription: events of many traces, so links rather than a parent. */
-function handledPage(subscriptionId: string, events: readonly RecordedEvent[], handle: () => Promise<void>): Promise<void> {
+function handledPage(
+  subscriptionId: string,
+  events: readonly RecordedEvent[],
+  handle: () => Promise<void>,
+): Promise<void> {
   const links: Link[] = [];
   for (const event of events) {
     const linked = trace.getSpanContext(parentFrom(event.metadata));
-    if (linked) links.push({ context: linked, attributes: { [ATTR_PARCEL_EVENT_ID]: event.id, [ATTR_PARCEL_STREAM_NAME]: event.streamName } });
+    if (linked)
+      links.push({
+        context: linked,
+        attributes: { [ATTR_PARCEL_EVENT_ID]: event.id, [ATTR_PARCEL_STREAM_NAME]: event.streamName },
+      });
   }
   const attributes: Attributes = {
     [ATTR_PARCEL_SUBSCRIPTION_ID]: subscriptionId,
     [ATTR_PARCEL_EVENT_COUNT]: events.length,
     [ATTR_PARCEL_LOG_POSITION]: [events[0]?.globalPosition ?? 0, events.at(-1)?.globalPosition ?? 0],
   };
-  return inSpan(`eventstore.subscription ${subscriptionId}`, { kind: SpanKind.CONSUMER, attributes, parent: ROOT_CONTEXT, links }, handle);
+  return inSpan(
+    `eventstore.subscription ${subscriptionId}`,
+    { kind: SpanKind.CONSUMER, attributes, parent: ROOT_CONTEXT, links },
+    handle,
+  );
 }

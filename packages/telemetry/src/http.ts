@@ -45,8 +45,15 @@ export function tracedHttp(options: TracedHttpOptions = {}): RequestHandler {
       const clientId = options.clientId?.(res);
       if (clientId) span.setAttribute(ATTR_PARCEL_CLIENT_ID, clientId);
       const aborted = !res.writableFinished;
-      if (status >= 500 || aborted) span.setStatus({ code: SpanStatusCode.ERROR, ...(aborted ? { message: 'connection closed before the response was sent' } : {}) });
-      options.log?.debug({ method: req.method, route: route ?? req.path, status, ms: Math.round(performance.now() - started), clientId }, 'request');
+      if (status >= 500 || aborted)
+        span.setStatus({
+          code: SpanStatusCode.ERROR,
+          ...(aborted ? { message: 'connection closed before the response was sent' } : {}),
+        });
+      options.log?.debug(
+        { method: req.method, route: route ?? req.path, status, ms: Math.round(performance.now() - started), clientId },
+        'request',
+      );
       span.end();
     };
     res.once('finish', end);

@@ -15,7 +15,9 @@ function traceMixin(): { trace_id?: string; span_id?: string; trace_flags?: stri
 const SECRET_FIELDS = ['secret', 'secrets', 'apiKey', 'ApiKey', 'authorization', 'x-auth-token'];
 /** fast-redact's paths: a name with a hyphen is written in brackets. */
 const REDACTED = SECRET_FIELDS.flatMap((field) => {
-  const key = /^\w+$/.test(field) ? (prefix: string) => `${prefix}${prefix ? '.' : ''}${field}` : (prefix: string) => `${prefix}["${field}"]`;
+  const key = /^\w+$/.test(field)
+    ? (prefix: string) => `${prefix}${prefix ? '.' : ''}${field}`
+    : (prefix: string) => `${prefix}["${field}"]`;
   return ['', '*', '*.*'].map(key);
 });
 
@@ -25,6 +27,9 @@ export function loggerOptions<T extends LoggerOptions>(options: T): T {
   return {
     redact: { paths: REDACTED, censor: '[secret]' },
     ...options,
-    mixin: (merge: object, level: number, logger: Parameters<NonNullable<LoggerOptions['mixin']>>[2]) => ({ ...own?.(merge, level, logger), ...traceMixin() }),
+    mixin: (merge: object, level: number, logger: Parameters<NonNullable<LoggerOptions['mixin']>>[2]) => ({
+      ...own?.(merge, level, logger),
+      ...traceMixin(),
+    }),
   };
 }

@@ -12,7 +12,15 @@ describe('loggerOptions: secrets are never logged', () => {
   it('writes [secret] for a secret field at the top, one level down and two levels down, and keeps the rest', () => {
     const { log, lines } = capture();
     const secret = 'whsec_c2VjcmV0LWJ5dGVzLWZvci10aGUtdGVzdA==';
-    log.info({ secret, endpoint: { id: 'we_1', secrets: [{ secret, expiresAt: null }] }, req: { headers: { authorization: 'Bearer abc', 'x-auth-token': 'tok' } }, body: { ApiKey: 'k', apiKey: 'k2' } }, 'created');
+    log.info(
+      {
+        secret,
+        endpoint: { id: 'we_1', secrets: [{ secret, expiresAt: null }] },
+        req: { headers: { authorization: 'Bearer abc', 'x-auth-token': 'tok' } },
+        body: { ApiKey: 'k', apiKey: 'k2' },
+      },
+      'created',
+    );
     const [line] = lines;
     expect(line).not.toContain(secret);
     for (const value of ['Bearer abc', '"tok"', '"k"', '"k2"']) expect(line).not.toContain(value);

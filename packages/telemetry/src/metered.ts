@@ -20,7 +20,15 @@ export function meteredBus(bus: Bus, metrics: Metrics): Bus {
   return {
     request: <TReply>(topic: string, message: Message, options: { timeoutMs: number }) =>
       timed(busRequestDuration, { topic }, busOutcome, () => bus.request<TReply>(topic, message, options)),
-    handleRequests: (topic, handler) => bus.handleRequests(topic, (message) => timed(busHandleDuration, { topic }, () => 'error', () => handler(message))),
+    handleRequests: (topic, handler) =>
+      bus.handleRequests(topic, (message) =>
+        timed(
+          busHandleDuration,
+          { topic },
+          () => 'error',
+          () => handler(message),
+        ),
+      ),
     publish: (topic, message) => bus.publish(topic, message),
     subscribe: (topic, group, handler) => bus.subscribe(topic, group, handler),
     ping: () => bus.ping(),
@@ -29,7 +37,11 @@ export function meteredBus(bus: Bus, metrics: Metrics): Bus {
 }
 
 const appendOutcome = (error: unknown): string =>
-  error instanceof WrongExpectedRevisionError ? 'wrong_expected_revision' : error instanceof DuplicateEventIdError ? 'duplicate_event_id' : 'error';
+  error instanceof WrongExpectedRevisionError
+    ? 'wrong_expected_revision'
+    : error instanceof DuplicateEventIdError
+      ? 'duplicate_event_id'
+      : 'error';
 
 /**
  * `parcel_eventstore_append_duration_seconds`, and the store as a source of
@@ -47,7 +59,9 @@ export function meteredEventStore(store: EventStore, metrics: Metrics): EventSto
     if (!store.progress) return { head: 0, lags: new Map() };
     const ids = [...open.keys()];
     const { head, checkpoints } = await store.progress(ids);
-    const lags = new Map(ids.map((id) => [id, Math.max(0, head - Math.max(handled.get(id) ?? 0, checkpoints.get(id) ?? 0))]));
+    const lags = new Map(
+      ids.map((id) => [id, Math.max(0, head - Math.max(handled.get(id) ?? 0, checkpoints.get(id) ?? 0))]),
+    );
     return { head, lags };
   });
 
@@ -72,7 +86,8 @@ export function meteredEventStore(store: EventStore, metrics: Metrics): EventSto
 
   return {
     append: (request) => timed(appendDuration, { operation: 'append' }, appendOutcome, () => store.append(request)),
-    appendMany: (requests) => timed(appendDuration, { operation: 'appendMany' }, appendOutcome, () => store.appendMany(requests)),
+    appendMany: (requests) =>
+      timed(appendDuration, { operation: 'appendMany' }, appendOutcome, () => store.appendMany(requests)),
     readStream: (streamName, options) => store.readStream(streamName, options),
     readAll: (options) => store.readAll(options),
     subscribeToAll: (options) => {
@@ -83,10 +98,19 @@ export function meteredEventStore(store: EventStore, metrics: Metrics): EventSto
       };
       if (options.handleBatch) {
         const { handleBatch } = options;
-        return track(id, store.subscribeToAll({ ...settings, handleBatch: (events) => handleBatch(events).then(() => reached(events.at(-1))) }));
+        return track(
+          id,
+          store.subscribeToAll({
+            ...settings,
+            handleBatch: (events) => handleBatch(events).then(() => reached(events.at(-1))),
+          }),
+        );
       }
       const { handler } = options;
-      return track(id, store.subscribeToAll({ ...settings, handler: (event) => handler(event).then(() => reached(event)) }));
+      return track(
+        id,
+        store.subscribeToAll({ ...settings, handler: (event) => handler(event).then(() => reached(event)) }),
+      );
     },
     ...(store.progress ? { progress: store.progress.bind(store) } : {}),
     ping: () => store.ping(),
@@ -109,11 +133,18 @@ export interface MeteredHttpOptions {
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** Express 5 path templates (`/carrier-events/:carrierCode`) as patterns. */
-function routeMatcher(routes: readonly { method: string; path: string }[]): (method: string, path: string) => string | undefined {
+function routeMatcher(
+  routes: readonly { method: string; path: string }[],
+): (method: string, path: string) => string | undefined {
   const compiled = routes.map(({ method, path }) => ({
     method: method.toUpperCase(),
     path,
-    pattern: new RegExp(`^${path.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`),
+    pattern: new RegExp(
+      `^${path
+        .split('/')
+        .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/')}/?$`,
+    ),
   }));
   return (method, path) => compiled.find((route) => route.method === method && route.pattern.test(path))?.path;
 }
@@ -134,7 +165,9 @@ export function meteredHttp(metrics: Metrics, options: MeteredHttpOptions = {}):
       if (ended) return;
       ended = true;
       const method = METHODS.has(req.method) ? req.method : 'OTHER';
-      const route = req.route ? `${req.baseUrl}${String((req.route as { path: unknown }).path)}` : (fallback(method, req.path) ?? 'unmatched');
+      const route = req.route
+        ? `${req.baseUrl}${String((req.route as { path: unknown }).path)}`
+        : (fallback(method, req.path) ?? 'unmatched');
       const statusClass = res.writableFinished && res.headersSent ? `${Math.floor(res.statusCode / 100)}xx` : 'aborted';
       httpRequestDuration.observe({ route, method, status_class: statusClass }, (performance.now() - started) / 1000);
     };

@@ -127,7 +127,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
 
   new Gauge({
     name: 'parcel_eventstore_subscription_lag_events',
-    help: 'Events of the log a subscription of this process has yet to handle: the head position less the subscription\'s position, read on scrape.',
+    help: "Events of the log a subscription of this process has yet to handle: the head position less the subscription's position, read on scrape.",
     labelNames: ['subscription'] as const,
     registers,
     async collect() {
@@ -185,7 +185,12 @@ export function watchRegistrationBacklog(metrics: Metrics, subscriptionId: strin
 }
 
 /** A gauge without labels whose value `read` gives when scraped; undefined leaves it without a sample. */
-export function gaugeOnScrape(metrics: Metrics, name: string, help: string, read: () => number | undefined | Promise<number | undefined>): void {
+export function gaugeOnScrape(
+  metrics: Metrics,
+  name: string,
+  help: string,
+  read: () => number | undefined | Promise<number | undefined>,
+): void {
   new Gauge({
     name,
     help,
@@ -200,7 +205,12 @@ export function gaugeOnScrape(metrics: Metrics, name: string, help: string, read
 }
 
 /** `outcome` of a timed call. */
-export async function timed<T>(histogram: Histogram<string>, labels: Record<string, string>, outcomeOf: (error: unknown) => string, run: () => Promise<T>): Promise<T> {
+export async function timed<T>(
+  histogram: Histogram<string>,
+  labels: Record<string, string>,
+  outcomeOf: (error: unknown) => string,
+  run: () => Promise<T>,
+): Promise<T> {
   const started = performance.now();
   try {
     const result = await run();

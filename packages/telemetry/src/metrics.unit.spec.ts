@@ -4,14 +4,28 @@ import { createInProcessBus } from '@parcel-logistics/bus';
 import { WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
 import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
 import type { EventStore, LogProgress, RecordedEvent, SubscribeToAllOptions } from '@parcel-logistics/eventstore';
-import { createMetrics, meteredBus, meteredEventStore, meteredHttp, tracedEventStore, watchRegistrationBacklog } from './index.ts';
+import {
+  createMetrics,
+  meteredBus,
+  meteredEventStore,
+  meteredHttp,
+  tracedEventStore,
+  watchRegistrationBacklog,
+} from './index.ts';
 import type { Metrics } from './index.ts';
 
 /** The samples of one metric, as prom-client reports them. */
-async function samples(metrics: Metrics, name: string): Promise<{ metricName?: string; labels: Record<string, string | number>; value: number }[]> {
+async function samples(
+  metrics: Metrics,
+  name: string,
+): Promise<{ metricName?: string; labels: Record<string, string | number>; value: number }[]> {
   const metric = metrics.registry.getSingleMetric(name);
   if (!metric) throw new Error(`no metric ${name}`);
-  return (await metric.get()).values as { metricName?: string; labels: Record<string, string | number>; value: number }[];
+  return (await metric.get()).values as {
+    metricName?: string;
+    labels: Record<string, string | number>;
+    value: number;
+  }[];
 }
 
 /** `<name>_count` of a histogram for these labels (0 when there is no such series). */
@@ -35,16 +49,34 @@ describe('meteredBus', () => {
     try {
       expect(await bus.request('parcel.commands.test', message('a'), { timeoutMs: 1000 })).toBe('done');
       expect(await bus.request('parcel.commands.test', message('b'), { timeoutMs: 1000 })).toBe('done');
-      await expect(bus.request('parcel.commands.test', message('fail'), { timeoutMs: 1000 })).rejects.toThrow('refused');
+      await expect(bus.request('parcel.commands.test', message('fail'), { timeoutMs: 1000 })).rejects.toThrow(
+        'refused',
+      );
       await expect(bus.request('parcel.commands.nobody', message('c'), { timeoutMs: 20 })).rejects.toThrow(/no reply/);
     } finally {
       await bus.close();
     }
-    expect(await countOf(metrics, 'parcel_bus_request_duration_seconds', { topic: 'parcel.commands.test', outcome: 'ok' })).toBe(2);
-    expect(await countOf(metrics, 'parcel_bus_request_duration_seconds', { topic: 'parcel.commands.test', outcome: 'remote_error' })).toBe(1);
-    expect(await countOf(metrics, 'parcel_bus_request_duration_seconds', { topic: 'parcel.commands.nobody', outcome: 'timeout' })).toBe(1);
-    expect(await countOf(metrics, 'parcel_bus_handle_duration_seconds', { topic: 'parcel.commands.test', outcome: 'ok' })).toBe(2);
-    expect(await countOf(metrics, 'parcel_bus_handle_duration_seconds', { topic: 'parcel.commands.test', outcome: 'error' })).toBe(1);
+    expect(
+      await countOf(metrics, 'parcel_bus_request_duration_seconds', { topic: 'parcel.commands.test', outcome: 'ok' }),
+    ).toBe(2);
+    expect(
+      await countOf(metrics, 'parcel_bus_request_duration_seconds', {
+        topic: 'parcel.commands.test',
+        outcome: 'remote_error',
+      }),
+    ).toBe(1);
+    expect(
+      await countOf(metrics, 'parcel_bus_request_duration_seconds', {
+        topic: 'parcel.commands.nobody',
+        outcome: 'timeout',
+      }),
+    ).toBe(1);
+    expect(
+      await countOf(metrics, 'parcel_bus_handle_duration_seconds', { topic: 'parcel.commands.test', outcome: 'ok' }),
+    ).toBe(2);
+    expect(
+      await countOf(metrics, 'parcel_bus_handle_duration_seconds', { topic: 'parcel.commands.test', outcome: 'error' }),
+    ).toBe(1);
     const timeout = (await samples(metrics, 'parcel_bus_request_duration_seconds')).find(
       (s) => s.metricName === 'parcel_bus_request_duration_seconds_sum' && s.labels.outcome === 'timeout',
     );
@@ -54,27 +86,58 @@ describe('meteredBus', () => {
 
 describe('meteredEventStore', () => {
   const appendTo = (store: EventStore, stream: string, expectedRevision: 'no_stream' | 'any' = 'any') =>
-    store.append({ streamName: stream, expectedRevision, events: [{ id: crypto.randomUUID(), type: 'Tested.v1', data: {} }] });
+    store.append({
+      streamName: stream,
+      expectedRevision,
+      events: [{ id: crypto.randomUUID(), type: 'Tested.v1', data: {} }],
+    });
 
   test('append latency by operation and outcome, commit groups through the onCommit hook, and the lag of a caught-up subscription is 0', async () => {
     const metrics = createMetrics({ processMetrics: false });
-    const store = tracedEventStore(meteredEventStore(createSqliteEventStore({ file: ':memory:', onCommit: metrics.onCommit }), metrics));
+    const store = tracedEventStore(
+      meteredEventStore(createSqliteEventStore({ file: ':memory:', onCommit: metrics.onCommit }), metrics),
+    );
     try {
-      await Promise.all([appendTo(store, 's-1', 'no_stream'), appendTo(store, 's-2', 'no_stream'), appendTo(store, 's-3', 'no_stream')]);
+      await Promise.all([
+        appendTo(store, 's-1', 'no_stream'),
+        appendTo(store, 's-2', 'no_stream'),
+        appendTo(store, 's-3', 'no_stream'),
+      ]);
       await expect(appendTo(store, 's-1', 'no_stream')).rejects.toBeInstanceOf(WrongExpectedRevisionError);
-      await store.appendMany([{ streamName: 's-4', expectedRevision: 'no_stream', events: [{ id: crypto.randomUUID(), type: 'Tested.v1', data: {} }] }]);
-      expect(await countOf(metrics, 'parcel_eventstore_append_duration_seconds', { operation: 'append', outcome: 'ok' })).toBe(3);
-      expect(await countOf(metrics, 'parcel_eventstore_append_duration_seconds', { operation: 'append', outcome: 'wrong_expected_revision' })).toBe(1);
-      expect(await countOf(metrics, 'parcel_eventstore_append_duration_seconds', { operation: 'appendMany', outcome: 'ok' })).toBe(1);
+      await store.appendMany([
+        {
+          streamName: 's-4',
+          expectedRevision: 'no_stream',
+          events: [{ id: crypto.randomUUID(), type: 'Tested.v1', data: {} }],
+        },
+      ]);
+      expect(
+        await countOf(metrics, 'parcel_eventstore_append_duration_seconds', { operation: 'append', outcome: 'ok' }),
+      ).toBe(3);
+      expect(
+        await countOf(metrics, 'parcel_eventstore_append_duration_seconds', {
+          operation: 'append',
+          outcome: 'wrong_expected_revision',
+        }),
+      ).toBe(1);
+      expect(
+        await countOf(metrics, 'parcel_eventstore_append_duration_seconds', { operation: 'appendMany', outcome: 'ok' }),
+      ).toBe(1);
       const groups = await samples(metrics, 'parcel_eventstore_commit_group_size');
       expect(groups.find((s) => s.metricName === 'parcel_eventstore_commit_group_size_sum')!.value).toBe(5);
       // The three concurrent appends went in one group.
       expect(groups.find((s) => s.metricName === 'parcel_eventstore_commit_group_size_count')!.value).toBe(3);
 
       const seen: RecordedEvent[] = [];
-      const subscription = store.subscribeToAll({ subscriptionId: 'view', pollIntervalMs: 20, handler: async (e) => void seen.push(e) });
+      const subscription = store.subscribeToAll({
+        subscriptionId: 'view',
+        pollIntervalMs: 20,
+        handler: async (e) => void seen.push(e),
+      });
       await subscription.caughtUp();
-      expect(await samples(metrics, 'parcel_eventstore_subscription_lag_events')).toEqual([{ labels: { subscription: 'view' }, value: 0 }]);
+      expect(await samples(metrics, 'parcel_eventstore_subscription_lag_events')).toEqual([
+        { labels: { subscription: 'view' }, value: 0 },
+      ]);
       expect((await samples(metrics, 'parcel_eventstore_head_position'))[0]!.value).toBe(4);
       await subscription.stop();
       // A stopped subscription is no longer reported.
@@ -96,11 +159,23 @@ describe('meteredEventStore', () => {
         deliver = options.handler;
         return { caughtUp: async () => undefined, stop: async () => undefined };
       },
-      progress: async (ids) => ({ head: progress.head, checkpoints: new Map([...progress.checkpoints].filter(([id]) => ids.includes(id))) }),
+      progress: async (ids) => ({
+        head: progress.head,
+        checkpoints: new Map([...progress.checkpoints].filter(([id]) => ids.includes(id))),
+      }),
       ping: async () => undefined,
       close: async () => undefined,
     };
-    const event = (globalPosition: number): RecordedEvent => ({ id: `e${globalPosition}`, streamName: 's', type: 'T', revision: 0, globalPosition, data: {}, metadata: {}, recordedAt: '' });
+    const event = (globalPosition: number): RecordedEvent => ({
+      id: `e${globalPosition}`,
+      streamName: 's',
+      type: 'T',
+      revision: 0,
+      globalPosition,
+      data: {},
+      metadata: {},
+      recordedAt: '',
+    });
     return { store, handle: (position: number) => deliver!(event(position)) };
   }
 
@@ -112,13 +187,17 @@ describe('meteredEventStore', () => {
     const store = meteredEventStore(fake.store, metrics);
     expect(await samples(metrics, 'parcel_carrier_registration_backlog_events')).toEqual([]);
     store.subscribeToAll({ subscriptionId: 'carrier-registration', handler: async () => undefined });
-    expect(await samples(metrics, 'parcel_eventstore_subscription_lag_events')).toEqual([{ labels: { subscription: 'carrier-registration' }, value: 6 }]);
+    expect(await samples(metrics, 'parcel_eventstore_subscription_lag_events')).toEqual([
+      { labels: { subscription: 'carrier-registration' }, value: 6 },
+    ]);
     expect(await samples(metrics, 'parcel_carrier_registration_backlog_events')).toEqual([{ labels: {}, value: 6 }]);
     await fake.handle(7); // handled here, not yet saved
     expect(await samples(metrics, 'parcel_carrier_registration_backlog_events')).toEqual([{ labels: {}, value: 3 }]);
     progress.head = 12;
     progress.checkpoints.set('carrier-registration', 9); // the holder (another process) moved on
-    expect(await samples(metrics, 'parcel_eventstore_subscription_lag_events')).toEqual([{ labels: { subscription: 'carrier-registration' }, value: 3 }]);
+    expect(await samples(metrics, 'parcel_eventstore_subscription_lag_events')).toEqual([
+      { labels: { subscription: 'carrier-registration' }, value: 3 },
+    ]);
   });
 
   test('a store that cannot be read is left out of the scrape, which still succeeds', async () => {
@@ -162,7 +241,7 @@ describe('meteredHttp', () => {
 });
 
 describe('render', () => {
-  test('Prometheus text of our metrics and, once per process, prom-client\'s process metrics', async () => {
+  test("Prometheus text of our metrics and, once per process, prom-client's process metrics", async () => {
     const metrics = createMetrics();
     const other = createMetrics();
     metrics.onCommit(3);

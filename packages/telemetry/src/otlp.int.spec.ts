@@ -29,11 +29,18 @@ test('OTEL_EXPORTER_OTLP_ENDPOINT: spans are POSTed as OTLP JSON to <endpoint>/v
   });
   await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
   try {
-    const env: NodeJS.ProcessEnv = { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}/` };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}/`,
+    };
     delete env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
     delete env.OTEL_SDK_DISABLED;
     delete env.OTEL_SERVICE_NAME;
-    await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: path.join(__dirname, '..'), env, timeout: 20_000 });
+    await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: path.join(__dirname, '..'),
+      env,
+      timeout: 20_000,
+    });
   } finally {
     collector.close();
   }

@@ -16,7 +16,9 @@ export function tracedProjector(projector: ParcelProjector): ParcelProjector {
         // Without known events the view is brought to the stream's end, whatever revision that is.
         ...(last ? { [ATTR_PARCEL_STREAM_REVISION]: last.revision } : {}),
       };
-      return inSpan(PROJECTION_SPAN, { kind: SpanKind.INTERNAL, attributes }, () => projector.project(trackingNumber, known));
+      return inSpan(PROJECTION_SPAN, { kind: SpanKind.INTERNAL, attributes }, () =>
+        projector.project(trackingNumber, known),
+      );
     },
     projectHistories: (parcels) =>
       inSpan(
@@ -30,6 +32,9 @@ export function tracedProjector(projector: ParcelProjector): ParcelProjector {
         },
         () => projector.projectHistories(parcels),
       ),
-    handleBatch: (page) => inSpan(PROJECTION_SPAN, { kind: SpanKind.INTERNAL, attributes: { [ATTR_PARCEL_EVENT_COUNT]: page.length } }, () => projector.handleBatch(page)),
+    handleBatch: (page) =>
+      inSpan(PROJECTION_SPAN, { kind: SpanKind.INTERNAL, attributes: { [ATTR_PARCEL_EVENT_COUNT]: page.length } }, () =>
+        projector.handleBatch(page),
+      ),
   };
 }

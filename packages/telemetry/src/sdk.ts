@@ -13,7 +13,13 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { AlwaysOffSampler, BatchSpanProcessor, ParentBasedSampler, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import {
+  AlwaysOffSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  SimpleSpanProcessor,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from './attributes.ts';
 import { setExporting } from './spans.ts';
@@ -56,10 +62,13 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
     // OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME win over the code's choice.
     .merge(detectResources({ detectors: [envDetector] }));
   // Nothing exports: record nothing, but keep ids and propagation (a sampled parent still records).
-  const sampler = spanProcessors.length === 0 ? { sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }) } : {};
+  const sampler =
+    spanProcessors.length === 0 ? { sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }) } : {};
   const provider = new TracerProvider({ resource, spanProcessors, ...sampler });
   const contextManager = new AsyncLocalStorageContextManager().enable();
-  const propagator = new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] });
+  const propagator = new CompositePropagator({
+    propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
+  });
 
   // A second telemetry in one process (two embedded stacks in a test) finds the globals taken: it
   // leaves them to the first and only shuts down its own provider.

@@ -32,8 +32,15 @@ export function inSpan<T>(
   fn: (span: Span) => Promise<T>,
 ): Promise<T> {
   const parent = options.parent ?? context.active();
-  if (!exporting) return options.parent ? context.with(parent, () => fn(trace.getSpan(parent) ?? passThrough)) : fn(trace.getSpan(parent) ?? passThrough);
-  const spanOptions = { kind: options.kind, ...(options.attributes ? { attributes: options.attributes } : {}), ...(options.links?.length ? { links: options.links } : {}) };
+  if (!exporting)
+    return options.parent
+      ? context.with(parent, () => fn(trace.getSpan(parent) ?? passThrough))
+      : fn(trace.getSpan(parent) ?? passThrough);
+  const spanOptions = {
+    kind: options.kind,
+    ...(options.attributes ? { attributes: options.attributes } : {}),
+    ...(options.links?.length ? { links: options.links } : {}),
+  };
   return tracer().startActiveSpan(name, spanOptions, parent, async (span) => {
     try {
       return await fn(span);

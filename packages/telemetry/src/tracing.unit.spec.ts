@@ -26,16 +26,25 @@ const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 const traceparentOf = (span: ReadableSpan) => `00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`;
 
 describe('tracedBus', () => {
-  test('publish injects the producer span into the headers, keeping the caller\'s; the subscriber\'s span is its child through them', async () => {
+  test("publish injects the producer span into the headers, keeping the caller's; the subscriber's span is its child through them", async () => {
     const inner = createInProcessBus();
     const bus = tracedBus(inner, 'in-process');
     const received = Promise.withResolvers<Message>();
     await bus.subscribe('parcel.events.v1', 'test-group', async (message) => {
-      received.resolve({ ...message, headers: { ...message.headers, seenTraceId: trace.getActiveSpan()!.spanContext().traceId } });
+      received.resolve({
+        ...message,
+        headers: { ...message.headers, seenTraceId: trace.getActiveSpan()!.spanContext().traceId },
+      });
     });
 
     await trace.getTracer('test').startActiveSpan('caller', async (caller) => {
-      await bus.publish('parcel.events.v1', { id: 'e-1', key: 'PX1', type: 'ParcelRegistered.v1', payload: {}, headers: { 'event-type': 'ParcelRegistered.v1' } });
+      await bus.publish('parcel.events.v1', {
+        id: 'e-1',
+        key: 'PX1',
+        type: 'ParcelRegistered.v1',
+        payload: {},
+        headers: { 'event-type': 'ParcelRegistered.v1' },
+      });
       caller.end();
     });
     const message = await received.promise;
@@ -47,7 +56,10 @@ describe('tracedBus', () => {
     const consumer = spanNamed('process parcel.events.v1');
     expect(producer.kind).toBe(SpanKind.PRODUCER);
     expect(parentOf(producer)).toBe(caller.spanContext().spanId);
-    expect(message.headers).toMatchObject({ 'event-type': 'ParcelRegistered.v1', traceparent: traceparentOf(producer) });
+    expect(message.headers).toMatchObject({
+      'event-type': 'ParcelRegistered.v1',
+      traceparent: traceparentOf(producer),
+    });
     expect(consumer.kind).toBe(SpanKind.CONSUMER);
     expect(parentOf(consumer)).toBe(producer.spanContext().spanId);
     expect(consumer.parentSpanContext?.isRemote).toBe(true);
@@ -62,7 +74,7 @@ describe('tracedBus', () => {
     });
   });
 
-  test('request/reply: the handler runs in a consumer span of the requester\'s producer span; a throw marks both as failed', async () => {
+  test("request/reply: the handler runs in a consumer span of the requester's producer span; a throw marks both as failed", async () => {
     const inner = createInProcessBus();
     const bus = tracedBus(inner, 'in-process');
     await bus.handleRequests('parcel.commands.order', async (message) => {
@@ -70,16 +82,26 @@ describe('tracedBus', () => {
       return { ok: true, deadline: message.headers?.['x-deadline'] };
     });
 
-    const reply = await bus.request('parcel.commands.order', { id: 'c-1', key: 'k', type: 'CreateOrder', payload: {}, headers: { 'x-deadline': '42' } }, { timeoutMs: 2000 });
+    const reply = await bus.request(
+      'parcel.commands.order',
+      { id: 'c-1', key: 'k', type: 'CreateOrder', payload: {}, headers: { 'x-deadline': '42' } },
+      { timeoutMs: 2000 },
+    );
     expect(reply).toEqual({ ok: true, deadline: '42' });
     const producer = spanNamed('send parcel.commands.order');
     const consumer = spanNamed('process parcel.commands.order');
     expect(parentOf(producer)).toBeUndefined();
     expect(parentOf(consumer)).toBe(producer.spanContext().spanId);
-    expect(consumer.attributes).toMatchObject({ 'parcel.command.type': 'CreateOrder', 'messaging.message.id': 'c-1', 'messaging.operation.type': 'process' });
+    expect(consumer.attributes).toMatchObject({
+      'parcel.command.type': 'CreateOrder',
+      'messaging.message.id': 'c-1',
+      'messaging.operation.type': 'process',
+    });
 
     exporter.reset();
-    await expect(bus.request('parcel.commands.order', { id: 'c-2', key: 'k', type: 'Fail', payload: {} }, { timeoutMs: 2000 })).rejects.toThrow('refused');
+    await expect(
+      bus.request('parcel.commands.order', { id: 'c-2', key: 'k', type: 'Fail', payload: {} }, { timeoutMs: 2000 }),
+    ).rejects.toThrow('refused');
     expect(spanNamed('process parcel.commands.order').status.code).toBe(2);
     expect(spanNamed('send parcel.commands.order').status.code).toBe(2);
     await bus.close();
@@ -118,7 +140,12 @@ describe('tracedEventStore', () => {
     });
     const append = spanNamed('eventstore.append');
     expect(append.kind).toBe(SpanKind.CLIENT);
-    expect(append.attributes).toMatchObject({ 'parcel.stream.name': 'parcel-PX1', 'parcel.stream.revision': 1, 'parcel.event.count': 2, 'parcel.stream.expected_revision': 'no_stream' });
+    expect(append.attributes).toMatchObject({
+      'parcel.stream.name': 'parcel-PX1',
+      'parcel.stream.revision': 1,
+      'parcel.event.count': 2,
+      'parcel.stream.expected_revision': 'no_stream',
+    });
 
     const [a, b] = await store.readStream('parcel-PX1');
     expect(a!.metadata).toEqual({ commandId: 'c', traceparent: traceparentOf(append) });
@@ -126,24 +153,37 @@ describe('tracedEventStore', () => {
     expect(exporter.getFinishedSpans().map((s) => s.name)).not.toContain('eventstore.readStream');
 
     const handled: RecordedEvent[] = [];
-    const subscription = store.subscribeToAll({ subscriptionId: 'test-sub', handler: async (e) => void handled.push(e), pollIntervalMs: 10 });
+    const subscription = store.subscribeToAll({
+      subscriptionId: 'test-sub',
+      handler: async (e) => void handled.push(e),
+      pollIntervalMs: 10,
+    });
     await subscription.caughtUp();
     await subscription.stop();
     const subs = exporter.getFinishedSpans().filter((s) => s.name === 'eventstore.subscription test-sub');
     expect(subs.map(parentOf)).toEqual([append.spanContext().spanId, 'b7ad6b7169203331']);
-    expect(subs[0]!.attributes).toMatchObject({ 'parcel.subscription.id': 'test-sub', 'parcel.stream.revision': 0, 'parcel.event.type': 'ParcelRegistered.v1' });
+    expect(subs[0]!.attributes).toMatchObject({
+      'parcel.subscription.id': 'test-sub',
+      'parcel.stream.revision': 0,
+      'parcel.event.type': 'ParcelRegistered.v1',
+    });
     await store.close();
   });
 });
 
 describe('logs and configuration', () => {
-  test('the mixin adds the active span\'s trace and span ids, and nothing outside a span', () => {
+  test("the mixin adds the active span's trace and span ids, and nothing outside a span", () => {
     const options: LoggerOptions = { level: 'info', mixin: () => ({ own: 1 }) };
     const { mixin } = loggerOptions(options);
     const call = (m: typeof mixin) => m!({}, 30, undefined as never);
     expect(call(mixin)).toEqual({ own: 1 });
     trace.getTracer('test').startActiveSpan('logging', (span) => {
-      expect(call(mixin)).toEqual({ own: 1, trace_id: span.spanContext().traceId, span_id: span.spanContext().spanId, trace_flags: '01' });
+      expect(call(mixin)).toEqual({
+        own: 1,
+        trace_id: span.spanContext().traceId,
+        span_id: span.spanContext().spanId,
+        trace_flags: '01',
+      });
       span.end();
     });
   });
@@ -151,7 +191,12 @@ describe('logs and configuration', () => {
   test('the OTLP endpoint comes from the environment; without one nothing is exported', () => {
     expect(otlpTracesUrl({})).toBeUndefined();
     expect(otlpTracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://jaeger:4318/' })).toBe('http://jaeger:4318/v1/traces');
-    expect(otlpTracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/traces' })).toBe('http://b:4318/traces');
+    expect(
+      otlpTracesUrl({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/traces',
+      }),
+    ).toBe('http://b:4318/traces');
   });
 
   test('W3C trace context is the registered propagator; OTEL_SDK_DISABLED=true registers nothing', async () => {
@@ -209,7 +254,9 @@ describe('logs and configuration', () => {
     });
     expect(carrier.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
     // A caller that sampled its trace is still honoured: its child spans record.
-    const sampled = propagation.extract(context.active(), { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
+    const sampled = propagation.extract(context.active(), {
+      traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+    });
     const child = trace.getTracer('test').startSpan('child', {}, sampled);
     expect(child.isRecording()).toBe(true);
     child.end();

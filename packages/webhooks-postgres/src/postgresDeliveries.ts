@@ -37,7 +37,13 @@ export async function createPostgresWebhookDeliveries(options: PostgresWebhooksO
   const queue = (text: string) => async (deliveries: Parameters<WebhookDeliveries['enqueue']>[0], now: Date) => {
     if (deliveries.length === 0) return;
     const column = <K extends keyof (typeof deliveries)[number]>(k: K) => deliveries.map((d) => d[k]);
-    await pool.query(text, [column('endpointId'), column('eventId'), column('position'), column('body'), now.getTime()]);
+    await pool.query(text, [
+      column('endpointId'),
+      column('eventId'),
+      column('position'),
+      column('body'),
+      now.getTime(),
+    ]);
   };
 
   return {

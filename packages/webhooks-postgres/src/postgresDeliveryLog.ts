@@ -14,11 +14,20 @@ import type { WebhookTables } from './postgresSchema.ts';
 export const MESSAGE_COLUMNS = `endpoint_id, event_id, position::text, body, attempts, next_attempt_at::text, failing_since::text, state,
   queued_at::text, settled_at::text`;
 const ATTEMPT_COLUMNS = 'seq::text, endpoint_id, event_id, attempt, at::text, duration_ms, status, answer, reason';
-const REPLAY_COLUMNS = 'id, endpoint_id, since::text, requested_at::text, status, position::text, scanned, queued, finished_at::text';
+const REPLAY_COLUMNS =
+  'id, endpoint_id, since::text, requested_at::text, status, position::text, scanned, queued, finished_at::text';
 
 type DeliveryLog = Pick<
   WebhookDeliveries,
-  'recordAttempt' | 'messages' | 'attempts' | 'redeliver' | 'requestReplay' | 'getReplay' | 'openReplays' | 'updateReplay' | 'prune'
+  | 'recordAttempt'
+  | 'messages'
+  | 'attempts'
+  | 'redeliver'
+  | 'requestReplay'
+  | 'getReplay'
+  | 'openReplays'
+  | 'updateReplay'
+  | 'prune'
 >;
 
 export function deliveryLog(pool: pg.Pool, t: WebhookTables): DeliveryLog {
@@ -45,7 +54,16 @@ export function deliveryLog(pool: pg.Pool, t: WebhookTables): DeliveryLog {
 
   return {
     async recordAttempt(a) {
-      await pool.query(sql.recordAttempt, [a.endpointId, a.eventId, a.attempt, a.at.getTime(), Math.round(a.durationMs), a.status, a.answer, a.reason]);
+      await pool.query(sql.recordAttempt, [
+        a.endpointId,
+        a.eventId,
+        a.attempt,
+        a.at.getTime(),
+        Math.round(a.durationMs),
+        a.status,
+        a.answer,
+        a.reason,
+      ]);
     },
     async messages(endpointId, { limit, before }) {
       const { rows } = before
@@ -54,7 +72,12 @@ export function deliveryLog(pool: pg.Pool, t: WebhookTables): DeliveryLog {
       return rows.map(messageOf);
     },
     async attempts(endpointId, { limit, before, eventId }) {
-      const { rows } = await pool.query<AttemptRow>(sql.attempts, [endpointId, before ?? Number.MAX_SAFE_INTEGER, eventId ?? null, limit]);
+      const { rows } = await pool.query<AttemptRow>(sql.attempts, [
+        endpointId,
+        before ?? Number.MAX_SAFE_INTEGER,
+        eventId ?? null,
+        limit,
+      ]);
       return rows.map(attemptOf);
     },
     redeliver: (endpointId, eventId, now) =>
@@ -66,7 +89,17 @@ export function deliveryLog(pool: pg.Pool, t: WebhookTables): DeliveryLog {
         return 'queued';
       }),
     async requestReplay(r) {
-      const values = [r.id, r.endpointId, r.since.getTime(), r.requestedAt.getTime(), r.status, r.position, r.scanned, r.queued, r.finishedAt?.getTime() ?? null];
+      const values = [
+        r.id,
+        r.endpointId,
+        r.since.getTime(),
+        r.requestedAt.getTime(),
+        r.status,
+        r.position,
+        r.scanned,
+        r.queued,
+        r.finishedAt?.getTime() ?? null,
+      ];
       return (await pool.query(sql.requestReplay, values)).rowCount === 1 ? 'requested' : 'busy';
     },
     async getReplay(endpointId, id) {
@@ -77,7 +110,14 @@ export function deliveryLog(pool: pg.Pool, t: WebhookTables): DeliveryLog {
       return (await pool.query<ReplayRow>(sql.openReplays)).rows.map(replayOf);
     },
     async updateReplay(r) {
-      await pool.query(sql.updateReplay, [r.id, r.status, r.position, r.scanned, r.queued, r.finishedAt?.getTime() ?? null]);
+      await pool.query(sql.updateReplay, [
+        r.id,
+        r.status,
+        r.position,
+        r.scanned,
+        r.queued,
+        r.finishedAt?.getTime() ?? null,
+      ]);
     },
     prune: (before) =>
       inTransaction(pool, async (client) => {

@@ -31,7 +31,10 @@ export const capLockClass = 0x50776863; // 'Pwhc'
 
 function tablesOf(schema: string): WebhookTables {
   // Identifiers cannot be bound, so only plain names are accepted.
-  if (!/^[a-z_][a-z0-9_]{0,47}$/.test(schema)) throw new Error(`invalid webhook schema name ${JSON.stringify(schema)}: use [a-z_][a-z0-9_]*, at most 48 characters`);
+  if (!/^[a-z_][a-z0-9_]{0,47}$/.test(schema))
+    throw new Error(
+      `invalid webhook schema name ${JSON.stringify(schema)}: use [a-z_][a-z0-9_]*, at most 48 characters`,
+    );
   return {
     schema,
     endpoints: `"${schema}".webhook_endpoints`,
@@ -109,9 +112,16 @@ CREATE TABLE IF NOT EXISTS ${t.leases} (
 export const schemaKey = (schema: string): number => createHash('sha256').update(schema).digest().readInt32BE(0);
 
 /** A pool on the schema, its tables created when missing (concurrent starters take turns under an advisory lock). */
-export async function openPool(options: PostgresWebhooksOptions, name: string): Promise<{ pool: pg.Pool; tables: WebhookTables }> {
+export async function openPool(
+  options: PostgresWebhooksOptions,
+  name: string,
+): Promise<{ pool: pg.Pool; tables: WebhookTables }> {
   const tables = tablesOf(options.schema ?? 'parcel');
-  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.poolSize ?? 4, application_name: name });
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.poolSize ?? 4,
+    application_name: name,
+  });
   // An idle connection that dies is dropped by the pool; the next query opens a new one.
   pool.on('error', () => undefined);
   try {

@@ -12,7 +12,8 @@ import type { PostgresWebhooksOptions } from './postgresSchema.ts';
 
 const columnsOf = (e: WebhookEndpoint) => endpointColumns(e, (on) => on);
 
-const COLUMNS = 'client_id, id, url, event_types, description, enabled, disabled_reason, secrets, created_at::text, updated_at::text';
+const COLUMNS =
+  'client_id, id, url, event_types, description, enabled, disabled_reason, secrets, created_at::text, updated_at::text';
 
 export async function createPostgresWebhookStore(options: PostgresWebhooksOptions): Promise<WebhookStore> {
   const { pool, tables: t } = await openPool(options, 'parcel-webhook-endpoints');
@@ -39,7 +40,8 @@ export async function createPostgresWebhookStore(options: PostgresWebhooksOption
       // Under READ COMMITTED the insert's statement, begun after the lock, counts every endpoint committed before.
       const inserted = await inTransaction(pool, async (client) => {
         await client.query(sql.lock, [endpoint.clientId]);
-        return (await client.query(sql.insert, [endpoint.clientId, endpoint.id, ...columnsOf(endpoint), maxPerAccount])).rowCount;
+        return (await client.query(sql.insert, [endpoint.clientId, endpoint.id, ...columnsOf(endpoint), maxPerAccount]))
+          .rowCount;
       });
       return inserted === 1 ? 'created' : 'limit';
     },

@@ -4,7 +4,10 @@ import pg from 'pg';
 
 export function pgTestUrl(): string {
   const url = process.env.PARCEL_PG_URL;
-  if (!url) throw new Error('PARCEL_PG_URL is not set: start PostgreSQL and export it with `eval "$(bash infra/up.sh postgres)"` (npm test does this)');
+  if (!url)
+    throw new Error(
+      'PARCEL_PG_URL is not set: start PostgreSQL and export it with `eval "$(bash infra/up.sh postgres)"` (npm test does this)',
+    );
   return url;
 }
 

@@ -58,7 +58,9 @@ export function migrateDeliveries(db: DatabaseSync): void {
   db.exec('BEGIN IMMEDIATE');
   try {
     db.exec(tables);
-    const present = new Set((db.prepare('PRAGMA table_info(webhook_deliveries)').all() as { name: string }[]).map((c) => c.name));
+    const present = new Set(
+      (db.prepare('PRAGMA table_info(webhook_deliveries)').all() as { name: string }[]).map((c) => c.name),
+    );
     const missing = added.filter(([name]) => !present.has(name));
     for (const [name, type] of missing) db.exec(`ALTER TABLE webhook_deliveries ADD COLUMN ${name} ${type}`);
     // An older row was queued no later than its first attempt was due.

@@ -55,8 +55,18 @@ test('a webhooks.db written before the delivery log is upgraded with its queued 
   old.close();
   const deliveries = createSqliteWebhookDeliveries({ file });
   try {
-    expect(await deliveries.head('we_a')).toEqual({ endpointId: 'we_a', eventId: 'ev-2', position: 2, body: '{"p":2}', attempts: 3, nextAttemptAt: new Date(9000), failingSince: new Date(1000) });
-    expect((await deliveries.messages('we_a', { limit: 10 })).map((m) => [m.eventId, m.state, m.queuedAt.getTime()])).toEqual([
+    expect(await deliveries.head('we_a')).toEqual({
+      endpointId: 'we_a',
+      eventId: 'ev-2',
+      position: 2,
+      body: '{"p":2}',
+      attempts: 3,
+      nextAttemptAt: new Date(9000),
+      failingSince: new Date(1000),
+    });
+    expect(
+      (await deliveries.messages('we_a', { limit: 10 })).map((m) => [m.eventId, m.state, m.queuedAt.getTime()]),
+    ).toEqual([
       ['ev-5', 'pending', 2000],
       ['ev-2', 'pending', 9000],
     ]);

@@ -25,7 +25,8 @@ CREATE UNIQUE INDEX IF NOT EXISTS webhook_endpoints_by_id ON webhook_endpoints (
 
 const columnsOf = (e: WebhookEndpoint) => endpointColumns(e, (on) => (on ? 1 : 0));
 
-const COLUMNS = 'client_id, id, url, event_types, description, enabled, disabled_reason, secrets, created_at, updated_at';
+const COLUMNS =
+  'client_id, id, url, event_types, description, enabled, disabled_reason, secrets, created_at, updated_at';
 
 export function createSqliteWebhookStore(options: { file: string; busyTimeoutMs?: number }): WebhookStore {
   const db = new DatabaseSync(options.file, { timeout: options.busyTimeoutMs ?? 5000 });
@@ -36,13 +37,20 @@ export function createSqliteWebhookStore(options: { file: string; busyTimeoutMs?
   const list = db.prepare(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE client_id = ? ORDER BY created_at, id`);
   const get = db.prepare(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE client_id = ? AND id = ?`);
   const find = db.prepare(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ?`);
-  const update = db.prepare(`UPDATE webhook_endpoints SET url = ?, event_types = ?, description = ?, enabled = ?, disabled_reason = ?,
+  const update =
+    db.prepare(`UPDATE webhook_endpoints SET url = ?, event_types = ?, description = ?, enabled = ?, disabled_reason = ?,
     secrets = ?, created_at = ?, updated_at = ? WHERE client_id = ? AND id = ?`);
   const remove = db.prepare('DELETE FROM webhook_endpoints WHERE client_id = ? AND id = ?');
 
   return {
     async create(endpoint, maxPerAccount): Promise<CreateOutcome> {
-      const { changes } = insert.run(endpoint.clientId, endpoint.id, ...columnsOf(endpoint), endpoint.clientId, maxPerAccount);
+      const { changes } = insert.run(
+        endpoint.clientId,
+        endpoint.id,
+        ...columnsOf(endpoint),
+        endpoint.clientId,
+        maxPerAccount,
+      );
       return changes === 1 ? 'created' : 'limit';
     },
     async list(clientId) {

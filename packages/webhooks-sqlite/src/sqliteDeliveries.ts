@@ -38,36 +38,55 @@ export function createSqliteWebhookDeliveries(options: { file: string; busyTimeo
     }
   };
 
-  const insert = db.prepare(`INSERT INTO webhook_deliveries (endpoint_id, event_id, position, body, next_attempt_at, state, queued_at)
+  const insert =
+    db.prepare(`INSERT INTO webhook_deliveries (endpoint_id, event_id, position, body, next_attempt_at, state, queued_at)
     VALUES (?, ?, ?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING`);
-  const upsert = db.prepare(`INSERT INTO webhook_deliveries (endpoint_id, event_id, position, body, next_attempt_at, state, queued_at)
+  const upsert =
+    db.prepare(`INSERT INTO webhook_deliveries (endpoint_id, event_id, position, body, next_attempt_at, state, queued_at)
     VALUES (?, ?, ?, ?, ?, 'pending', ?) ON CONFLICT (endpoint_id, event_id) DO UPDATE SET body = excluded.body, attempts = 0,
     next_attempt_at = excluded.next_attempt_at, failing_since = NULL, state = 'pending', queued_at = excluded.queued_at, settled_at = NULL`);
   // The head of each endpoint's pending messages is the only one that may be due: later ones wait behind it.
   const due = db.prepare(`SELECT endpoint_id FROM webhook_deliveries d WHERE state = 'pending' AND next_attempt_at <= ?
     AND position = (SELECT min(position) FROM webhook_deliveries WHERE endpoint_id = d.endpoint_id AND state = 'pending')`);
-  const head = db.prepare("SELECT * FROM webhook_deliveries WHERE endpoint_id = ? AND state = 'pending' ORDER BY position, event_id LIMIT 1");
-  const settle = db.prepare('UPDATE webhook_deliveries SET state = ?, attempts = ?, settled_at = ? WHERE endpoint_id = ? AND event_id = ?');
-  const retry = db.prepare('UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ?, failing_since = ? WHERE endpoint_id = ? AND event_id = ?');
-  const recordAttempt = db.prepare(`INSERT INTO webhook_attempts (endpoint_id, event_id, attempt, at, duration_ms, status, answer, reason)
+  const head = db.prepare(
+    "SELECT * FROM webhook_deliveries WHERE endpoint_id = ? AND state = 'pending' ORDER BY position, event_id LIMIT 1",
+  );
+  const settle = db.prepare(
+    'UPDATE webhook_deliveries SET state = ?, attempts = ?, settled_at = ? WHERE endpoint_id = ? AND event_id = ?',
+  );
+  const retry = db.prepare(
+    'UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ?, failing_since = ? WHERE endpoint_id = ? AND event_id = ?',
+  );
+  const recordAttempt =
+    db.prepare(`INSERT INTO webhook_attempts (endpoint_id, event_id, attempt, at, duration_ms, status, answer, reason)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-  const newest = db.prepare('SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY position DESC, event_id DESC LIMIT ?');
-  const newestBefore = db.prepare(`SELECT * FROM webhook_deliveries WHERE endpoint_id = ? AND (position, event_id) < (?, ?)
+  const newest = db.prepare(
+    'SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY position DESC, event_id DESC LIMIT ?',
+  );
+  const newestBefore =
+    db.prepare(`SELECT * FROM webhook_deliveries WHERE endpoint_id = ? AND (position, event_id) < (?, ?)
     ORDER BY position DESC, event_id DESC LIMIT ?`);
-  const attempts = db.prepare(`SELECT * FROM webhook_attempts WHERE endpoint_id = ? AND seq < ? AND (? IS NULL OR event_id = ?)
+  const attempts =
+    db.prepare(`SELECT * FROM webhook_attempts WHERE endpoint_id = ? AND seq < ? AND (? IS NULL OR event_id = ?)
     ORDER BY seq DESC LIMIT ?`);
   const stateOf = db.prepare('SELECT state FROM webhook_deliveries WHERE endpoint_id = ? AND event_id = ?');
-  const redeliver = db.prepare(`UPDATE webhook_deliveries SET attempts = 0, next_attempt_at = ?, failing_since = NULL, state = 'pending',
+  const redeliver =
+    db.prepare(`UPDATE webhook_deliveries SET attempts = 0, next_attempt_at = ?, failing_since = NULL, state = 'pending',
     queued_at = ?, settled_at = NULL WHERE endpoint_id = ? AND event_id = ?`);
-  const requestReplay = db.prepare(`INSERT INTO webhook_replays (id, endpoint_id, since, requested_at, status, position, scanned, queued, finished_at)
+  const requestReplay =
+    db.prepare(`INSERT INTO webhook_replays (id, endpoint_id, since, requested_at, status, position, scanned, queued, finished_at)
     SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM webhook_replays WHERE endpoint_id = ? AND status <> 'done')`);
   const getReplay = db.prepare('SELECT * FROM webhook_replays WHERE endpoint_id = ? AND id = ?');
   const openReplays = db.prepare("SELECT * FROM webhook_replays WHERE status <> 'done' ORDER BY requested_at, id");
-  const updateReplay = db.prepare('UPDATE webhook_replays SET status = ?, position = ?, scanned = ?, queued = ?, finished_at = ? WHERE id = ?');
+  const updateReplay = db.prepare(
+    'UPDATE webhook_replays SET status = ?, position = ?, scanned = ?, queued = ?, finished_at = ? WHERE id = ?',
+  );
   const pruneMessages = db.prepare("DELETE FROM webhook_deliveries WHERE state <> 'pending' AND settled_at < ?");
   const pruneAttempts = db.prepare('DELETE FROM webhook_attempts WHERE at < ?');
   const pruneReplays = db.prepare("DELETE FROM webhook_replays WHERE status = 'done' AND finished_at < ?");
-  const drops = ['webhook_deliveries', 'webhook_attempts', 'webhook_replays'].map((table) => db.prepare(`DELETE FROM ${table} WHERE endpoint_id = ?`));
+  const drops = ['webhook_deliveries', 'webhook_attempts', 'webhook_replays'].map((table) =>
+    db.prepare(`DELETE FROM ${table} WHERE endpoint_id = ?`),
+  );
   // One statement: a claim is taken, renewed or refused as a whole.
   const claim = db.prepare(`INSERT INTO webhook_leases (endpoint_id, owner, expires_at) VALUES (?, ?, ?)
     ON CONFLICT (endpoint_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
@@ -78,13 +97,15 @@ export function createSqliteWebhookDeliveries(options: { file: string; busyTimeo
     async enqueue(deliveries, now) {
       if (deliveries.length === 0) return;
       synced(() => {
-        for (const d of deliveries) insert.run(d.endpointId, d.eventId, d.position, d.body, now.getTime(), now.getTime());
+        for (const d of deliveries)
+          insert.run(d.endpointId, d.eventId, d.position, d.body, now.getTime(), now.getTime());
       });
     },
     async requeue(deliveries, now) {
       if (deliveries.length === 0) return;
       synced(() => {
-        for (const d of deliveries) upsert.run(d.endpointId, d.eventId, d.position, d.body, now.getTime(), now.getTime());
+        for (const d of deliveries)
+          upsert.run(d.endpointId, d.eventId, d.position, d.body, now.getTime(), now.getTime());
       });
     },
     async dueEndpoints(now) {
@@ -101,10 +122,21 @@ export function createSqliteWebhookDeliveries(options: { file: string; busyTimeo
       retry.run(count, at.getTime(), failingSince.getTime(), endpointId, eventId);
     },
     async recordAttempt(a) {
-      recordAttempt.run(a.endpointId, a.eventId, a.attempt, a.at.getTime(), Math.round(a.durationMs), a.status, a.answer, a.reason);
+      recordAttempt.run(
+        a.endpointId,
+        a.eventId,
+        a.attempt,
+        a.at.getTime(),
+        Math.round(a.durationMs),
+        a.status,
+        a.answer,
+        a.reason,
+      );
     },
     async messages(endpointId, { limit, before }) {
-      const rows = before ? newestBefore.all(endpointId, before.position, before.eventId, limit) : newest.all(endpointId, limit);
+      const rows = before
+        ? newestBefore.all(endpointId, before.position, before.eventId, limit)
+        : newest.all(endpointId, limit);
       return (rows as unknown as MessageRow[]).map(messageOf);
     },
     async attempts(endpointId, { limit, before, eventId }) {
@@ -121,7 +153,17 @@ export function createSqliteWebhookDeliveries(options: { file: string; busyTimeo
       });
     },
     async requestReplay(r) {
-      const values = [r.id, r.endpointId, r.since.getTime(), r.requestedAt.getTime(), r.status, r.position, r.scanned, r.queued, r.finishedAt?.getTime() ?? null];
+      const values = [
+        r.id,
+        r.endpointId,
+        r.since.getTime(),
+        r.requestedAt.getTime(),
+        r.status,
+        r.position,
+        r.scanned,
+        r.queued,
+        r.finishedAt?.getTime() ?? null,
+      ];
       return synced(() => requestReplay.run(...values, r.endpointId).changes === 1) ? 'requested' : 'busy';
     },
     async getReplay(endpointId, id) {

@@ -34,7 +34,10 @@ export function webhookStoreConformance(name: string, open: () => Promise<Webhoo
 
     it('keeps every field of an endpoint, and lists an account’s endpoints oldest first', async () => {
       const { store } = await start();
-      const later = endpointOf('we_2', 'c1', { createdAt: new Date('2026-11-23T00:00:00Z'), eventTypes: ['LabelGenerated', 'ParcelCancelled'] });
+      const later = endpointOf('we_2', 'c1', {
+        createdAt: new Date('2026-11-23T00:00:00Z'),
+        eventTypes: ['LabelGenerated', 'ParcelCancelled'],
+      });
       const first = endpointOf('we_1', 'c1', {
         description: 'ops',
         secrets: [
@@ -71,7 +74,9 @@ export function webhookStoreConformance(name: string, open: () => Promise<Webhoo
 
     it('concurrent creates never pass the cap', async () => {
       const { store } = await start();
-      const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => store.create(endpointOf(`we_${i}`, 'c1'), 3)));
+      const outcomes = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => store.create(endpointOf(`we_${i}`, 'c1'), 3)),
+      );
       expect(outcomes.filter((o) => o === 'created')).toHaveLength(3);
       expect(await store.list('c1')).toHaveLength(3);
     });
@@ -79,7 +84,12 @@ export function webhookStoreConformance(name: string, open: () => Promise<Webhoo
     it('updates and deletes', async () => {
       const { store } = await start();
       await store.create(endpointOf('we_1', 'c1'), 10);
-      const changed = endpointOf('we_1', 'c1', { enabled: false, disabledReason: 'failing', eventTypes: ['CarrierEventRecorded'], updatedAt: new Date('2026-11-24T00:00:00Z') });
+      const changed = endpointOf('we_1', 'c1', {
+        enabled: false,
+        disabledReason: 'failing',
+        eventTypes: ['CarrierEventRecorded'],
+        updatedAt: new Date('2026-11-24T00:00:00Z'),
+      });
       expect(await store.update(changed)).toBe(true);
       expect(await store.get('c1', 'we_1')).toEqual(changed);
       expect(await store.delete('c1', 'we_1')).toBe(true);

@@ -5,8 +5,18 @@ import type { DeliveryAttempt, QueuedDelivery, ReplayRequest, WebhookDeliveries 
 
 const T0 = new Date('2026-11-22T06:05:09Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
-const queued = (endpointId: string, position: number): QueuedDelivery => ({ endpointId, eventId: `ev-${position}`, position, body: `{"p":${position}}` });
-const attempt = (endpointId: string, eventId: string, n: number, over: Partial<DeliveryAttempt> = {}): DeliveryAttempt => ({
+const queued = (endpointId: string, position: number): QueuedDelivery => ({
+  endpointId,
+  eventId: `ev-${position}`,
+  position,
+  body: `{"p":${position}}`,
+});
+const attempt = (
+  endpointId: string,
+  eventId: string,
+  n: number,
+  over: Partial<DeliveryAttempt> = {},
+): DeliveryAttempt => ({
   endpointId,
   eventId,
   attempt: n,
@@ -31,7 +41,10 @@ export const replayRequestOf = (id: string, endpointId: string, over: Partial<Re
   ...over,
 });
 
-export function webhookDeliveriesConformance(name: string, open: () => Promise<{ deliveries: WebhookDeliveries; cleanup: () => Promise<void> }>): void {
+export function webhookDeliveriesConformance(
+  name: string,
+  open: () => Promise<{ deliveries: WebhookDeliveries; cleanup: () => Promise<void> }>,
+): void {
   describe(`webhook deliveries conformance: ${name}`, () => {
     let cleanup: (() => Promise<void>) | undefined;
     const start = async () => {
@@ -49,7 +62,12 @@ export function webhookDeliveriesConformance(name: string, open: () => Promise<{
       await d.enqueue([queued('we_a', 7), queued('we_a', 3), queued('we_b', 5)], T0);
       await d.enqueue([queued('we_a', 3)], at(1000));
       expect((await d.dueEndpoints(T0)).sort()).toEqual(['we_a', 'we_b']);
-      expect(await d.head('we_a')).toEqual({ ...queued('we_a', 3), attempts: 0, nextAttemptAt: T0, failingSince: null });
+      expect(await d.head('we_a')).toEqual({
+        ...queued('we_a', 3),
+        attempts: 0,
+        nextAttemptAt: T0,
+        failingSince: null,
+      });
       await d.settle('we_a', 'ev-3', 'delivered', 1, at(10));
       expect((await d.head('we_a'))?.position).toBe(7);
       await d.settle('we_a', 'ev-7', 'failed', 1, at(20));
@@ -74,19 +92,35 @@ export function webhookDeliveriesConformance(name: string, open: () => Promise<{
       await d.retryAt('we_a', 'ev-1', 1, at(5000), T0);
       expect(await d.dueEndpoints(at(4999))).toEqual([]);
       expect(await d.dueEndpoints(at(5000))).toEqual(['we_a']);
-      expect(await d.head('we_a')).toMatchObject({ eventId: 'ev-1', attempts: 1, nextAttemptAt: at(5000), failingSince: T0 });
+      expect(await d.head('we_a')).toMatchObject({
+        eventId: 'ev-1',
+        attempts: 1,
+        nextAttemptAt: at(5000),
+        failingSince: T0,
+      });
     });
 
     it('keeps settled messages with their state, and lists them newest first a page at a time', async () => {
       const d = await start();
-      await d.enqueue([1, 2, 3, 4, 5].map((p) => queued('we_a', p)), T0);
+      await d.enqueue(
+        [1, 2, 3, 4, 5].map((p) => queued('we_a', p)),
+        T0,
+      );
       await d.enqueue([queued('we_b', 9)], T0);
       await d.settle('we_a', 'ev-1', 'delivered', 1, at(100));
       await d.retryAt('we_a', 'ev-2', 3, at(9000), at(200));
       await d.settle('we_a', 'ev-2', 'failed', 4, at(300));
       const first = await d.messages('we_a', { limit: 2 });
       expect(first.map((m) => m.eventId)).toEqual(['ev-5', 'ev-4']);
-      expect(first[0]).toEqual({ ...queued('we_a', 5), state: 'pending', attempts: 0, nextAttemptAt: T0, failingSince: null, queuedAt: T0, settledAt: null });
+      expect(first[0]).toEqual({
+        ...queued('we_a', 5),
+        state: 'pending',
+        attempts: 0,
+        nextAttemptAt: T0,
+        failingSince: null,
+        queuedAt: T0,
+        settledAt: null,
+      });
       const last = first[1]!;
       const rest = await d.messages('we_a', { limit: 10, before: { position: last.position, eventId: last.eventId } });
       expect(rest.map((m) => [m.eventId, m.state])).toEqual([
@@ -102,7 +136,10 @@ export function webhookDeliveriesConformance(name: string, open: () => Promise<{
     it('pages messages that share a position (test events) by event id, none twice or lost', async () => {
       const d = await start();
       const top = TEST_EVENT_POSITION;
-      await d.enqueue(['t-a', 't-b', 't-c'].map((eventId) => ({ endpointId: 'we_a', eventId, position: top, body: '{}' })), T0);
+      await d.enqueue(
+        ['t-a', 't-b', 't-c'].map((eventId) => ({ endpointId: 'we_a', eventId, position: top, body: '{}' })),
+        T0,
+      );
       const page1 = await d.messages('we_a', { limit: 2 });
       const page2 = await d.messages('we_a', { limit: 2, before: { position: top, eventId: page1[1]!.eventId } });
       expect([...page1, ...page2].map((m) => m.eventId)).toEqual(['t-c', 't-b', 't-a']);
@@ -111,7 +148,14 @@ export function webhookDeliveriesConformance(name: string, open: () => Promise<{
     it('records every attempt and lists them newest first, per endpoint or per message', async () => {
       const d = await start();
       await d.enqueue([queued('we_a', 1), queued('we_a', 2)], T0);
-      await d.recordAttempt(attempt('we_a', 'ev-1', 1, { status: null, answer: '', reason: 'network error: connect ECONNREFUSED', durationMs: 3 }));
+      await d.recordAttempt(
+        attempt('we_a', 'ev-1', 1, {
+          status: null,
+          answer: '',
+          reason: 'network error: connect ECONNREFUSED',
+          durationMs: 3,
+        }),
+      );
       await d.recordAttempt(attempt('we_a', 'ev-1', 2));
       await d.recordAttempt(attempt('we_a', 'ev-1', 3, { status: 200, answer: 'ok', reason: '' }));
       await d.recordAttempt(attempt('we_a', 'ev-2', 1, { status: 204, answer: '', reason: '' }));
@@ -124,7 +168,14 @@ export function webhookDeliveriesConformance(name: string, open: () => Promise<{
         ['ev-1', 1],
       ]);
       const { seq, ...oldest } = all[3]!;
-      expect(oldest).toEqual(attempt('we_a', 'ev-1', 1, { status: null, answer: '', reason: 'network error: connect ECONNREFUSED', durationMs: 3 }));
+      expect(oldest).toEqual(
+        attempt('we_a', 'ev-1', 1, {
+          status: null,
+          answer: '',
+          reason: 'network error: connect ECONNREFUSED',
+          durationMs: 3,
+        }),
+      );
       expect(all[0]!.seq).toBeGreaterThan(all[1]!.seq);
       expect(typeof seq).toBe('number');
       const page2 = await d.attempts('we_a', { limit: 2, before: all[1]!.seq });
@@ -138,8 +189,17 @@ export function webhookDeliveriesConformance(name: string, open: () => Promise<{
       await d.retryAt('we_a', 'ev-1', 2, at(5000), at(10));
       await d.settle('we_a', 'ev-1', 'delivered', 3, at(6000));
       expect(await d.redeliver('we_a', 'ev-1', at(7000))).toBe('queued');
-      expect(await d.head('we_a')).toEqual({ ...queued('we_a', 1), attempts: 0, nextAttemptAt: at(7000), failingSince: null });
-      expect((await d.messages('we_a', { limit: 10 })).find((m) => m.eventId === 'ev-1')).toMatchObject({ state: 'pending', queuedAt: at(7000), settledAt: null });
+      expect(await d.head('we_a')).toEqual({
+        ...queued('we_a', 1),
+        attempts: 0,
+        nextAttemptAt: at(7000),
+        failingSince: null,
+      });
+      expect((await d.messages('we_a', { limit: 10 })).find((m) => m.eventId === 'ev-1')).toMatchObject({
+        state: 'pending',
+        queuedAt: at(7000),
+        settledAt: null,
+      });
       expect(await d.redeliver('we_a', 'ev-2', at(7000))).toBe('pending');
       expect(await d.redeliver('we_a', 'ev-9', at(7000))).toBe('unknown');
       expect(await d.redeliver('we_b', 'ev-1', at(7000))).toBe('unknown');

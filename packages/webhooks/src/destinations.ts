@@ -39,7 +39,8 @@ export function refusedRange(address: string, policy: DestinationPolicy): string
   if (policy.allowPrivate || !ipaddr.isValid(address)) return undefined;
   let parsed = ipaddr.parse(address);
   // An IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   const range = parsed.range();
   return REFUSED_RANGES.has(range) ? range : undefined;
 }

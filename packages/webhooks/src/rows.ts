@@ -5,7 +5,14 @@
  * Times are Unix milliseconds.
  */
 import type { WebhookEventType } from '@parcel-logistics/contracts';
-import type { DeliveryMessage, DeliveryState, PendingDelivery, RecordedAttempt, ReplayRequest, ReplayStatus } from './deliveries.ts';
+import type {
+  DeliveryMessage,
+  DeliveryState,
+  PendingDelivery,
+  RecordedAttempt,
+  ReplayRequest,
+  ReplayStatus,
+} from './deliveries.ts';
 import type { WebhookEndpoint } from './port.ts';
 
 /** An integer column: a number from node:sqlite, text from `pg` for a bigint. */
@@ -79,7 +86,10 @@ export const endpointOfRow = (row: EndpointRow): WebhookEndpoint => ({
   description: row.description,
   enabled: row.enabled === true || row.enabled === 1,
   disabledReason: row.disabled_reason,
-  secrets: (JSON.parse(row.secrets) as StoredSecret[]).map((s) => ({ secret: s.secret, expiresAt: s.expiresAt === null ? null : new Date(s.expiresAt) })),
+  secrets: (JSON.parse(row.secrets) as StoredSecret[]).map((s) => ({
+    secret: s.secret,
+    expiresAt: s.expiresAt === null ? null : new Date(s.expiresAt),
+  })),
   createdAt: dateOf(row.created_at),
   updatedAt: dateOf(row.updated_at),
 });
@@ -95,7 +105,9 @@ export const endpointColumns = <Flag>(e: WebhookEndpoint, flag: (on: boolean) =>
     e.description,
     flag(e.enabled),
     e.disabledReason,
-    JSON.stringify(e.secrets.map((s): StoredSecret => ({ secret: s.secret, expiresAt: s.expiresAt?.getTime() ?? null }))),
+    JSON.stringify(
+      e.secrets.map((s): StoredSecret => ({ secret: s.secret, expiresAt: s.expiresAt?.getTime() ?? null })),
+    ),
     e.createdAt.getTime(),
     e.updatedAt.getTime(),
   ] as const;

@@ -31,9 +31,28 @@ describe('webhook rows read the same from either driver', () => {
   });
 
   it('an endpoint written and read back is the same, whichever way the flag is written', () => {
-    const endpoint = endpointOfRow({ ...sqlite, event_types: '["ParcelRegistered","LabelGenerated"]', enabled: 0, disabled_reason: 'failing since 2026-11-20' });
-    const [url, event_types, description, enabled, disabled_reason, secrets, created_at, updated_at] = endpointColumns(endpoint, (on) => (on ? 1 : 0));
-    const row = { client_id: 'c1', id: 'we_1', url, event_types, description, enabled, disabled_reason, secrets, created_at, updated_at };
+    const endpoint = endpointOfRow({
+      ...sqlite,
+      event_types: '["ParcelRegistered","LabelGenerated"]',
+      enabled: 0,
+      disabled_reason: 'failing since 2026-11-20',
+    });
+    const [url, event_types, description, enabled, disabled_reason, secrets, created_at, updated_at] = endpointColumns(
+      endpoint,
+      (on) => (on ? 1 : 0),
+    );
+    const row = {
+      client_id: 'c1',
+      id: 'we_1',
+      url,
+      event_types,
+      description,
+      enabled,
+      disabled_reason,
+      secrets,
+      created_at,
+      updated_at,
+    };
     expect(endpointOfRow(row)).toEqual(endpoint);
     expect(endpointColumns(endpoint, (on) => on)[3]).toBe(false);
   });
@@ -51,15 +70,46 @@ describe('webhook rows read the same from either driver', () => {
       queued_at: t0,
       settled_at: t0 + 5,
     };
-    const pgMessage = { ...message, position: '42', next_attempt_at: String(t0), queued_at: String(t0), settled_at: String(t0 + 5) };
+    const pgMessage = {
+      ...message,
+      position: '42',
+      next_attempt_at: String(t0),
+      queued_at: String(t0),
+      settled_at: String(t0 + 5),
+    };
     expect(messageOf(pgMessage)).toEqual(messageOf(message));
-    expect(messageOf(message)).toMatchObject({ position: 42, attempts: 2, failingSince: null, settledAt: new Date(t0 + 5) });
+    expect(messageOf(message)).toMatchObject({
+      position: 42,
+      attempts: 2,
+      failingSince: null,
+      settledAt: new Date(t0 + 5),
+    });
 
-    const attempt = { seq: 7, endpoint_id: 'we_1', event_id: 'ev_1', attempt: 1, at: t0, duration_ms: 12, status: null, answer: '', reason: 'no answer' };
+    const attempt = {
+      seq: 7,
+      endpoint_id: 'we_1',
+      event_id: 'ev_1',
+      attempt: 1,
+      at: t0,
+      duration_ms: 12,
+      status: null,
+      answer: '',
+      reason: 'no answer',
+    };
     expect(attemptOf({ ...attempt, seq: '7', at: String(t0) })).toEqual(attemptOf(attempt));
     expect(attemptOf({ ...attempt, status: 500 }).status).toBe(500);
 
-    const replay = { id: 'rp_1', endpoint_id: 'we_1', since: t0, requested_at: t0, status: 'done', position: 9, scanned: 3, queued: 1, finished_at: t0 };
+    const replay = {
+      id: 'rp_1',
+      endpoint_id: 'we_1',
+      since: t0,
+      requested_at: t0,
+      status: 'done',
+      position: 9,
+      scanned: 3,
+      queued: 1,
+      finished_at: t0,
+    };
     const pgReplay = { ...replay, since: String(t0), requested_at: String(t0), position: '9', finished_at: String(t0) };
     expect(replayOf(pgReplay)).toEqual(replayOf(replay));
     expect(replayOf({ ...replay, finished_at: null })).toMatchObject({ position: 9, finishedAt: null });

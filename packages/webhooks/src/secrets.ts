@@ -4,4 +4,5 @@ import { randomBytes } from 'node:crypto';
 const SECRET_BYTES = 32;
 export const SECRET_PREFIX = 'whsec_';
 
-export const newSigningSecret = (random: (n: number) => Buffer = randomBytes): string => `${SECRET_PREFIX}${random(SECRET_BYTES).toString('base64')}`;
+export const newSigningSecret = (random: (n: number) => Buffer = randomBytes): string =>
+  `${SECRET_PREFIX}${random(SECRET_BYTES).toString('base64')}`;

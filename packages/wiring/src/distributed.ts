@@ -32,15 +32,32 @@ export async function connectBus(settings: DistributedSettings, log: Logger): Pr
 }
 
 /** `onCommit`: told the size of each group commit (PostgreSQL; KurrentDB has none), for metrics. */
-export async function connectEventStore(settings: DistributedSettings, log: Logger, hooks: { onCommit?: (groupSize: number) => void } = {}): Promise<EventStore> {
-  const onHandlerError = (error: unknown, event: { id: string; streamName: string }, attempt: number, subscriptionId: string) =>
-    log.warn({ err: error, eventId: event.id, stream: event.streamName, attempt, subscriptionId }, 'subscription handler failed; retrying');
+export async function connectEventStore(
+  settings: DistributedSettings,
+  log: Logger,
+  hooks: { onCommit?: (groupSize: number) => void } = {},
+): Promise<EventStore> {
+  const onHandlerError = (
+    error: unknown,
+    event: { id: string; streamName: string },
+    attempt: number,
+    subscriptionId: string,
+  ) =>
+    log.warn(
+      { err: error, eventId: event.id, stream: event.streamName, attempt, subscriptionId },
+      'subscription handler failed; retrying',
+    );
   if (settings.eventStore === 'kurrentdb') {
     // Loaded only when chosen: the client brings gRPC and a native addon.
     const { createKurrentDbEventStore } = await import('@parcel-logistics/eventstore-kurrentdb');
     return createKurrentDbEventStore({ connectionString: settings.kurrentDbUrl, onHandlerError });
   }
-  return createPostgresEventStore({ connectionString: settings.pgUrl, schema: settings.pgSchema, onHandlerError, ...hooks });
+  return createPostgresEventStore({
+    connectionString: settings.pgUrl,
+    schema: settings.pgSchema,
+    onHandlerError,
+    ...hooks,
+  });
 }
 
 export function connectProjections(settings: DistributedSettings): Promise<ProjectionStore> {
@@ -53,9 +70,17 @@ export function connectProjections(settings: DistributedSettings): Promise<Proje
  * Webhook endpoints (account state, not parcel events) and their delivery queue and leases, in
  * PostgreSQL beside the events (`PARCEL_PG_SCHEMA`): shared by the gateways and the webhook instances.
  */
-export async function connectWebhooks(settings: DistributedSettings): Promise<{ endpoints: WebhookStore; deliveries: WebhookDeliveries }> {
-  if (!settings.pgUrl) throw new SettingsError('PARCEL_PG_URL is required by the webhook store (gateway and webhook service), whatever the event store');
+export async function connectWebhooks(
+  settings: DistributedSettings,
+): Promise<{ endpoints: WebhookStore; deliveries: WebhookDeliveries }> {
+  if (!settings.pgUrl)
+    throw new SettingsError(
+      'PARCEL_PG_URL is required by the webhook store (gateway and webhook service), whatever the event store',
+    );
   const options = { connectionString: settings.pgUrl, schema: settings.pgSchema };
-  const [endpoints, deliveries] = await Promise.all([createPostgresWebhookStore(options), createPostgresWebhookDeliveries(options)]);
+  const [endpoints, deliveries] = await Promise.all([
+    createPostgresWebhookStore(options),
+    createPostgresWebhookDeliveries(options),
+  ]);
   return { endpoints, deliveries };
 }

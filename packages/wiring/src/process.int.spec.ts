@@ -16,7 +16,10 @@ const TEXT = 'text/plain; version=0.0.4; charset=utf-8';
 
 test('GET /metrics answers what the metrics render, as Prometheus text, collected at each request', async () => {
   let scrapes = 0;
-  const url = await serve(async () => undefined, { contentType: TEXT, render: async () => `# TYPE up gauge\nup ${++scrapes}\n` });
+  const url = await serve(async () => undefined, {
+    contentType: TEXT,
+    render: async () => `# TYPE up gauge\nup ${++scrapes}\n`,
+  });
   const first = await fetch(`${url}/metrics`);
   expect(first.status).toBe(200);
   expect(first.headers.get('content-type')).toBe(TEXT);
@@ -27,7 +30,10 @@ test('GET /metrics answers what the metrics render, as Prometheus text, collecte
 });
 
 test('a render that fails answers 500 and the server goes on; without metrics /metrics is not found', async () => {
-  const failing = await serve(async () => undefined, { contentType: TEXT, render: () => Promise.reject(new Error('collect failed')) });
+  const failing = await serve(async () => undefined, {
+    contentType: TEXT,
+    render: () => Promise.reject(new Error('collect failed')),
+  });
   const failed = await fetch(`${failing}/metrics`);
   expect(failed.status).toBe(500);
   expect(await failed.json()).toEqual({ code: 1, message: 'server error', data: [] });

@@ -33,7 +33,12 @@ function healthHandler(ready: () => Promise<unknown>, metrics?: MetricsEndpoint)
   };
 }
 
-export async function startHealthServer(port: number, host: string, ready: () => Promise<unknown>, metrics?: MetricsEndpoint): Promise<Server> {
+export async function startHealthServer(
+  port: number,
+  host: string,
+  ready: () => Promise<unknown>,
+  metrics?: MetricsEndpoint,
+): Promise<Server> {
   const handle = healthHandler(ready, metrics);
   const server = createServer((req, res) => {
     void handle(new URL(req.url ?? '/', 'http://x').pathname).then((answer) => {

@@ -21,7 +21,12 @@ export async function push(url: string, raw: Buffer, signature: string | null): 
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (signature !== null) headers['x-carrier-signature'] = signature;
   try {
-    const r = await fetch(url, { method: 'POST', headers, body: new Uint8Array(raw), signal: AbortSignal.timeout(5000) });
+    const r = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: new Uint8Array(raw),
+      signal: AbortSignal.timeout(5000),
+    });
     const text = await r.text();
     let response: unknown = text;
     try {
@@ -31,7 +36,14 @@ export async function push(url: string, raw: Buffer, signature: string | null): 
     }
     return { delivered: r.ok, status: r.status, response };
   } catch (e) {
-    const err = (typeof e === 'object' && e !== null ? e : {}) as { message?: unknown; cause?: { code?: unknown; message?: unknown } };
-    return { delivered: false, status: null, response: String(err.cause?.code ?? err.cause?.message ?? err.message ?? e) };
+    const err = (typeof e === 'object' && e !== null ? e : {}) as {
+      message?: unknown;
+      cause?: { code?: unknown; message?: unknown };
+    };
+    return {
+      delivered: false,
+      status: null,
+      response: String(err.cause?.code ?? err.cause?.message ?? err.message ?? e),
+    };
   }
 }

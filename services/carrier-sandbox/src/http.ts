@@ -21,6 +21,9 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
 
 export function send(res: ServerResponse, status: number, body: unknown): void {
   const raw = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(raw) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(raw),
+  });
   res.end(raw);
 }

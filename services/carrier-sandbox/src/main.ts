@@ -8,7 +8,12 @@ const sandbox = createCarrierSandbox({
   secret: env.LMX_SECRET || 'lmx-sandbox-secret',
   metrics,
 });
-gaugeOnScrape(metrics, 'parcel_sandbox_shipments', 'Shipments the LMX sandbox holds (registered, not forgotten), read on scrape.', () => sandbox.state.shipments.size);
+gaugeOnScrape(
+  metrics,
+  'parcel_sandbox_shipments',
+  'Shipments the LMX sandbox holds (registered, not forgotten), read on scrape.',
+  () => sandbox.state.shipments.size,
+);
 const { url } = await sandbox.listen(Number(env.PORT || 8090), env.HOST || '0.0.0.0');
 console.log(JSON.stringify({ msg: 'LMX carrier sandbox listening', url }));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -11,11 +11,22 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 async function post(path: string, body: unknown) {
-  const r = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const r = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return { status: r.status, body: (await r.json()) as Record<string, unknown> };
 }
 
-const shipment = { tracking_number: 'PX-S-1', carrier: 'LMX', recipient_country: 'SG', postal_code: '048616', recipient_name: 'Tan Ah Kow', instruction: '' };
+const shipment = {
+  tracking_number: 'PX-S-1',
+  carrier: 'LMX',
+  recipient_country: 'SG',
+  postal_code: '048616',
+  recipient_name: 'Tan Ah Kow',
+  instruction: '',
+};
 
 test('GET /healthz; unknown paths and methods: 404', async () => {
   expect((await fetch(`${url}/healthz`)).status).toBe(200);
@@ -26,15 +37,28 @@ test('GET /healthz; unknown paths and methods: 404', async () => {
 
 test('registration is idempotent by tracking_number', async () => {
   const a = await post('/v1/shipments', shipment);
-  expect(a).toEqual({ status: 200, body: { partner_tracking_no: expect.stringMatching(/^LMX[0-9A-Z]{12}$/), partner_name: 'LMX Express' } });
+  expect(a).toEqual({
+    status: 200,
+    body: { partner_tracking_no: expect.stringMatching(/^LMX[0-9A-Z]{12}$/), partner_name: 'LMX Express' },
+  });
   expect(await post('/v1/shipments', { ...shipment, instruction: '[sandbox:picked-up]' })).toEqual(a);
-  expect(sandbox.state.shipments.get(a.body.partner_tracking_no as string)).toMatchObject({ trackingNumber: 'PX-S-1', pickedUp: false });
+  expect(sandbox.state.shipments.get(a.body.partner_tracking_no as string)).toMatchObject({
+    trackingNumber: 'PX-S-1',
+    pickedUp: false,
+  });
 });
 
 test('[sandbox:no-partner] keeps no record', async () => {
   const before = sandbox.state.shipments.size;
-  const r = await post('/v1/shipments', { ...shipment, tracking_number: 'PX-S-NP', instruction: 'ring twice [sandbox:no-partner]' });
-  expect(r).toEqual({ status: 200, body: { partner_tracking_no: null, partner_name: 'LMX Express', message: 'Shipment not registered' } });
+  const r = await post('/v1/shipments', {
+    ...shipment,
+    tracking_number: 'PX-S-NP',
+    instruction: 'ring twice [sandbox:no-partner]',
+  });
+  expect(r).toEqual({
+    status: 200,
+    body: { partner_tracking_no: null, partner_name: 'LMX Express', message: 'Shipment not registered' },
+  });
   expect(sandbox.state.shipments.size).toBe(before);
 });
 
@@ -50,9 +74,17 @@ test.each([
 });
 
 test('cancellations answer in request order; a rejecting parcel fails the whole batch', async () => {
-  const no = async (tn: string, instruction = '') => (await post('/v1/shipments', { ...shipment, tracking_number: tn, instruction })).body.partner_tracking_no as string;
-  const [a, b, c] = [await no('PX-K-1'), await no('PX-K-2', '[sandbox:picked-up]'), await no('PX-K-3', '[sandbox:cancel-reject]')];
-  expect(await post('/v1/cancellations', { partner_tracking_nos: [a, c] })).toEqual({ status: 422, body: { message: 'Cancel batch rejected' } });
+  const no = async (tn: string, instruction = '') =>
+    (await post('/v1/shipments', { ...shipment, tracking_number: tn, instruction })).body.partner_tracking_no as string;
+  const [a, b, c] = [
+    await no('PX-K-1'),
+    await no('PX-K-2', '[sandbox:picked-up]'),
+    await no('PX-K-3', '[sandbox:cancel-reject]'),
+  ];
+  expect(await post('/v1/cancellations', { partner_tracking_nos: [a, c] })).toEqual({
+    status: 422,
+    body: { message: 'Cancel batch rejected' },
+  });
   expect(sandbox.state.shipments.get(a)?.cancelled).toBe(false);
   expect(await post('/v1/cancellations', { partner_tracking_nos: ['LMXNOPE', b, a, a] })).toEqual({
     status: 200,
@@ -65,21 +97,36 @@ test('cancellations answer in request order; a rejecting parcel fails the whole 
       ],
     },
   });
-  expect(await post('/v1/cancellations', { partner_tracking_nos: [] })).toEqual({ status: 400, body: { message: 'partner_tracking_nos invalid' } });
-  expect(await post('/v1/cancellations', {})).toEqual({ status: 400, body: { message: 'partner_tracking_nos require' } });
+  expect(await post('/v1/cancellations', { partner_tracking_nos: [] })).toEqual({
+    status: 400,
+    body: { message: 'partner_tracking_nos invalid' },
+  });
+  expect(await post('/v1/cancellations', {})).toEqual({
+    status: 400,
+    body: { message: 'partner_tracking_nos require' },
+  });
 });
 
 test('events: 503 without a callback URL, 502 when the callback is unreachable', async () => {
   const event = { partner_tracking_no: 'LMX1', event_code: 'PICKED_UP' };
-  expect(await post('/v1/sandbox/events', event)).toEqual({ status: 503, body: { message: 'No callback URL configured' } });
-  expect(await post('/v1/sandbox/events', { event_code: 'PICKED_UP' })).toEqual({ status: 400, body: { message: 'partner_tracking_no require' } });
+  expect(await post('/v1/sandbox/events', event)).toEqual({
+    status: 503,
+    body: { message: 'No callback URL configured' },
+  });
+  expect(await post('/v1/sandbox/events', { event_code: 'PICKED_UP' })).toEqual({
+    status: 400,
+    body: { message: 'partner_tracking_no require' },
+  });
 
   const closed = createCarrierSandbox({ secret: 's' });
   const deadUrl = (await closed.listen(0)).url;
   await closed.close();
   const pusher = createCarrierSandbox({ secret: 's', callbackUrl: deadUrl });
   try {
-    const r = await fetch(`${(await pusher.listen(0)).url}/v1/sandbox/events`, { method: 'POST', body: JSON.stringify(event) });
+    const r = await fetch(`${(await pusher.listen(0)).url}/v1/sandbox/events`, {
+      method: 'POST',
+      body: JSON.stringify(event),
+    });
     expect(r.status).toBe(502);
     expect(await r.json()).toEqual({ delivered: false, status: null, response: 'ECONNREFUSED' });
     expect(pusher.state.pushed).toHaveLength(1);

@@ -65,7 +65,12 @@ export function createCarrierSandbox(options: CarrierSandboxOptions): CarrierSan
         recipientName: v.recipient_name,
         instruction: v.instruction,
       });
-      if (!s) return send(res, 200, { partner_tracking_no: null, partner_name: PARTNER_NAME, message: 'Shipment not registered' });
+      if (!s)
+        return send(res, 200, {
+          partner_tracking_no: null,
+          partner_name: PARTNER_NAME,
+          message: 'Shipment not registered',
+        });
       send(res, 200, { partner_tracking_no: s.partnerTrackingNo, partner_name: PARTNER_NAME });
     },
     '/v1/cancellations': (body, res) => {
@@ -142,7 +147,12 @@ export function createCarrierSandbox(options: CarrierSandboxOptions): CarrierSan
         });
         s.listen(port, host, () => {
           const a = s.address() as AddressInfo;
-          const shown = a.address === '0.0.0.0' || a.address === '::' ? '127.0.0.1' : a.family === 'IPv6' ? `[${a.address}]` : a.address;
+          const shown =
+            a.address === '0.0.0.0' || a.address === '::'
+              ? '127.0.0.1'
+              : a.family === 'IPv6'
+                ? `[${a.address}]`
+                : a.address;
           resolve({ url: `http://${shown}:${a.port}` });
         });
       });

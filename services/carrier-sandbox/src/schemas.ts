@@ -27,15 +27,22 @@ export const eventBody = z.object({
 });
 
 export const rawCallbackBody = z.object({
-  carrier: z.string().regex(/^[A-Z0-9-]{1,16}$/).default('LMX'),
+  carrier: z
+    .string()
+    .regex(/^[A-Z0-9-]{1,16}$/)
+    .default('LMX'),
   body: z.string(),
   /** Absent: the correct signature; null: no header; a string: sent as the header verbatim. */
   signature: z.string().nullable().optional(),
 });
 
 /** `{ message }` naming the first offending field, in the project's `<field> require|invalid` style. */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): { ok: true; value: z.output<S> } | { ok: false; message: string } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, message: 'Invalid JSON body' };
+export function parseBody<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+): { ok: true; value: z.output<S> } | { ok: false; message: string } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return { ok: false, message: 'Invalid JSON body' };
   const r = schema.safeParse(body);
   if (r.success) return { ok: true, value: r.data };
   const issue = r.error.issues[0]!;

@@ -15,7 +15,10 @@ export interface SandboxShipment {
   cancelled: boolean;
 }
 
-export type Registration = Omit<SandboxShipment, 'partnerTrackingNo' | 'registeredAt' | 'cancelRejects' | 'pickedUp' | 'cancelled'>;
+export type Registration = Omit<
+  SandboxShipment,
+  'partnerTrackingNo' | 'registeredAt' | 'cancelRejects' | 'pickedUp' | 'cancelled'
+>;
 
 export type CancelAnswer =
   | { rejected: true }

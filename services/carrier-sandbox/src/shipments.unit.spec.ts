@@ -1,8 +1,14 @@
 import { singaporeTime } from './callback.ts';
 import { createShipmentBook } from './shipments.ts';
 
-const reg = (trackingNumber: string, instruction = '') =>
-  ({ trackingNumber, carrier: 'LMX' as const, recipientCountry: 'SG', postalCode: '048616', recipientName: 'A', instruction });
+const reg = (trackingNumber: string, instruction = '') => ({
+  trackingNumber,
+  carrier: 'LMX' as const,
+  recipientCountry: 'SG',
+  postalCode: '048616',
+  recipientName: 'A',
+  instruction,
+});
 
 test('partner numbers are distinct per parcel and stable per tracking number', () => {
   const book = createShipmentBook(() => new Date(0));
@@ -14,8 +20,14 @@ test('partner numbers are distinct per parcel and stable per tracking number', (
 test('triggers are read from anywhere in the instruction', () => {
   const book = createShipmentBook(() => new Date(0));
   expect(book.register(reg('N', 'x[sandbox:no-partner]y'))).toBeNull();
-  expect(book.register(reg('P', 'call first [sandbox:picked-up]'))).toMatchObject({ pickedUp: true, cancelRejects: false });
-  expect(book.register(reg('R', '[sandbox:cancel-reject] please'))).toMatchObject({ pickedUp: false, cancelRejects: true });
+  expect(book.register(reg('P', 'call first [sandbox:picked-up]'))).toMatchObject({
+    pickedUp: true,
+    cancelRejects: false,
+  });
+  expect(book.register(reg('R', '[sandbox:cancel-reject] please'))).toMatchObject({
+    pickedUp: false,
+    cancelRejects: true,
+  });
 });
 
 test('event times default to Singapore time with its offset', () => {

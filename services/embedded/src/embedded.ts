@@ -64,18 +64,26 @@ export interface EmbeddedStack {
 
 export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedStack> {
   const { settings } = options;
-  const telemetry = startTelemetry({ serviceName: 'parcel-embedded', ...(options.spanExporter ? { exporter: options.spanExporter } : {}) });
+  const telemetry = startTelemetry({
+    serviceName: 'parcel-embedded',
+    ...(options.spanExporter ? { exporter: options.spanExporter } : {}),
+  });
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
   const log = options.log ?? pino(loggerOptions({ level: settings.logLevel }));
-  const onProjectionError = (err: unknown) => log.error({ err }, 'inline projection failed; the subscription will repair it');
+  const onProjectionError = (err: unknown) =>
+    log.error({ err }, 'inline projection failed; the subscription will repair it');
 
   // One registry for the whole process, served by its gateway as GET /metrics.
   const metrics = createMetrics();
   watchRegistrationBacklog(metrics, REGISTRATION_SUBSCRIPTION);
 
   mkdirSync(settings.dataDir, { recursive: true });
-  const sqlite = createSqliteEventStore({ file: path.join(settings.dataDir, 'events.db'), durability: settings.durability, onCommit: metrics.onCommit });
+  const sqlite = createSqliteEventStore({
+    file: path.join(settings.dataDir, 'events.db'),
+    durability: settings.durability,
+    onCommit: metrics.onCommit,
+  });
   const eventStore = tracedEventStore(meteredEventStore(sqlite, metrics));
   const projections = createSqliteProjectionStore({ file: path.join(settings.dataDir, 'projections.db') });
   const webhooks = createSqliteWebhookStore({ file: path.join(settings.dataDir, 'webhooks.db') });
@@ -89,11 +97,23 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const tracking = createTrackingService({ ...common, renderTimeoutMs: settings.commandTimeoutMs });
   await tracking.start();
   // Fonts and PDF libraries are loaded by the first label request: a process that renders none keeps about 100 MB less.
-  const label = createLabelService({ bus, views: projections.parcels, renderer: loadOnFirstRender(() => createLabelRenderer({ ref })) });
+  const label = createLabelService({
+    bus,
+    views: projections.parcels,
+    renderer: loadOnFirstRender(() => createLabelRenderer({ ref })),
+  });
   await label.start();
   // Real time, whatever the clock of the rest: receivers check webhook-timestamp against their own clocks.
   // One lease owner name across restarts: a process killed during delivery leaves leases that its successor holds at once.
-  const webhook = createWebhookService({ eventStore, endpoints: webhooks, deliveries, clock: systemClock, log, config: settings.webhooks, owner: 'embedded' });
+  const webhook = createWebhookService({
+    eventStore,
+    endpoints: webhooks,
+    deliveries,
+    clock: systemClock,
+    log,
+    config: settings.webhooks,
+    owner: 'embedded',
+  });
   await webhook.start();
 
   const app = createGatewayApp({

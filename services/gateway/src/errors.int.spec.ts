@@ -5,10 +5,29 @@ import { signature } from './auth/signature.ts';
 import { FIXED_NOW, listeningGateway } from '../test/gateway.fixtures.ts';
 
 const broken = () => Promise.reject(new Error('disk on fire at /secret/path.ts:12'));
-const bus = { request: broken, handleRequests: broken, publish: broken, subscribe: broken, ping: broken, close: broken } as unknown as Bus;
+const bus = {
+  request: broken,
+  handleRequests: broken,
+  publish: broken,
+  subscribe: broken,
+  ping: broken,
+  close: broken,
+} as unknown as Bus;
 const projections = {
-  parcels: { get: broken, getForClient: broken, getManyForClient: broken, getPublicTracking: broken, getByReference: broken, save: broken, saveMany: broken },
-  tokens: { put: broken, findByHash: () => Promise.resolve({ clientId: 'demo', tokenHash: 'x', issuedAt: 0, expiresAt: Number.MAX_SAFE_INTEGER }) },
+  parcels: {
+    get: broken,
+    getForClient: broken,
+    getManyForClient: broken,
+    getPublicTracking: broken,
+    getByReference: broken,
+    save: broken,
+    saveMany: broken,
+  },
+  tokens: {
+    put: broken,
+    findByHash: () =>
+      Promise.resolve({ clientId: 'demo', tokenHash: 'x', issuedAt: 0, expiresAt: Number.MAX_SAFE_INTEGER }),
+  },
   ping: broken,
   close: broken,
 } as unknown as ProjectionStore;
@@ -30,9 +49,17 @@ test('interface B: HTTP 500, code 1, "server error", no trace of the failure', a
 });
 
 test('interface A: HTTP 500, Code 1, the generic server-error message', async () => {
-  const r = await fetch(`${url()}/api/status/lookup`, { method: 'POST', headers: { authorization: 'Bearer t' }, body: '{"TrackingNumber":["x"]}' });
+  const r = await fetch(`${url()}/api/status/lookup`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer t' },
+    body: '{"TrackingNumber":["x"]}',
+  });
   expect(r.status).toBe(500);
-  expect(await r.json()).toEqual({ Code: 1, Message: 'Error encountered, please contact support@parcel.example', Data: [] });
+  expect(await r.json()).toEqual({
+    Code: 1,
+    Message: 'Error encountered, please contact support@parcel.example',
+    Data: [],
+  });
 });
 
 test('decisions.md "/readyz: 503 when its bus and stores are not reachable"; /healthz stays 200', async () => {

@@ -4,8 +4,22 @@ import { loadSettings } from '@parcel-logistics/config';
 import { OPERATIONS } from '@parcel-logistics/contracts/api';
 import { systemClock } from '@parcel-logistics/domain';
 import { loadAccounts, loadReferenceData } from '@parcel-logistics/reference-data';
-import { createMetrics, loggerOptions, meteredBus, meteredHttp, startTelemetry, tracedBus, tracedHttp } from '@parcel-logistics/telemetry';
-import { connectBus, connectProjections, connectWebhooks, listeningPort, stopOnSignals } from '@parcel-logistics/wiring';
+import {
+  createMetrics,
+  loggerOptions,
+  meteredBus,
+  meteredHttp,
+  startTelemetry,
+  tracedBus,
+  tracedHttp,
+} from '@parcel-logistics/telemetry';
+import {
+  connectBus,
+  connectProjections,
+  connectWebhooks,
+  listeningPort,
+  stopOnSignals,
+} from '@parcel-logistics/wiring';
 import { createGatewayApp } from './app.ts';
 import { gatewayConfig } from './config.ts';
 import { clientIdOf } from './context.ts';
@@ -14,7 +28,9 @@ const telemetry = startTelemetry({ serviceName: 'parcel-gateway' });
 
 const settings = loadSettings(process.env, 'gateway');
 const { distributed } = settings;
-const log = pino(loggerOptions({ level: settings.logLevel, base: { service: 'gateway', instance: distributed.instanceId } }));
+const log = pino(
+  loggerOptions({ level: settings.logLevel, base: { service: 'gateway', instance: distributed.instanceId } }),
+);
 const metrics = createMetrics();
 const bus = tracedBus(meteredBus(await connectBus(distributed, log), metrics), 'kafka');
 const [projections, webhooks] = await Promise.all([connectProjections(distributed), connectWebhooks(distributed)]);

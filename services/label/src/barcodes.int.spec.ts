@@ -6,9 +6,16 @@ import { workDir, writeFile, zbar } from '../test/spec-tools.ts';
 const work = workDir('label-barcodes-');
 afterAll(() => work.remove());
 
-const ascii = fc.string({ unit: fc.integer({ min: 33, max: 126 }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 30 });
-const tracking = fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNPQRSTUVWXYZ0123456789'), minLength: 8, maxLength: 20 });
-
+const ascii = fc.string({
+  unit: fc.integer({ min: 33, max: 126 }).map((c) => String.fromCharCode(c)),
+  minLength: 1,
+  maxLength: 30,
+});
+const tracking = fc.string({
+  unit: fc.constantFrom(...'ABCDEFGHIJKLMNPQRSTUVWXYZ0123456789'),
+  minLength: 8,
+  maxLength: 20,
+});
 
 let n = 0;
 function decodeQr(data: string): string[] {
@@ -39,7 +46,11 @@ test('QR of tracking numbers and of any printable ASCII decodes to the same text
 }, 120_000);
 
 test('QR of 1 to 20 characters of the alphanumeric set (pinned to version 1) and of 21 (not) decodes to the same text', () => {
-  const alphanumeric = fc.string({ unit: fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:'), minLength: 1, maxLength: 20 });
+  const alphanumeric = fc.string({
+    unit: fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:'),
+    minLength: 1,
+    maxLength: 20,
+  });
   fc.assert(
     fc.property(alphanumeric, (s) => {
       expect(qrModules(s).size).toBe(21 + 8);

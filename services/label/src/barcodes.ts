@@ -89,7 +89,8 @@ export function qrModules(data: string): { size: number; modules: Uint8Array } {
   const size = symbol.pixx + 2 * QR_QUIET;
   const modules = new Uint8Array(size * size);
   for (let y = 0; y < symbol.pixy; y++) {
-    for (let x = 0; x < symbol.pixx; x++) modules[(y + QR_QUIET) * size + x + QR_QUIET] = symbol.pixs[y * symbol.pixx + x] ? 1 : 0;
+    for (let x = 0; x < symbol.pixx; x++)
+      modules[(y + QR_QUIET) * size + x + QR_QUIET] = symbol.pixs[y * symbol.pixx + x] ? 1 : 0;
   }
   return { size, modules };
 }

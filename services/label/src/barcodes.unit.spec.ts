@@ -9,7 +9,14 @@ function pixelRows(png: Buffer): Buffer {
 }
 
 test('image data of any size (2 to 200 000 bytes, one stored block or several) inflates back to every pixel', () => {
-  for (const [cols, rows] of [[1, 1], [8, 1], [800, 1], [8 * 65_534, 1], [8 * 65_535, 1], [8 * 99, 2_000]] as const) {
+  for (const [cols, rows] of [
+    [1, 1],
+    [8, 1],
+    [800, 1],
+    [8 * 65_534, 1],
+    [8 * 65_535, 1],
+    [8 * 99, 2_000],
+  ] as const) {
     const modules = Uint8Array.from({ length: cols * rows }, (_, i) => ((i * 31) >> 3) & 1);
     const stride = Math.ceil(cols / 8) + 1;
     const data = pixelRows(modulesPng(modules, cols, rows, 1, 1));

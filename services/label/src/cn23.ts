@@ -9,7 +9,15 @@ import type { Barcodes } from './barcodes.ts';
 import { dateOf, joinNonEmpty, langFor } from './model.ts';
 import type { PdfEngine } from './pdf.ts';
 import { clean, fitLines, money, num } from './text.ts';
-import { CN23_CATEGORIES, type Cn23Category, type Cn23Direction, type Cn23Model, type Cn23Party, type LabelReference, type TextMeasure } from './types.ts';
+import {
+  CN23_CATEGORIES,
+  type Cn23Category,
+  type Cn23Direction,
+  type Cn23Model,
+  type Cn23Party,
+  type LabelReference,
+  type TextMeasure,
+} from './types.ts';
 
 const KG_PER: Record<string, number> = { kg: 1, g: 0.001, lb: 0.45359237 };
 
@@ -39,7 +47,16 @@ export function buildCn23Model(view: ParcelView, ref: LabelReference): Cn23Model
     o.total_gst_amount !== undefined ? `GST ${money(o.total_gst_amount, o.gst_currency)}` : '',
     o.gst_paid ? `GST paid: ${o.gst_paid === 'Y' ? 'yes' : 'no'}` : '',
   ];
-  const party = (name?: string, address?: string, city?: string, state?: string, postal?: string, ctry?: string, phone?: string, email?: string): Cn23Party => ({
+  const party = (
+    name?: string,
+    address?: string,
+    city?: string,
+    state?: string,
+    postal?: string,
+    ctry?: string,
+    phone?: string,
+    email?: string,
+  ): Cn23Party => ({
     name: clean(name),
     address: clean(address),
     place: joinNonEmpty([city, joinNonEmpty([state, postal], ' '), ctry], ', '),
@@ -51,8 +68,26 @@ export function buildCn23Model(view: ParcelView, ref: LabelReference): Cn23Model
     country,
     trackingNumber: clean(view.trackingNumber),
     carrier: clean(ref.carriers.get(view.carrier)?.name ?? view.carrier),
-    sender: party(o.sender_name, o.sender_address, o.sender_city, undefined, o.sender_postal_code, o.sender_country, o.sender_phone, o.sender_email),
-    addressee: party(o.recipient_name, o.recipient_address, o.recipient_city, o.recipient_state, o.postal_code, o.recipient_country, o.recipient_phone, o.recipient_email),
+    sender: party(
+      o.sender_name,
+      o.sender_address,
+      o.sender_city,
+      undefined,
+      o.sender_postal_code,
+      o.sender_country,
+      o.sender_phone,
+      o.sender_email,
+    ),
+    addressee: party(
+      o.recipient_name,
+      o.recipient_address,
+      o.recipient_city,
+      o.recipient_state,
+      o.postal_code,
+      o.recipient_country,
+      o.recipient_phone,
+      o.recipient_email,
+    ),
     items: o.item.map((i) => ({
       description: clean(i.description),
       quantity: num(i.quantity, 3),
@@ -81,7 +116,13 @@ const PAGE = { vertical: { w: 595.28, h: 841.89 }, horizontal: { w: 841.89, h: 5
 const MARGIN = 28;
 const PAD = 4;
 
-export function cn23Doc(model: Cn23Model, direction: Cn23Direction, barcodes: Barcodes, engine: PdfEngine, measure: TextMeasure): TDocumentDefinitions {
+export function cn23Doc(
+  model: Cn23Model,
+  direction: Cn23Direction,
+  barcodes: Barcodes,
+  engine: PdfEngine,
+  measure: TextMeasure,
+): TDocumentDefinitions {
   const content = PAGE[direction].w - 2 * MARGIN;
   const country = model.country;
   const fit = (text: string, width: number, lines: number, size: number, bold = false): Content => ({
@@ -121,7 +162,8 @@ export function cn23Doc(model: Cn23Model, direction: Cn23Direction, barcodes: Ba
   const descWidth = content - fixed.reduce((a, b) => a + b, 0) - cols * 2 * PAD - (cols + 1);
   const widths = [fixed[0], descWidth, ...fixed.slice(1)] as number[];
   const th = (t: string): TableCell => ({ text: t, fontSize: 6.5, bold: true });
-  const cell = (text: string, width: number, lines = 1, size = 8, bold = false): TableCell => fit(text, width, lines, size, bold) as TableCell;
+  const cell = (text: string, width: number, lines = 1, size = 8, bold = false): TableCell =>
+    fit(text, width, lines, size, bold) as TableCell;
   const header: TableCell[] = [
     th('No.'),
     th('(1) Detailed description of contents'),
@@ -146,7 +188,13 @@ export function cn23Doc(model: Cn23Model, direction: Cn23Direction, barcodes: Ba
     cell(model.totalQuantity, widths[2] ?? 40, 1, 8, true),
     cell(model.totalNetWeightKg, widths[3] ?? 56, 1, 8, true),
     cell(model.totalValue, widths[4] ?? 74, 1, 8, true),
-    { colSpan: 2, stack: [small('(4) Total gross weight (kg)'), fit(model.totalGrossWeightKg, (widths[5] ?? 74) + (widths[6] ?? 50), 1, 8, true)] },
+    {
+      colSpan: 2,
+      stack: [
+        small('(4) Total gross weight (kg)'),
+        fit(model.totalGrossWeightKg, (widths[5] ?? 74) + (widths[6] ?? 50), 1, 8, true),
+      ],
+    },
     {},
   ];
 
@@ -189,7 +237,11 @@ export function cn23Doc(model: Cn23Model, direction: Cn23Direction, barcodes: Ba
         ],
         columnGap: 20,
       },
-      { columns: [partyBox('From (sender)', model.sender), partyBox('To (addressee)', model.addressee)], columnGap: 10, margin: [0, 10, 0, 0] },
+      {
+        columns: [partyBox('From (sender)', model.sender), partyBox('To (addressee)', model.addressee)],
+        columnGap: 10,
+        margin: [0, 10, 0, 0],
+      },
       {
         table: { headerRows: 1, dontBreakRows: true, widths, body: [header, ...rows, totals] },
         layout: { paddingLeft: () => PAD, paddingRight: () => PAD, paddingTop: () => 2, paddingBottom: () => 2 },
@@ -208,7 +260,10 @@ export function cn23Doc(model: Cn23Model, direction: Cn23Direction, barcodes: Ba
             fontSize: 7.5,
           },
           {
-            columns: [fit(`(16) Date: ${model.date}`, 200, 1, 9), fit(`(17) Sender's signature: ${model.signature}`, content - 210, 1, 9)],
+            columns: [
+              fit(`(16) Date: ${model.date}`, 200, 1, 9),
+              fit(`(17) Sender's signature: ${model.signature}`, content - 210, 1, 9),
+            ],
             margin: [0, 8, 0, 0],
             columnGap: 10,
           },

@@ -93,18 +93,25 @@ function parse(fileBytes: Map<string, Buffer>, file: string, postscriptName?: st
 
 const winAnsiOk = (cp: number): boolean => (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xff);
 /** Rough Helvetica widths (em), only for the no-font fallback. */
-const helveticaEm = (cp: number, bold: boolean): number => (cp === 0x20 ? 0.28 : (cp >= 0x41 && cp <= 0x5a) || cp === 0x4d ? 0.72 : 0.6) * (bold ? 1.06 : 1);
+const helveticaEm = (cp: number, bold: boolean): number =>
+  (cp === 0x20 ? 0.28 : (cp >= 0x41 && cp <= 0x5a) || cp === 0x4d ? 0.72 : 0.6) * (bold ? 1.06 : 1);
 
 /** Finds and parses the label fonts; a collection (.ttc) is read once for all its faces. */
 export function loadFonts(fontsDir: string = DEFAULT_FONTS_DIR): FontSet {
   const index = indexFontFiles(fontsDir);
-  const pick = (names: readonly string[]): string | undefined => names.map((n) => index.get(n)).find((p) => p !== undefined);
+  const pick = (names: readonly string[]): string | undefined =>
+    names.map((n) => index.get(n)).find((p) => p !== undefined);
   const files: Record<string, string> = {};
   const store = new Map<string, Uint8Array>();
   const descriptors: Record<string, Descriptor> = {};
   const bytes = new Map<string, Buffer>();
 
-  const addFamily = (family: Family, regular: string | undefined, bold: string | undefined, postscript?: [string, string]): Face | undefined => {
+  const addFamily = (
+    family: Family,
+    regular: string | undefined,
+    bold: string | undefined,
+    postscript?: [string, string],
+  ): Face | undefined => {
     if (!regular) return undefined;
     const normal = parse(bytes, regular, postscript?.[0]);
     const boldFace = bold ? parse(bytes, bold, postscript?.[1]) : normal;

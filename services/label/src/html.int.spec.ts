@@ -17,7 +17,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => work.remove());
 
-const htmlFile = (name: string, view: ParcelView): string => writeFile(work.file(`${name}.html`), renderer.shippingLabelHtml(view));
+const htmlFile = (name: string, view: ParcelView): string =>
+  writeFile(work.file(`${name}.html`), renderer.shippingLabelHtml(view));
 
 test.each([
   ['LMD, locker, COD', sgLockerCod],
@@ -27,11 +28,15 @@ test.each([
   ['US (4 x 6 in)', usExpress],
   ['hostile input', hostile],
   ['non-Latin names', jpNonLatin],
-] as [string, ParcelView][])('%s: Chromium\'s screenshot decodes to the tracking number (Code 128 and QR)', (name, view) => {
-  const file = htmlFile(name.replace(/\W+/g, '-'), view);
-  const png = chromiumScreenshot(file, file.replace(/\.html$/, '.png'));
-  expect(zbar(png).sort()).toEqual([`CODE-128:${view.trackingNumber}`, `QR-Code:${view.trackingNumber}`]);
-}, 120_000);
+] as [string, ParcelView][])(
+  "%s: Chromium's screenshot decodes to the tracking number (Code 128 and QR)",
+  (name, view) => {
+    const file = htmlFile(name.replace(/\W+/g, '-'), view);
+    const png = chromiumScreenshot(file, file.replace(/\.html$/, '.png'));
+    expect(zbar(png).sort()).toEqual([`CODE-128:${view.trackingNumber}`, `QR-Code:${view.trackingNumber}`]);
+  },
+  120_000,
+);
 
 describe('hostile input', () => {
   const html = () => renderer.shippingLabelHtml(hostile);
@@ -45,10 +50,12 @@ describe('hostile input', () => {
     expect(h).toContain('&quot;&gt;&lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;');
     expect(h).toContain("default-src 'none'"); // and the policy allows no script at all
     // The markup is shown as the text it is.
-    expect(htmlTexts(h)).toEqual(expect.arrayContaining(['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>']));
+    expect(htmlTexts(h)).toEqual(
+      expect.arrayContaining(['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>']),
+    );
   });
 
-  test('Chromium\'s DOM after loading it: no script element, no onerror, the names are text', () => {
+  test("Chromium's DOM after loading it: no script element, no onerror, the names are text", () => {
     const dom = chromiumDom(htmlFile('hostile-dom', hostile));
     expect(dom).toMatch(/<div class="label"/);
     expect(dom).not.toMatch(/<script/i);
@@ -61,7 +68,9 @@ describe('hostile input', () => {
   test('the long address and note are cut to their lines: every text stays inside the label', () => {
     const h = html();
     const height = Number(/\.label \{[^}]*height: ([\d.]+)pt/.exec(h)?.[1]);
-    const tops = [...h.matchAll(/top:([\d.]+)pt;width:[\d.]+pt;font-size:([\d.]+)pt/g)].map((m) => Number(m[1]) + 1.2 * Number(m[2]));
+    const tops = [...h.matchAll(/top:([\d.]+)pt;width:[\d.]+pt;font-size:([\d.]+)pt/g)].map(
+      (m) => Number(m[1]) + 1.2 * Number(m[2]),
+    );
     expect(tops.length).toBeGreaterThan(10);
     expect(Math.max(...tops)).toBeLessThanOrEqual(height);
     expect(h.length).toBeLessThan(20_000); // not 10 000 characters of note

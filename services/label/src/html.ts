@@ -11,7 +11,12 @@ import type { LabelLayout } from './types.ts';
 
 const TEMPLATE_FILE = path.join(import.meta.dirname, 'label.hbs');
 
-const CJK_CSS: Record<string, string> = { JP: 'Noto Sans CJK JP', KR: 'Noto Sans CJK KR', TW: 'Noto Sans CJK TC', HK: 'Noto Sans CJK HK' };
+const CJK_CSS: Record<string, string> = {
+  JP: 'Noto Sans CJK JP',
+  KR: 'Noto Sans CJK KR',
+  TW: 'Noto Sans CJK TC',
+  HK: 'Noto Sans CJK HK',
+};
 
 const pt = (n: number): string => n.toFixed(2);
 
@@ -34,7 +39,10 @@ export type HtmlRenderer = (layout: LabelLayout, barcodes: Barcodes) => string;
 /** Reads and compiles the template once; the returned function does no I/O. */
 export function loadHtmlRenderer(templateFile: string = TEMPLATE_FILE): HtmlRenderer {
   const hbs = Handlebars.create();
-  const template = hbs.compile<TemplateData>(readFileSync(templateFile, 'utf8'), { strict: true, knownHelpersOnly: true });
+  const template = hbs.compile<TemplateData>(readFileSync(templateFile, 'utf8'), {
+    strict: true,
+    knownHelpersOnly: true,
+  });
   return (layout, barcodes) =>
     template({
       lang: layout.lang,

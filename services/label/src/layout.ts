@@ -23,7 +23,14 @@ interface Budget {
   instruction: number;
 }
 
-const FULL: Budget = { recipientName: 2, recipientAddress: 3, senderAddress: 2, lockerAddress: 2, service: 2, instruction: 2 };
+const FULL: Budget = {
+  recipientName: 2,
+  recipientAddress: 3,
+  senderAddress: 2,
+  lockerAddress: 2,
+  service: 2,
+  instruction: 2,
+};
 
 /** What is given up, in order, when the label would run past its bottom edge. */
 const SHRINK: ((b: Budget) => Budget)[] = [
@@ -53,10 +60,31 @@ function attempt(model: LabelModel, measure: TextMeasure, budget: Budget): { lay
   let y = MARGIN;
 
   /** Adds `text` as up to `maxLines` lines at (x, y); returns the height used. */
-  const put = (text: string, x: number, top: number, w: number, sizePt: number, bold: boolean, maxLines: number, extra: Partial<LaidText> = {}): number => {
+  const put = (
+    text: string,
+    x: number,
+    top: number,
+    w: number,
+    sizePt: number,
+    bold: boolean,
+    maxLines: number,
+    extra: Partial<LaidText> = {},
+  ): number => {
     if (maxLines <= 0) return 0;
     const lines = fitLines(text, w, maxLines, sizePt, bold, measure);
-    lines.forEach((line, i) => texts.push({ x, y: top + i * sizePt * LINE, w, sizePt, bold, text: line, align: 'left', inverse: false, ...extra }));
+    lines.forEach((line, i) =>
+      texts.push({
+        x,
+        y: top + i * sizePt * LINE,
+        w,
+        sizePt,
+        bold,
+        text: line,
+        align: 'left',
+        inverse: false,
+        ...extra,
+      }),
+    );
     return lines.length * sizePt * LINE;
   };
   const rule = (): void => {

@@ -11,7 +11,9 @@ const telemetry = startTelemetry({ serviceName: 'parcel-label' });
 
 const settings = loadSettings(process.env, 'label');
 const { distributed } = settings;
-const log = pino(loggerOptions({ level: settings.logLevel, base: { service: 'label', instance: distributed.instanceId } }));
+const log = pino(
+  loggerOptions({ level: settings.logLevel, base: { service: 'label', instance: distributed.instanceId } }),
+);
 const renderer = await createLabelRenderer({ ref: loadReferenceData(settings.referenceDir) });
 const [kafka, projections] = await Promise.all([connectBus(distributed, log), connectProjections(distributed)]);
 const metrics = createMetrics();

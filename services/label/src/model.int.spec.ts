@@ -28,32 +28,113 @@ interface Facts {
   locker?: string;
 }
 
-const withReference = view('PR4E5F6G7H8J9K2', { custom_tracking_num: 'SHOP_2024-000417', client_weight: 0.75, recipient_name: 'Siti Nurhaliza' }, { weightUnit: 'kg' });
+const withReference = view(
+  'PR4E5F6G7H8J9K2',
+  { custom_tracking_num: 'SHOP_2024-000417', client_weight: 0.75, recipient_name: 'Siti Nurhaliza' },
+  { weightUnit: 'kg' },
+);
 
 test.each([
-  ['LMD with COD and locker', sgLockerCod, { trackingNumber: 'PX7K2M9Q4T8W3N5', recipient: 'Tan Wei Ming', destination: 'SG 018956', weight: '1.25 kg', reference: 'ORD-1001', cod: 'SGD 25.50', locker: 'SGL0142 Marina Bay Link Mall Locker' }],
-  ['PUD', myPickup, { trackingNumber: 'PM3Z8R1D6F0H2J4', recipient: 'Nur Aisyah binti Ahmad', destination: 'MY 50450', weight: '1.25 kg', reference: 'ORD-1001' }],
-  ['US', usExpress, { trackingNumber: 'PU5C9V2B7N1M4K8', recipient: 'Jordan Smith', destination: 'US 94043', weight: '1.25 kg', reference: 'ORD-1001' }],
-  ['SLF', selfLabel, { trackingNumber: 'PS1A2B3C4D5E6F7', recipient: 'Olivia Brown', destination: 'AU 2000', weight: '1.25 kg', reference: 'ORD-1001' }],
-  ['custom reference', withReference, { trackingNumber: 'PR4E5F6G7H8J9K2', recipient: 'Siti Nurhaliza', destination: 'SG 018956', weight: '0.75 kg', reference: 'SHOP_2024-000417' }],
-] as [string, ParcelView, Facts][])('%s: PDF, HTML and ZPL show the same facts', async (name, v, facts) => {
-  const pdf = pdfText(writeFile(work.file(`${name.replace(/\W+/g, '-')}.pdf`), await renderer.shippingLabelPdf(v)));
-  const html = htmlTexts(renderer.shippingLabelHtml(v));
-  const zpl = zplTexts(renderer.shippingLabelZpl(v));
-  // HTML and ZPL are drawn line for line from the same layout.
-  expect(zpl).toEqual(html);
-  const expected = [facts.trackingNumber, facts.recipient, facts.destination, facts.weight, `REF ${facts.reference}`, ...(facts.cod ? ['COD', facts.cod] : []), ...(facts.locker ? ['LOCKER', facts.locker] : [])];
-  for (const fact of expected) {
-    expect(pdf).toContain(fact);
-    expect(html).toContain(fact);
-    expect(zpl).toContain(fact);
-  }
-  if (!facts.cod) for (const text of [pdf, html.join('\n'), zpl.join('\n')]) expect(text).not.toContain('COD');
-  if (!facts.locker) for (const text of [pdf, html.join('\n'), zpl.join('\n')]) expect(text).not.toContain('LOCKER');
-}, 60_000);
+  [
+    'LMD with COD and locker',
+    sgLockerCod,
+    {
+      trackingNumber: 'PX7K2M9Q4T8W3N5',
+      recipient: 'Tan Wei Ming',
+      destination: 'SG 018956',
+      weight: '1.25 kg',
+      reference: 'ORD-1001',
+      cod: 'SGD 25.50',
+      locker: 'SGL0142 Marina Bay Link Mall Locker',
+    },
+  ],
+  [
+    'PUD',
+    myPickup,
+    {
+      trackingNumber: 'PM3Z8R1D6F0H2J4',
+      recipient: 'Nur Aisyah binti Ahmad',
+      destination: 'MY 50450',
+      weight: '1.25 kg',
+      reference: 'ORD-1001',
+    },
+  ],
+  [
+    'US',
+    usExpress,
+    {
+      trackingNumber: 'PU5C9V2B7N1M4K8',
+      recipient: 'Jordan Smith',
+      destination: 'US 94043',
+      weight: '1.25 kg',
+      reference: 'ORD-1001',
+    },
+  ],
+  [
+    'SLF',
+    selfLabel,
+    {
+      trackingNumber: 'PS1A2B3C4D5E6F7',
+      recipient: 'Olivia Brown',
+      destination: 'AU 2000',
+      weight: '1.25 kg',
+      reference: 'ORD-1001',
+    },
+  ],
+  [
+    'custom reference',
+    withReference,
+    {
+      trackingNumber: 'PR4E5F6G7H8J9K2',
+      recipient: 'Siti Nurhaliza',
+      destination: 'SG 018956',
+      weight: '0.75 kg',
+      reference: 'SHOP_2024-000417',
+    },
+  ],
+] as [string, ParcelView, Facts][])(
+  '%s: PDF, HTML and ZPL show the same facts',
+  async (name, v, facts) => {
+    const pdf = pdfText(writeFile(work.file(`${name.replace(/\W+/g, '-')}.pdf`), await renderer.shippingLabelPdf(v)));
+    const html = htmlTexts(renderer.shippingLabelHtml(v));
+    const zpl = zplTexts(renderer.shippingLabelZpl(v));
+    // HTML and ZPL are drawn line for line from the same layout.
+    expect(zpl).toEqual(html);
+    const expected = [
+      facts.trackingNumber,
+      facts.recipient,
+      facts.destination,
+      facts.weight,
+      `REF ${facts.reference}`,
+      ...(facts.cod ? ['COD', facts.cod] : []),
+      ...(facts.locker ? ['LOCKER', facts.locker] : []),
+    ];
+    for (const fact of expected) {
+      expect(pdf).toContain(fact);
+      expect(html).toContain(fact);
+      expect(zpl).toContain(fact);
+    }
+    if (!facts.cod) for (const text of [pdf, html.join('\n'), zpl.join('\n')]) expect(text).not.toContain('COD');
+    if (!facts.locker) for (const text of [pdf, html.join('\n'), zpl.join('\n')]) expect(text).not.toContain('LOCKER');
+  },
+  60_000,
+);
 
 test('no file is read, opened or looked up while rendering, in any format', async () => {
-  const names = ['readFileSync', 'readFile', 'openSync', 'open', 'readSync', 'read', 'existsSync', 'statSync', 'stat', 'lstatSync', 'readdirSync', 'createReadStream'] as const;
+  const names = [
+    'readFileSync',
+    'readFile',
+    'openSync',
+    'open',
+    'readSync',
+    'read',
+    'existsSync',
+    'statSync',
+    'stat',
+    'lstatSync',
+    'readdirSync',
+    'createReadStream',
+  ] as const;
   const spies = names.map((n) => jest.spyOn(fs, n));
   const promiseSpies = (['readFile', 'open', 'stat'] as const).map((n) => jest.spyOn(fs.promises, n));
   try {
@@ -69,7 +150,9 @@ test('no file is read, opened or looked up while rendering, in any format', asyn
       fresh.shippingLabelHtml(v);
       fresh.shippingLabelZpl(v);
     }
-    const calls = [...spies, ...promiseSpies].flatMap((s) => s.mock.calls.map((c) => `${s.getMockName()} ${String(c[0])}`));
+    const calls = [...spies, ...promiseSpies].flatMap((s) =>
+      s.mock.calls.map((c) => `${s.getMockName()} ${String(c[0])}`),
+    );
     expect(calls).toEqual([]);
   } finally {
     [...spies, ...promiseSpies].forEach((s) => s.mockRestore());

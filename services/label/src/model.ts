@@ -26,7 +26,16 @@ export function labelFormatFor(view: ParcelView, ref?: LabelReference): LabelFor
   return selfLabel ? LABEL_FORMATS.A6 : LABEL_FORMATS['100x150mm'];
 }
 
-const LANG_BY_COUNTRY: Record<string, string> = { JP: 'ja', KR: 'ko', TH: 'th', TW: 'zh-Hant', HK: 'zh-Hant', CN: 'zh-Hans', SG: 'en', MY: 'en' };
+const LANG_BY_COUNTRY: Record<string, string> = {
+  JP: 'ja',
+  KR: 'ko',
+  TH: 'th',
+  TW: 'zh-Hant',
+  HK: 'zh-Hant',
+  CN: 'zh-Hans',
+  SG: 'en',
+  MY: 'en',
+};
 export const langFor = (country: string): string => LANG_BY_COUNTRY[country] ?? 'en';
 
 export const joinNonEmpty = (parts: (string | undefined)[], sep: string): string =>
@@ -41,7 +50,15 @@ export function dateOf(iso: string): string {
   return m?.[1] ?? clean(iso);
 }
 
-function party(name?: string, address?: string, city?: string, state?: string, postal?: string, country?: string, phone?: string): PartyModel {
+function party(
+  name?: string,
+  address?: string,
+  city?: string,
+  state?: string,
+  postal?: string,
+  country?: string,
+  phone?: string,
+): PartyModel {
   return {
     name: clean(name),
     address: clean(address),
@@ -71,13 +88,36 @@ export function buildLabelModel(view: ParcelView, ref: LabelReference): LabelMod
     service: joinNonEmpty([type, typeName], ' '),
     serviceCode: joinNonEmpty([o.service_code, codeName], ' '),
     date: dateOf(view.createdAt),
-    recipient: party(o.recipient_name, o.recipient_address, o.recipient_city, o.recipient_state, o.postal_code, o.recipient_country, o.recipient_phone),
-    sender: party(o.sender_name, o.sender_address, o.sender_city, undefined, o.sender_postal_code, o.sender_country, o.sender_phone),
+    recipient: party(
+      o.recipient_name,
+      o.recipient_address,
+      o.recipient_city,
+      o.recipient_state,
+      o.postal_code,
+      o.recipient_country,
+      o.recipient_phone,
+    ),
+    sender: party(
+      o.sender_name,
+      o.sender_address,
+      o.sender_city,
+      undefined,
+      o.sender_postal_code,
+      o.sender_country,
+      o.sender_phone,
+    ),
     destination: joinNonEmpty([o.recipient_country, o.postal_code], ' '),
     weight: joinNonEmpty([num(o.client_weight, 3), view.weightUnit], ' '),
     size: size.length ? `${size.join(' x ')} cm` : '',
     ...(o.cash !== undefined ? { cod: money(o.cash, o.cash_currency) } : {}),
-    ...(station ? { locker: { station: joinNonEmpty([station.code, station.name], ' '), address: joinNonEmpty([station.address, station.addressDetail, station.zipcode], ', ') } } : {}),
+    ...(station
+      ? {
+          locker: {
+            station: joinNonEmpty([station.code, station.name], ' '),
+            address: joinNonEmpty([station.address, station.addressDetail, station.zipcode], ', '),
+          },
+        }
+      : {}),
     reference: clean(view.customTrackingNum || o.custom_tracking_num),
     instruction: clean(o.instruction),
   };

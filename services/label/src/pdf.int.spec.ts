@@ -38,15 +38,22 @@ describe('shipping label PDF (B7)', () => {
     ['US destination', '4 x 6 in', usExpress],
     ['hostile input', '100 x 150 mm', hostile],
     ['Chinese, Thai and Korean names', '100 x 150 mm', jpNonLatin],
-  ] as const)('%s: qpdf --check passes, one page of %s, Code 128 and QR decode to the tracking number', async (name, size, view) => {
-    const file = await shippingPdf(name.replace(/\W+/g, '-'), view);
-    expect(qpdfCheck(file)).toMatch(/No syntax or stream encoding errors found/);
-    const info = pdfInfo(file);
-    expect(info.pages).toBe(1);
-    expect(info.widthPt).toBeCloseTo(SIZES[size][0], 1);
-    expect(info.heightPt).toBeCloseTo(SIZES[size][1], 1);
-    expect(zbar(pdfToPng(file, 300)).sort()).toEqual([`CODE-128:${view.trackingNumber}`, `QR-Code:${view.trackingNumber}`]);
-  }, 60_000);
+  ] as const)(
+    '%s: qpdf --check passes, one page of %s, Code 128 and QR decode to the tracking number',
+    async (name, size, view) => {
+      const file = await shippingPdf(name.replace(/\W+/g, '-'), view);
+      expect(qpdfCheck(file)).toMatch(/No syntax or stream encoding errors found/);
+      const info = pdfInfo(file);
+      expect(info.pages).toBe(1);
+      expect(info.widthPt).toBeCloseTo(SIZES[size][0], 1);
+      expect(info.heightPt).toBeCloseTo(SIZES[size][1], 1);
+      expect(zbar(pdfToPng(file, 300)).sort()).toEqual([
+        `CODE-128:${view.trackingNumber}`,
+        `QR-Code:${view.trackingNumber}`,
+      ]);
+    },
+    60_000,
+  );
 
   test('hostile input stays on its page: cut with an ellipsis, markup and ZPL shown as text', async () => {
     const text = pdfText(await shippingPdf('hostile-text', hostile));
@@ -65,20 +72,27 @@ describe('CN 23 customs declaration PDF (A2)', () => {
     ['vertical', 'LMD', sgLockerCod],
     ['horizontal', 'non-Latin names', jpNonLatin],
     ['vertical', 'hostile input, 40 items', hostile],
-  ] as [Cn23Direction, string, ParcelView][])('%s, %s: qpdf --check passes, A4 in the right orientation, Code 128 decodes', async (direction, _name, view) => {
-    const file = writeFile(work.file(`cn23-${direction}-${view.trackingNumber}.pdf`), await renderer.cn23Pdf(view, direction));
-    expect(qpdfCheck(file)).toMatch(/No syntax or stream encoding errors found/);
-    const info = pdfInfo(file);
-    const [w, h] = direction === 'horizontal' ? [A4[1]!, A4[0]!] : [A4[0]!, A4[1]!];
-    expect(info.widthPt).toBeCloseTo(w, 1);
-    expect(info.heightPt).toBeCloseTo(h, 1);
-    // 40 items of the hostile order flow onto a second page; one item fits on one.
-    expect(info.pages).toBe(view === hostile ? 2 : 1);
-    expect(zbar(pdfToPng(file, 300))).toEqual([`CODE-128:${view.trackingNumber}`]);
-    const text = pdfText(file);
-    expect(text).toContain('CN 23');
-    expect(text).toContain(view.order.item[0]!.itemHSCode!.slice(0, 20));
-  }, 90_000);
+  ] as [Cn23Direction, string, ParcelView][])(
+    '%s, %s: qpdf --check passes, A4 in the right orientation, Code 128 decodes',
+    async (direction, _name, view) => {
+      const file = writeFile(
+        work.file(`cn23-${direction}-${view.trackingNumber}.pdf`),
+        await renderer.cn23Pdf(view, direction),
+      );
+      expect(qpdfCheck(file)).toMatch(/No syntax or stream encoding errors found/);
+      const info = pdfInfo(file);
+      const [w, h] = direction === 'horizontal' ? [A4[1]!, A4[0]!] : [A4[0]!, A4[1]!];
+      expect(info.widthPt).toBeCloseTo(w, 1);
+      expect(info.heightPt).toBeCloseTo(h, 1);
+      // 40 items of the hostile order flow onto a second page; one item fits on one.
+      expect(info.pages).toBe(view === hostile ? 2 : 1);
+      expect(zbar(pdfToPng(file, 300))).toEqual([`CODE-128:${view.trackingNumber}`]);
+      const text = pdfText(file);
+      expect(text).toContain('CN 23');
+      expect(text).toContain(view.order.item[0]!.itemHSCode!.slice(0, 20));
+    },
+    90_000,
+  );
 });
 
 describe('fonts: Chinese, Thai and Korean names', () => {
@@ -91,16 +105,21 @@ describe('fonts: Chinese, Thai and Korean names', () => {
   test.each([
     ['shipping label', () => renderer.shippingLabelPdf(jpNonLatin)],
     ['CN 23', () => renderer.cn23Pdf(jpNonLatin, 'horizontal')],
-  ])('%s: the names are set in Noto Sans CJK (Japanese forms for a JP address) and Loma, and read back as text', async (name, render) => {
-    const file = writeFile(work.file(`fonts-${name.replace(/\W+/g, '-')}.pdf`), await render());
-    const fonts = pdfFonts(file).join(' ');
-    expect(fonts).toMatch(/\+NotoSansCJKjp-Bold/);
-    expect(fonts).toMatch(/\+Loma/);
-    expect(fonts).toMatch(/\+DejaVuSans/);
-    const text = pdfText(file).replace(/\s+/g, ' ');
-    for (const s of ['山田 太郎', 'สมชาย', 'ใจดี', '김민준', '北京商贸有限公司', '東京都千代田区', '서울특별시']) expect(text).toContain(s);
-    expect(text).not.toContain('?');
-  }, 60_000);
+  ])(
+    '%s: the names are set in Noto Sans CJK (Japanese forms for a JP address) and Loma, and read back as text',
+    async (name, render) => {
+      const file = writeFile(work.file(`fonts-${name.replace(/\W+/g, '-')}.pdf`), await render());
+      const fonts = pdfFonts(file).join(' ');
+      expect(fonts).toMatch(/\+NotoSansCJKjp-Bold/);
+      expect(fonts).toMatch(/\+Loma/);
+      expect(fonts).toMatch(/\+DejaVuSans/);
+      const text = pdfText(file).replace(/\s+/g, ' ');
+      for (const s of ['山田 太郎', 'สมชาย', 'ใจดี', '김민준', '北京商贸有限公司', '東京都千代田区', '서울특별시'])
+        expect(text).toContain(s);
+      expect(text).not.toContain('?');
+    },
+    60_000,
+  );
 
   test('without any font files: Helvetica, every non-Latin glyph a visible "?", the label still complete', async () => {
     const empty = workDir('label-nofonts-');
@@ -113,7 +132,10 @@ describe('fonts: Chinese, Thai and Korean names', () => {
       const text = pdfText(file);
       expect(text).toContain('JP 1000005');
       expect(text).toMatch(/\?\? \?\?/); // 山田 太郎
-      expect(zbar(pdfToPng(file, 300)).sort()).toEqual([`CODE-128:${jpNonLatin.trackingNumber}`, `QR-Code:${jpNonLatin.trackingNumber}`]);
+      expect(zbar(pdfToPng(file, 300)).sort()).toEqual([
+        `CODE-128:${jpNonLatin.trackingNumber}`,
+        `QR-Code:${jpNonLatin.trackingNumber}`,
+      ]);
     } finally {
       empty.remove();
     }

@@ -14,9 +14,17 @@ interface PdfKitDocument {
   end(): void;
 }
 interface PdfPrinter {
-  createPdfKitDocument(doc: TDocumentDefinitions & { maxPagesNumber?: number }, options?: object): Promise<PdfKitDocument>;
+  createPdfKitDocument(
+    doc: TDocumentDefinitions & { maxPagesNumber?: number },
+    options?: object,
+  ): Promise<PdfKitDocument>;
 }
-type PdfPrinterClass = new (fonts: object, vfs: FontSet['vfs'], urlResolver: object, localAccessPolicy: (path: string) => boolean) => PdfPrinter;
+type PdfPrinterClass = new (
+  fonts: object,
+  vfs: FontSet['vfs'],
+  urlResolver: object,
+  localAccessPolicy: (path: string) => boolean,
+) => PdfPrinter;
 
 // A CommonJS module with `exports.default`: Node's ESM loader hands over the exports object,
 // SWC's interop (Jest) the default itself.
@@ -56,16 +64,32 @@ export function createPdfEngine(fonts: FontSet): PdfEngine {
 }
 
 /** The shipping label: every element of the layout at its absolute position, one page. */
-export function shippingLabelDoc(layout: LabelLayout, barcodes: Barcodes, engine: PdfEngine, measure: FontSet['measure']): TDocumentDefinitions & { maxPagesNumber: number } {
+export function shippingLabelDoc(
+  layout: LabelLayout,
+  barcodes: Barcodes,
+  engine: PdfEngine,
+  measure: FontSet['measure'],
+): TDocumentDefinitions & { maxPagesNumber: number } {
   const content: Content[] = [];
   for (const r of layout.rules) {
-    content.push({ canvas: [{ type: 'line', x1: 0, y1: 0, x2: r.w, y2: 0, lineWidth: 0.8 }], absolutePosition: { x: r.x, y: r.y } });
+    content.push({
+      canvas: [{ type: 'line', x1: 0, y1: 0, x2: r.w, y2: 0, lineWidth: 0.8 }],
+      absolutePosition: { x: r.x, y: r.y },
+    });
   }
   for (const b of layout.boxes) {
-    content.push({ canvas: [{ type: 'rect', x: 0, y: 0, w: b.w, h: b.h, color: 'black' }], absolutePosition: { x: b.x, y: b.y } });
+    content.push({
+      canvas: [{ type: 'rect', x: 0, y: 0, w: b.w, h: b.h, color: 'black' }],
+      absolutePosition: { x: b.x, y: b.y },
+    });
   }
   for (const b of layout.barcodes) {
-    content.push({ image: b.kind === 'qr' ? barcodes.qr.dataUri : barcodes.code128.dataUri, width: b.w, height: b.h, absolutePosition: { x: b.x, y: b.y } });
+    content.push({
+      image: b.kind === 'qr' ? barcodes.qr.dataUri : barcodes.code128.dataUri,
+      width: b.w,
+      height: b.h,
+      absolutePosition: { x: b.x, y: b.y },
+    });
   }
   for (const t of layout.texts) {
     const x = t.align === 'center' ? t.x + Math.max(0, (t.w - measure(t.text, t.sizePt, t.bold)) / 2) : t.x;

@@ -19,8 +19,12 @@ test('render gives the labels the methods give, and fails with the same messages
   expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
   const cn23 = Buffer.from(await renderer.render({ format: 'cn23', view: parcel, direction: 'vertical' }), 'base64');
   expect(cn23.subarray(0, 5).toString()).toBe('%PDF-');
-  await expect(renderer.render({ format: 'cn23', view: parcel, direction: 'diagonal' as never })).rejects.toThrow('unknown CN 23 direction: diagonal');
-  await expect(renderer.render({ format: 'html', view: { ...parcel, trackingNumber: '' } })).rejects.toThrow('parcel has no tracking number to label');
+  await expect(renderer.render({ format: 'cn23', view: parcel, direction: 'diagonal' as never })).rejects.toThrow(
+    'unknown CN 23 direction: diagonal',
+  );
+  await expect(renderer.render({ format: 'html', view: { ...parcel, trackingNumber: '' } })).rejects.toThrow(
+    'parcel has no tracking number to label',
+  );
   // Many at once: every one answered, in any order.
   const views = Array.from({ length: 20 }, (_, i) => view(`PX7K2M9Q4T8W3N${String(i).padStart(3, '0')}`, {}));
   const htmls = await Promise.all(views.map((v) => renderer.render({ format: 'html', view: v })));

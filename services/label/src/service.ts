@@ -12,15 +12,25 @@ import type { LabelJob, LabelRenderer } from './types.ts';
 /** What the service needs of a renderer. */
 export type LabelRendering = Pick<LabelRenderer, 'render'>;
 
-export async function renderLabel(deps: { views: ParcelViewStore; renderer: LabelRendering }, command: RenderLabel['payload']): Promise<RenderLabelReply> {
+export async function renderLabel(
+  deps: { views: ParcelViewStore; renderer: LabelRendering },
+  command: RenderLabel['payload'],
+): Promise<RenderLabelReply> {
   // Create-label's tracking service sends the parcel it has just read and decided on: no second read.
   const view = command.parcel ?? (await deps.views.getForClient(command.clientId, command.trackingNumber));
   if (!view || view.clientId !== command.clientId) return { ok: false, error: 'ParcelNotFound' };
   try {
-    const job: LabelJob = command.format === 'cn23' ? { format: 'cn23', view, direction: command.direction ?? 'horizontal' } : { format: command.format, view };
+    const job: LabelJob =
+      command.format === 'cn23'
+        ? { format: 'cn23', view, direction: command.direction ?? 'horizontal' }
+        : { format: command.format, view };
     return { ok: true, content: await deps.renderer.render(job) };
   } catch (error) {
-    return { ok: false, error: 'RenderFailed', message: `Label rendering failed: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      error: 'RenderFailed',
+      message: `Label rendering failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 

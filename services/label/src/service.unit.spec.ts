@@ -12,30 +12,49 @@ const unread = new Proxy({} as ParcelViewStore, {
   },
 });
 const holding = (view: ParcelView): ParcelViewStore =>
-  ({ getForClient: async (clientId: string, tn: string) => (clientId === view.clientId && tn === view.trackingNumber ? view : null) }) as unknown as ParcelViewStore;
+  ({
+    getForClient: async (clientId: string, tn: string) =>
+      clientId === view.clientId && tn === view.trackingNumber ? view : null,
+  }) as unknown as ParcelViewStore;
 
 const recorder = () => {
   const jobs: LabelJob[] = [];
   return { jobs, renderer: { render: async (job: LabelJob) => (jobs.push(job), 'rendered') } };
 };
 
-const command = { clientId: sgLockerCod.clientId, trackingNumber: sgLockerCod.trackingNumber, format: 'cn23' as const, direction: 'vertical' as const };
+const command = {
+  clientId: sgLockerCod.clientId,
+  trackingNumber: sgLockerCod.trackingNumber,
+  format: 'cn23' as const,
+  direction: 'vertical' as const,
+};
 
 test('the parcel the command carries is rendered, and the views are not read', async () => {
   const { jobs, renderer } = recorder();
-  expect(await renderLabel({ views: unread, renderer }, { ...command, parcel: sgLockerCod })).toEqual({ ok: true, content: 'rendered' });
+  expect(await renderLabel({ views: unread, renderer }, { ...command, parcel: sgLockerCod })).toEqual({
+    ok: true,
+    content: 'rendered',
+  });
   expect(jobs).toEqual([{ format: 'cn23', view: sgLockerCod, direction: 'vertical' }]);
 });
 
 test('a carried parcel of another account reads as missing', async () => {
   const { jobs, renderer } = recorder();
-  expect(await renderLabel({ views: unread, renderer }, { ...command, clientId: 'other', parcel: sgLockerCod })).toEqual({ ok: false, error: 'ParcelNotFound' });
+  expect(
+    await renderLabel({ views: unread, renderer }, { ...command, clientId: 'other', parcel: sgLockerCod }),
+  ).toEqual({ ok: false, error: 'ParcelNotFound' });
   expect(jobs).toHaveLength(0);
 });
 
 test('without a carried parcel the view is read, for the account only', async () => {
   const { jobs, renderer } = recorder();
-  expect(await renderLabel({ views: holding(sgLockerCod), renderer }, command)).toEqual({ ok: true, content: 'rendered' });
-  expect(await renderLabel({ views: holding(sgLockerCod), renderer }, { ...command, clientId: 'other' })).toEqual({ ok: false, error: 'ParcelNotFound' });
+  expect(await renderLabel({ views: holding(sgLockerCod), renderer }, command)).toEqual({
+    ok: true,
+    content: 'rendered',
+  });
+  expect(await renderLabel({ views: holding(sgLockerCod), renderer }, { ...command, clientId: 'other' })).toEqual({
+    ok: false,
+    error: 'ParcelNotFound',
+  });
   expect(jobs).toHaveLength(1);
 });

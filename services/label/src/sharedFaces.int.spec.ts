@@ -9,9 +9,13 @@ const sans = (loadFonts().files.Sans ?? '').split(', ')[0]!;
 
 test('pdfkit takes a font only as bytes and parses it per document: a parsed face is refused (the day it is taken, sharedFaces.ts can go)', () => {
   const pdfDocument = createRequire(import.meta.url)('pdfmake/js/PDFDocument.js') as { default?: unknown };
-  const PdfDocument = (pdfDocument.default ?? pdfDocument) as new (...args: unknown[]) => { font(src: unknown): unknown };
+  const PdfDocument = (pdfDocument.default ?? pdfDocument) as new (...args: unknown[]) => {
+    font(src: unknown): unknown;
+  };
   const doc = new PdfDocument({}, {}, {}, {}, {}, null);
-  expect(() => doc.font(fontkit.create(readFileSync(sans)))).toThrow('Not a supported font format or standard PDF font.');
+  expect(() => doc.font(fontkit.create(readFileSync(sans)))).toThrow(
+    'Not a supported font format or standard PDF font.',
+  );
 });
 
 test('a shared face shapes as its fontkit face does, again and again, and the face is left as fontkit made it', () => {

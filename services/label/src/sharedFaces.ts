@@ -111,11 +111,22 @@ function rememberedLayout(layout: Layout): Layout {
       cache.set(key, hit);
     } else {
       const run = layout(text, features);
-      hit = { glyphs: [...run.glyphs], positions: run.positions.map((p) => ({ xAdvance: p.xAdvance, yAdvance: p.yAdvance, xOffset: p.xOffset, yOffset: p.yOffset })) };
+      hit = {
+        glyphs: [...run.glyphs],
+        positions: run.positions.map((p) => ({
+          xAdvance: p.xAdvance,
+          yAdvance: p.yAdvance,
+          xOffset: p.xOffset,
+          yOffset: p.yOffset,
+        })),
+      };
       cache.set(key, hit);
       if (cache.size > SHAPING_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
     }
-    return new ShapedRun(hit.glyphs.slice(), hit.positions.map((p) => ({ ...p })));
+    return new ShapedRun(
+      hit.glyphs.slice(),
+      hit.positions.map((p) => ({ ...p })),
+    );
   };
 }
 

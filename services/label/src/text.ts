@@ -18,7 +18,8 @@ export function clean(value: unknown): string {
   return s.replace(SPACES, ' ').replace(UNSAFE, '').normalize('NFC').trim();
 }
 
-const WIDE = /[\u1100-\u115F\u2E80-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{20000}-\u{3FFFD}]/u;
+const WIDE =
+  /[\u1100-\u115F\u2E80-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{20000}-\u{3FFFD}]/u;
 const ZERO = /[\p{Mn}\p{Me}\u200B-\u200D]/u;
 const NARROW = /[ .,:;'!|il1\-()[\]]/;
 const BROAD = /[MWmw@%]/;
@@ -61,7 +62,14 @@ function tokens(text: string): string[] {
 }
 
 /** Longest prefix of `text` (whole code points) that, followed by `suffix`, fits in `width`. */
-function prefixThatFits(text: string, suffix: string, width: number, size: number, bold: boolean, measure: TextMeasure): string {
+function prefixThatFits(
+  text: string,
+  suffix: string,
+  width: number,
+  size: number,
+  bold: boolean,
+  measure: TextMeasure,
+): string {
   const cps = Array.from(text);
   let lo = 0;
   let hi = cps.length;
@@ -81,7 +89,14 @@ function prefixThatFits(text: string, suffix: string, width: number, size: numbe
  * is cut and the last line ends with an ellipsis. Greedy, breaking after spaces and around CJK
  * characters, and inside words that are wider than a line.
  */
-export function fitLines(text: string, width: number, maxLines: number, sizePt: number, bold: boolean, measure: TextMeasure): string[] {
+export function fitLines(
+  text: string,
+  width: number,
+  maxLines: number,
+  sizePt: number,
+  bold: boolean,
+  measure: TextMeasure,
+): string[] {
   if (!text) return [];
   const lines: string[] = [];
   let line = '';
@@ -116,7 +131,8 @@ export function fitLines(text: string, width: number, maxLines: number, sizePt: 
   }
   if (rest) {
     const last = lines[maxLines - 1] ?? '';
-    lines[maxLines - 1] = prefixThatFits(last + ' ' + toks.slice(i).join(''), ELLIPSIS, width, sizePt, bold, measure) + ELLIPSIS;
+    lines[maxLines - 1] =
+      prefixThatFits(last + ' ' + toks.slice(i).join(''), ELLIPSIS, width, sizePt, bold, measure) + ELLIPSIS;
   }
   return lines.map((l) => l.trimStart());
 }

@@ -140,14 +140,22 @@ export interface Cn23Model {
   signature: string;
 }
 
-export const CN23_CATEGORIES = ['Gift', 'Commercial sample', 'Documents', 'Returned goods', 'Sale of goods', 'Other'] as const;
+export const CN23_CATEGORIES = [
+  'Gift',
+  'Commercial sample',
+  'Documents',
+  'Returned goods',
+  'Sale of goods',
+  'Other',
+] as const;
 export type Cn23Category = (typeof CN23_CATEGORIES)[number];
 
 /** What the labels take from the reference data (names of service types, service codes, carriers). */
 export type LabelReference = Pick<ReferenceData, 'defaultServiceType' | 'serviceTypes' | 'serviceCodes' | 'carriers'>;
 
 /** One label to render, in the formats of the bus's RenderLabel command. */
-export type LabelJob = { format: 'cn23'; view: ParcelView; direction: Cn23Direction } | { format: 'pdf' | 'html' | 'zpl'; view: ParcelView };
+export type LabelJob =
+  { format: 'cn23'; view: ParcelView; direction: Cn23Direction } | { format: 'pdf' | 'html' | 'zpl'; view: ParcelView };
 
 export interface LabelRenderer {
   cn23Pdf(view: ParcelView, direction: Cn23Direction): Promise<Buffer>;

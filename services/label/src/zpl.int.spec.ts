@@ -7,7 +7,16 @@
 import type { ParcelView } from '@parcel-logistics/contracts';
 import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { ready } from 'zpl-renderer-js';
-import { ALL, hostile, jpNonLatin, myPickup, noServiceType, selfLabel, sgLockerCod, usExpress } from '../test/fixtures.ts';
+import {
+  ALL,
+  hostile,
+  jpNonLatin,
+  myPickup,
+  noServiceType,
+  selfLabel,
+  sgLockerCod,
+  usExpress,
+} from '../test/fixtures.ts';
 import { createLabelRenderer } from './index.ts';
 import { workDir, writeFile, zbar, zplCommands, zplTexts } from '../test/spec-tools.ts';
 import type { LabelRenderer } from './types.ts';
@@ -20,26 +29,47 @@ beforeAll(async () => {
 afterAll(() => work.remove());
 
 describe('ZPL commands, as a printer reads them', () => {
-  test.each(Object.entries(ALL))('%s: one label (^XA first, ^XZ last, once each), no ~ command, every field ^FH ^FD ... ^FS', (_name, view) => {
-    const zpl = renderer.shippingLabelZpl(view);
-    const cmds = zplCommands(zpl);
-    const names = cmds.map((c) => c.name);
-    expect(names[0]).toBe('^XA');
-    expect(names.at(-1)).toBe('^XZ');
-    expect(names.filter((n) => n === '^XA')).toHaveLength(1);
-    expect(names.filter((n) => n === '^XZ')).toHaveLength(1);
-    expect(names.filter((n) => n.startsWith('~'))).toEqual([]);
-    expect(names).toContain('^CI'); // ^CI28: field data is UTF-8
-    cmds.forEach((c, i) => {
-      if (c.name !== '^FD') return;
-      expect(names[i - 1]).toBe('^FH'); // escapes decoded for this field
-      expect(names[i + 1]).toBe('^FS'); // and nothing inside the data starts a command
-      expect(c.params.length).toBeLessThanOrEqual(3072); // the ^FD limit
-    });
-    // Every command the renderer writes, and nothing else.
-    const known = new Set(['^XA', '^CI', '^PW', '^LL', '^LH', '^FO', '^GB', '^FS', '^BQ', '^FH', '^FD', '^BY', '^BC', '^A0', '^FB', '^FR', '^XZ']);
-    expect(names.filter((n) => !known.has(n))).toEqual([]);
-  });
+  test.each(Object.entries(ALL))(
+    '%s: one label (^XA first, ^XZ last, once each), no ~ command, every field ^FH ^FD ... ^FS',
+    (_name, view) => {
+      const zpl = renderer.shippingLabelZpl(view);
+      const cmds = zplCommands(zpl);
+      const names = cmds.map((c) => c.name);
+      expect(names[0]).toBe('^XA');
+      expect(names.at(-1)).toBe('^XZ');
+      expect(names.filter((n) => n === '^XA')).toHaveLength(1);
+      expect(names.filter((n) => n === '^XZ')).toHaveLength(1);
+      expect(names.filter((n) => n.startsWith('~'))).toEqual([]);
+      expect(names).toContain('^CI'); // ^CI28: field data is UTF-8
+      cmds.forEach((c, i) => {
+        if (c.name !== '^FD') return;
+        expect(names[i - 1]).toBe('^FH'); // escapes decoded for this field
+        expect(names[i + 1]).toBe('^FS'); // and nothing inside the data starts a command
+        expect(c.params.length).toBeLessThanOrEqual(3072); // the ^FD limit
+      });
+      // Every command the renderer writes, and nothing else.
+      const known = new Set([
+        '^XA',
+        '^CI',
+        '^PW',
+        '^LL',
+        '^LH',
+        '^FO',
+        '^GB',
+        '^FS',
+        '^BQ',
+        '^FH',
+        '^FD',
+        '^BY',
+        '^BC',
+        '^A0',
+        '^FB',
+        '^FR',
+        '^XZ',
+      ]);
+      expect(names.filter((n) => !known.has(n))).toEqual([]);
+    },
+  );
 
   test('^ and ~ from the order are hex escapes (_5E, _7E), _ is _5F, and a backslash is doubled', () => {
     const zpl = renderer.shippingLabelZpl(hostile);
@@ -68,12 +98,16 @@ describe('drawn by Zebrash (zpl-renderer-js), read by zbarimg', () => {
     ['US (4 x 6 in)', usExpress],
     ['hostile input', hostile],
     ['non-Latin names', jpNonLatin],
-  ] as [string, ParcelView][])('%s: exactly one label, whose Code 128 and QR decode to the tracking number', async (name, view) => {
-    const { api } = await ready;
-    const [w, h] = mmOf(view);
-    const labels = await api.zplToBase64MultipleAsync(renderer.shippingLabelZpl(view), w, h, 8);
-    expect(labels).toHaveLength(1);
-    const png = writeFile(work.file(`${name.replace(/\W+/g, '-')}.png`), Buffer.from(labels[0]!, 'base64'));
-    expect(zbar(png).sort()).toEqual([`CODE-128:${view.trackingNumber}`, `QR-Code:${view.trackingNumber}`]);
-  }, 60_000);
+  ] as [string, ParcelView][])(
+    '%s: exactly one label, whose Code 128 and QR decode to the tracking number',
+    async (name, view) => {
+      const { api } = await ready;
+      const [w, h] = mmOf(view);
+      const labels = await api.zplToBase64MultipleAsync(renderer.shippingLabelZpl(view), w, h, 8);
+      expect(labels).toHaveLength(1);
+      const png = writeFile(work.file(`${name.replace(/\W+/g, '-')}.png`), Buffer.from(labels[0]!, 'base64'));
+      expect(zbar(png).sort()).toEqual([`CODE-128:${view.trackingNumber}`, `QR-Code:${view.trackingNumber}`]);
+    },
+    60_000,
+  );
 });

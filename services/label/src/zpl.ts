@@ -53,7 +53,9 @@ export function renderZpl(layout: LabelLayout): string {
   for (const t of layout.texts) {
     const h = d(t.sizePt);
     const reverse = t.inverse ? '^FR' : '';
-    out.push(`^FO${d(t.x)},${d(t.y)}^A0N,${h},${h}${reverse}^FB${d(t.w)},1,0,${t.align === 'center' ? 'C' : 'L'}^FH^FD${zplTextEscape(t.text)}^FS`);
+    out.push(
+      `^FO${d(t.x)},${d(t.y)}^A0N,${h},${h}${reverse}^FB${d(t.w)},1,0,${t.align === 'center' ? 'C' : 'L'}^FH^FD${zplTextEscape(t.text)}^FS`,
+    );
   }
   out.push('^XZ');
   return out.join('\n') + '\n';

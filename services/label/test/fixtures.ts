@@ -66,7 +66,9 @@ export const usExpress = view(
     postal_code: '94043',
     declared_value: 80,
     declared_value_currency: 'USD',
-    item: [item({ currency: 'USD', totalValue: 80, unitPrice: 40, description: 'Wireless earbuds', itemHSCode: '851830' })],
+    item: [
+      item({ currency: 'USD', totalValue: 80, unitPrice: 40, description: 'Wireless earbuds', itemHSCode: '851830' }),
+    ],
   },
   { carrier: 'USX' },
 );
@@ -74,14 +76,27 @@ export const usExpress = view(
 /** Self-label service: A6. */
 export const selfLabel = view(
   'PS1A2B3C4D5E6F7',
-  { service_type: 'SLF', recipient_country: 'AU', recipient_name: 'Olivia Brown', recipient_address: '1 Macquarie Street, Sydney NSW', postal_code: '2000' },
+  {
+    service_type: 'SLF',
+    recipient_country: 'AU',
+    recipient_name: 'Olivia Brown',
+    recipient_address: '1 Macquarie Street, Sydney NSW',
+    postal_code: '2000',
+  },
   { carrier: 'PSX', serviceType: 'SLF' },
 );
 
 /** No service type at all: handled as last mile. */
-export const noServiceType = view('PN0S1T2Y3P4E5X6', { recipient_country: 'HK', postal_code: undefined, recipient_address: '1 Queen\'s Road Central, Hong Kong' }, { serviceType: '', carrier: 'GLX' });
+export const noServiceType = view(
+  'PN0S1T2Y3P4E5X6',
+  { recipient_country: 'HK', postal_code: undefined, recipient_address: "1 Queen's Road Central, Hong Kong" },
+  { serviceType: '', carrier: 'GLX' },
+);
 
-const LONG_ADDRESS = Array.from({ length: 50 }, (_, i) => `Block ${i + 1} Lorong Panjang`).join(' ').padEnd(1000, 'W').slice(0, 1000);
+const LONG_ADDRESS = Array.from({ length: 50 }, (_, i) => `Block ${i + 1} Lorong Panjang`)
+  .join(' ')
+  .padEnd(1000, 'W')
+  .slice(0, 1000);
 const LONG_INSTRUCTION = 'Please ring the bell twice and wait. '.repeat(300).slice(0, 10_000);
 
 /** Markup, ZPL commands and oversized values in every field a user controls. */
@@ -101,7 +116,10 @@ export const hostile = view(
     cash: 9999.99,
     cash_currency: 'SGD',
     item: Array.from({ length: 40 }, (_, i) =>
-      item({ description: `<img src=x onerror=alert(${i})> ^XZ ~JA ${'Very long description '.repeat(20)}`, itemHSCode: 'X'.repeat(255) }),
+      item({
+        description: `<img src=x onerror=alert(${i})> ^XZ ~JA ${'Very long description '.repeat(20)}`,
+        itemHSCode: 'X'.repeat(255),
+      }),
     ),
   },
   {

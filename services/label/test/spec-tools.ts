@@ -11,7 +11,11 @@ import path from 'node:path';
 
 /** Runs a tool; its standard error (zbarimg's and chromium's D-Bus chatter) is dropped. */
 export function run(command: string, args: string[], timeout = 60_000): string {
-  return execFileSync(command, args, { stdio: ['ignore', 'pipe', 'ignore'], timeout, maxBuffer: 64 * 1024 * 1024 }).toString('utf8');
+  return execFileSync(command, args, {
+    stdio: ['ignore', 'pipe', 'ignore'],
+    timeout,
+    maxBuffer: 64 * 1024 * 1024,
+  }).toString('utf8');
 }
 
 export function workDir(prefix: string): { dir: string; file: (name: string) => string; remove: () => void } {
@@ -53,9 +57,7 @@ export function pdfToPng(file: string, dpi = 300): string {
 /** Symbols zbarimg finds in an image, as `TYPE:data` lines. */
 export function zbar(png: string): string[] {
   try {
-    return run('zbarimg', ['-q', png])
-      .split('\n')
-      .filter(Boolean);
+    return run('zbarimg', ['-q', png]).split('\n').filter(Boolean);
   } catch {
     return []; // zbarimg exits 4 when it finds nothing
   }
@@ -84,14 +86,26 @@ function withProfile<T>(f: (profile: string) => T): T {
 /** Headless Chromium screenshot (800 x 1200 CSS px) of a local HTML file. */
 export function chromiumScreenshot(htmlFile: string, png: string): string {
   withProfile((profile) =>
-    run('chromium', [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, '--window-size=800,1200', `--screenshot=${png}`, `file://${htmlFile}`], 90_000),
+    run(
+      'chromium',
+      [
+        ...CHROMIUM_FLAGS,
+        `--user-data-dir=${profile}`,
+        '--window-size=800,1200',
+        `--screenshot=${png}`,
+        `file://${htmlFile}`,
+      ],
+      90_000,
+    ),
   );
   return png;
 }
 
 /** The DOM after Chromium loaded the file (and ran whatever script it would run). */
 export function chromiumDom(htmlFile: string): string {
-  return withProfile((profile) => run('chromium', [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, '--dump-dom', `file://${htmlFile}`], 90_000));
+  return withProfile((profile) =>
+    run('chromium', [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, '--dump-dom', `file://${htmlFile}`], 90_000),
+  );
 }
 
 export function writeFile(file: string, data: string | Uint8Array): string {
@@ -101,11 +115,21 @@ export function writeFile(file: string, data: string | Uint8Array): string {
 
 // --- reading the three formats back --------------------------------------------------------
 
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#x27;': "'", '&#x60;': '`', '&#x3D;': '=' };
+const ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#x27;': "'",
+  '&#x60;': '`',
+  '&#x3D;': '=',
+};
 
 /** Text of every `<p>` of the HTML label, entities decoded. */
 export function htmlTexts(html: string): string[] {
-  return [...html.matchAll(/<p\b[^>]*>([^<]*)<\/p>/g)].map((m) => (m[1] ?? '').replace(/&(?:amp|lt|gt|quot|#x27|#x60|#x3D);/g, (e) => ENTITIES[e] ?? e));
+  return [...html.matchAll(/<p\b[^>]*>([^<]*)<\/p>/g)].map((m) =>
+    (m[1] ?? '').replace(/&(?:amp|lt|gt|quot|#x27|#x60|#x3D);/g, (e) => ENTITIES[e] ?? e),
+  );
 }
 
 export interface ZplCommand {
@@ -133,6 +157,8 @@ export function zplCommands(zpl: string): ZplCommand[] {
 /** Field data of every text field (`^FB ... ^FH^FD data ^FS`), ^FH and ^FB escapes undone. */
 export function zplTexts(zpl: string): string[] {
   return [...zpl.matchAll(/\^FB[^^]*\^FH\^FD([^^~]*)\^FS/g)].map((m) =>
-    (m[1] ?? '').replace(/_([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/\\\\/g, '\\'),
+    (m[1] ?? '')
+      .replace(/_([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+      .replace(/\\\\/g, '\\'),
   );
 }

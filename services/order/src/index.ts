@@ -47,7 +47,11 @@ export function createOrderService(deps: OrderServiceDeps) {
       unsubscribe = await deps.bus.handleRequests(Topics.orderCommands, handle);
       const poll = deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {};
       workers = [
-        startRegistrationWorker({ ...deps, ...poll, ...(deps.registrationRetryDelayMs ? { retryDelayMs: deps.registrationRetryDelayMs } : {}) }),
+        startRegistrationWorker({
+          ...deps,
+          ...poll,
+          ...(deps.registrationRetryDelayMs ? { retryDelayMs: deps.registrationRetryDelayMs } : {}),
+        }),
         startBatchWorker({ ...deps, ...poll }),
       ];
     },

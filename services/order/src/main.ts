@@ -24,7 +24,9 @@ const telemetry = startTelemetry({ serviceName: 'parcel-order' });
 const settings = loadSettings(process.env, 'order');
 const { distributed } = settings;
 if (!settings.carriers.lmxUrl) throw new SettingsError('PARCEL_LMX_URL is required by the order service');
-const log = pino(loggerOptions({ level: settings.logLevel, base: { service: 'order', instance: distributed.instanceId } }));
+const log = pino(
+  loggerOptions({ level: settings.logLevel, base: { service: 'order', instance: distributed.instanceId } }),
+);
 const metrics = createMetrics();
 watchRegistrationBacklog(metrics, REGISTRATION_SUBSCRIPTION);
 const [kafka, store, projections] = await Promise.all([

@@ -9,12 +9,13 @@ import { createLabel } from './creatingLabel/createLabel.ts';
 import type { CreateLabelDeps } from './creatingLabel/createLabel.ts';
 import { startEventPublisher } from './publishingEvents/eventPublisher.ts';
 
-export type TrackingServiceDeps = RecordCarrierEventDeps & Pick<CreateLabelDeps, 'renderTimeoutMs'> & {
-  projector: ParcelProjector;
-  bus: Bus;
-  /** Subscription poll interval for commits made by other processes. */
-  pollIntervalMs?: number;
-};
+export type TrackingServiceDeps = RecordCarrierEventDeps &
+  Pick<CreateLabelDeps, 'renderTimeoutMs'> & {
+    projector: ParcelProjector;
+    bus: Bus;
+    /** Subscription poll interval for commits made by other processes. */
+    pollIntervalMs?: number;
+  };
 
 export const PARCEL_VIEW_SUBSCRIPTION = 'parcel-view';
 

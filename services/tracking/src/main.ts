@@ -4,7 +4,16 @@ import { createParcelProjector, randomIds } from '@parcel-logistics/application'
 import { loadSettings } from '@parcel-logistics/config';
 import { systemClock } from '@parcel-logistics/domain';
 import { loadReferenceData } from '@parcel-logistics/reference-data';
-import { createMetrics, loggerOptions, meteredBus, meteredEventStore, startTelemetry, tracedBus, tracedEventStore, tracedProjector } from '@parcel-logistics/telemetry';
+import {
+  createMetrics,
+  loggerOptions,
+  meteredBus,
+  meteredEventStore,
+  startTelemetry,
+  tracedBus,
+  tracedEventStore,
+  tracedProjector,
+} from '@parcel-logistics/telemetry';
 import { connectBus, connectEventStore, connectProjections, runService } from '@parcel-logistics/wiring';
 import { createTrackingService } from './index.ts';
 
@@ -12,7 +21,9 @@ const telemetry = startTelemetry({ serviceName: 'parcel-tracking' });
 
 const settings = loadSettings(process.env, 'tracking');
 const { distributed } = settings;
-const log = pino(loggerOptions({ level: settings.logLevel, base: { service: 'tracking', instance: distributed.instanceId } }));
+const log = pino(
+  loggerOptions({ level: settings.logLevel, base: { service: 'tracking', instance: distributed.instanceId } }),
+);
 const metrics = createMetrics();
 const [kafka, store, projections] = await Promise.all([
   connectBus(distributed, log),

@@ -7,7 +7,13 @@
 import pino from 'pino';
 import { loadSettings } from '@parcel-logistics/config';
 import { systemClock } from '@parcel-logistics/domain';
-import { createMetrics, loggerOptions, meteredEventStore, startTelemetry, tracedEventStore } from '@parcel-logistics/telemetry';
+import {
+  createMetrics,
+  loggerOptions,
+  meteredEventStore,
+  startTelemetry,
+  tracedEventStore,
+} from '@parcel-logistics/telemetry';
 import { connectEventStore, connectWebhooks, runService } from '@parcel-logistics/wiring';
 import { createWebhookService } from './index.ts';
 
@@ -15,9 +21,14 @@ const telemetry = startTelemetry({ serviceName: 'parcel-webhook' });
 
 const settings = loadSettings(process.env, 'webhook');
 const { distributed } = settings;
-const log = pino(loggerOptions({ level: settings.logLevel, base: { service: 'webhook', instance: distributed.instanceId } }));
+const log = pino(
+  loggerOptions({ level: settings.logLevel, base: { service: 'webhook', instance: distributed.instanceId } }),
+);
 const metrics = createMetrics();
-const [store, { endpoints, deliveries }] = await Promise.all([connectEventStore(distributed, log, { onCommit: metrics.onCommit }), connectWebhooks(distributed)]);
+const [store, { endpoints, deliveries }] = await Promise.all([
+  connectEventStore(distributed, log, { onCommit: metrics.onCommit }),
+  connectWebhooks(distributed),
+]);
 const eventStore = tracedEventStore(meteredEventStore(store, metrics));
 const service = createWebhookService({
   eventStore,

@@ -4,7 +4,10 @@
  * or once more right after the run under way. `stop` aborts the signal the task is given, lets the
  * run under way finish and schedules none after it.
  */
-export function startPolling(task: (signal: AbortSignal) => Promise<void>, options: { intervalMs: number; onError: (err: unknown) => void }) {
+export function startPolling(
+  task: (signal: AbortSignal) => Promise<void>,
+  options: { intervalMs: number; onError: (err: unknown) => void },
+) {
   const stopping = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;

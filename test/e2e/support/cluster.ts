@@ -15,7 +15,10 @@ export class Cluster {
 
   /** `shared`: a suite's settings, for every process. */
   constructor(shared: Record<string, string> = {}) {
-    this.stack = runStack({ env: { LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info', ...shared }, echo: Boolean(process.env.E2E_ECHO) });
+    this.stack = runStack({
+      env: { LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info', ...shared },
+      echo: Boolean(process.env.E2E_ECHO),
+    });
   }
 
   /** The run's schema and database name. */

@@ -16,7 +16,12 @@ export class OrderLoad {
   private readonly workers: Promise<void>[];
 
   /** `concurrency` clients, round robin over the gateways, each sending one order after another. */
-  constructor(targets: () => Target[], concurrency: number, body: (ref: string) => Record<string, unknown> = (ref) => orderBody({ custom_tracking_num: ref, recipient_country: 'AU', postal_code: '2000' })) {
+  constructor(
+    targets: () => Target[],
+    concurrency: number,
+    body: (ref: string) => Record<string, unknown> = (ref) =>
+      orderBody({ custom_tracking_num: ref, recipient_country: 'AU', postal_code: '2000' }),
+  ) {
     this.workers = Array.from({ length: concurrency }, async (_, w) => {
       for (let n = 0; this.running; n++) {
         const all = targets();
@@ -25,7 +30,11 @@ export class OrderLoad {
         try {
           const r = await clientB(target).post('order/create-order', body(ref));
           const ok = r.status === 200 && r.body?.code === 0;
-          this.outcomes.push({ ref, trackingNumber: ok ? r.body.data.wmg_tracking_num : null, answer: `${r.status} ${JSON.stringify(r.body).slice(0, 120)}` });
+          this.outcomes.push({
+            ref,
+            trackingNumber: ok ? r.body.data.wmg_tracking_num : null,
+            answer: `${r.status} ${JSON.stringify(r.body).slice(0, 120)}`,
+          });
         } catch (error) {
           this.outcomes.push({ ref, trackingNumber: null, answer: String(error) });
           await new Promise((r) => setTimeout(r, 50));

@@ -22,7 +22,10 @@ export async function storedCounts(cluster: Cluster, refs: string[]) {
     const views = await mongo
       .db(cluster.runId)
       .collection('parcels')
-      .aggregate<{ _id: string; n: number }>([{ $match: { clientId: 'demo', customTrackingNum: { $in: refs } } }, { $group: { _id: '$customTrackingNum', n: { $sum: 1 } } }])
+      .aggregate<{ _id: string; n: number }>([
+        { $match: { clientId: 'demo', customTrackingNum: { $in: refs } } },
+        { $group: { _id: '$customTrackingNum', n: { $sum: 1 } } },
+      ])
       .toArray();
     return {
       claims: new Map(claims.rows.map((r) => [r.stream_name.slice('reference-demo/'.length), Number(r.n)])),

@@ -32,11 +32,18 @@ export interface GroupConsumerSpec {
  * awaited before the next fetch), so it is off; the committer sends what is resolved on an
  * interval, and at once when the member gives way to a rebalance or stops.
  */
-export async function startGroupConsumer(kafka: Kafka, spec: GroupConsumerSpec, tuning: ConsumerTuning, log: BusLogger): Promise<GroupConsumer> {
+export async function startGroupConsumer(
+  kafka: Kafka,
+  spec: GroupConsumerSpec,
+  tuning: ConsumerTuning,
+  log: BusLogger,
+): Promise<GroupConsumer> {
   const { topic, groupId } = spec;
   const stopping = new AbortController();
   const abandon = new AbortController();
-  const abandoned = new Promise<void>((resolve) => abandon.signal.addEventListener('abort', () => resolve(), { once: true }));
+  const abandoned = new Promise<void>((resolve) =>
+    abandon.signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
   const ready = Promise.withResolvers<void>();
   ready.promise.catch(() => undefined); // awaited below; a crash during run() must not count as unhandled
   let started = false;
@@ -45,8 +52,11 @@ export async function startGroupConsumer(kafka: Kafka, spec: GroupConsumerSpec, 
   const topicOffsets = (offsets: Array<{ partition: number; offset: string }>) => [{ topic, partitions: offsets }];
   // Outside a batch, through the consumer (kafkajs skips it while the consumer is not running: the
   // positions then stay outstanding and go with the next flush).
-  const viaConsumer: CommitOffsets = async (offsets) => current?.commitOffsets(offsets.map(({ partition, offset }) => ({ topic, partition, offset })));
-  const committer: Committer | undefined = spec.commit ? createCommitter(viaConsumer, tuning.commitIntervalMs, { topic, groupId, log }) : undefined;
+  const viaConsumer: CommitOffsets = async (offsets) =>
+    current?.commitOffsets(offsets.map(({ partition, offset }) => ({ topic, partition, offset })));
+  const committer: Committer | undefined = spec.commit
+    ? createCommitter(viaConsumer, tuning.commitIntervalMs, { topic, groupId, log })
+    : undefined;
 
   const eachBatch = async (payload: EachBatchPayload) => {
     // A failed heartbeat means a rebalance (or a lost broker): finish what runs, start nothing new,
@@ -106,7 +116,12 @@ export async function startGroupConsumer(kafka: Kafka, spec: GroupConsumerSpec, 
     });
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: false });
-    await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: spec.partitionsConcurrently, eachBatch });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: spec.partitionsConcurrently,
+      eachBatch,
+    });
     // A replacement that was still starting when the consumer stopped.
     if (started && stopping.signal.aborted) await consumer.disconnect();
   }
@@ -138,7 +153,11 @@ export async function startGroupConsumer(kafka: Kafka, spec: GroupConsumerSpec, 
     }
   };
 
-  const startLimit = setTimeout(() => ready.reject(new Error(`consumer group ${groupId} on ${topic} did not start within ${tuning.startTimeoutMs} ms`)), tuning.startTimeoutMs);
+  const startLimit = setTimeout(
+    () =>
+      ready.reject(new Error(`consumer group ${groupId} on ${topic} did not start within ${tuning.startTimeoutMs} ms`)),
+    tuning.startTimeoutMs,
+  );
   try {
     await launch();
     await ready.promise;

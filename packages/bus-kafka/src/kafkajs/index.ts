@@ -28,14 +28,15 @@ const kafkaLevels: Record<BusLogLevel, logLevel> = {
 };
 
 function kafkaLogCreator(logger: BusLogger): logCreator {
-  return () => ({ namespace, level, log }) => {
-    const { message, timestamp: _timestamp, ...extra } = log;
-    const fields = { kafkajs: namespace, ...extra };
-    if (level === logLevel.ERROR) logger.error(fields, message);
-    else if (level === logLevel.WARN) logger.warn(fields, message);
-    else if (level === logLevel.INFO) logger.info(fields, message);
-    else logger.debug(fields, message);
-  };
+  return () =>
+    ({ namespace, level, log }) => {
+      const { message, timestamp: _timestamp, ...extra } = log;
+      const fields = { kafkajs: namespace, ...extra };
+      if (level === logLevel.ERROR) logger.error(fields, message);
+      else if (level === logLevel.WARN) logger.warn(fields, message);
+      else if (level === logLevel.INFO) logger.info(fields, message);
+      else logger.debug(fields, message);
+    };
 }
 
 /**
@@ -90,25 +91,32 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<Bus> {
       const partitions = await topics.partitions(topic);
       const startAt = await topics.endOffsets(topic);
       const uncommitted = await topics.uncommitted(group, topic);
-      return startGroupConsumer(kafka, {
-        topic,
-        groupId: group,
-        commit: true,
-        partitionsConcurrently: partitions,
-        // A brand-new group starts where the topic ended when subscribe was called, and commits that
-        // position right away: a partition that moves to another member before its first message
-        // is then not started again at "latest", which would skip what arrived in between.
-        seekOnJoin: (assigned) => assigned.flatMap((partition) => {
-          const offset = startAt.get(partition);
-          return uncommitted.delete(partition) && offset !== undefined ? [{ partition, offset }] : [];
-        }),
-        eachBatch: (payload, context) => runBatch(payload.batch.messages, (record) => deliver(record, payload.batch.partition, context), {
-          concurrency: settings.keyConcurrency,
-          resolve: context.resolve,
-          proceed: context.proceed,
-          abandoned: context.abandoned,
-        }),
-      }, tuning, log);
+      return startGroupConsumer(
+        kafka,
+        {
+          topic,
+          groupId: group,
+          commit: true,
+          partitionsConcurrently: partitions,
+          // A brand-new group starts where the topic ended when subscribe was called, and commits that
+          // position right away: a partition that moves to another member before its first message
+          // is then not started again at "latest", which would skip what arrived in between.
+          seekOnJoin: (assigned) =>
+            assigned.flatMap((partition) => {
+              const offset = startAt.get(partition);
+              return uncommitted.delete(partition) && offset !== undefined ? [{ partition, offset }] : [];
+            }),
+          eachBatch: (payload, context) =>
+            runBatch(payload.batch.messages, (record) => deliver(record, payload.batch.partition, context), {
+              concurrency: settings.keyConcurrency,
+              resolve: context.resolve,
+              proceed: context.proceed,
+              abandoned: context.abandoned,
+            }),
+        },
+        tuning,
+        log,
+      );
     },
     async ping() {
       await admin.describeCluster();

@@ -8,6 +8,8 @@ function byTopic(batch: Outgoing[]): TopicMessages[] {
 }
 
 /** kafkajs's idempotent producer as a SendBatch. */
-export const kafkajsSendBatch = (producer: Producer): SendBatch => async (records) => {
-  await producer.sendBatch({ topicMessages: byTopic(records), acks: -1 });
-};
+export const kafkajsSendBatch =
+  (producer: Producer): SendBatch =>
+  async (records) => {
+    await producer.sendBatch({ topicMessages: byTopic(records), acks: -1 });
+  };

@@ -14,9 +14,14 @@ const packageRoot = dirname(require.resolve('../../package.json'));
 it('passes the bus conformance suite and the Kafka specifics on @platformatic/kafka (bus.platformatic.spec.ts)', async () => {
   const jest = require.resolve('jest/bin/jest');
   const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
-    execFile(process.execPath, [jest, '--ci', '-c', join(packageRoot, 'jest.platformatic.cjs')], { cwd: packageRoot, env: process.env, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, output: `${stdout}${stderr}` });
-    });
+    execFile(
+      process.execPath,
+      [jest, '--ci', '-c', join(packageRoot, 'jest.platformatic.cjs')],
+      { cwd: packageRoot, env: process.env, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, output: `${stdout}${stderr}` });
+      },
+    );
   });
   if (code !== 0) throw new Error(`bus.platformatic.spec.ts failed (exit ${code}):\n${output}`);
   expect(output).toMatch(/Tests:\s+\d+ passed, \d+ total/);

@@ -52,7 +52,12 @@ interface PartitionState {
  * ahead while handlers run (up to `maxQueued` unfinished records), and each partition goes at its
  * own pace.
  */
-export async function startStreamConsumer(base: BaseOptions, spec: StreamConsumerSpec, tuning: StreamTuning, log: BusLogger): Promise<GroupConsumer> {
+export async function startStreamConsumer(
+  base: BaseOptions,
+  spec: StreamConsumerSpec,
+  tuning: StreamTuning,
+  log: BusLogger,
+): Promise<GroupConsumer> {
   const { topic, groupId } = spec;
   // The group's settings, given to the consumer and again to each stream it opens.
   const group = {
@@ -73,12 +78,23 @@ export async function startStreamConsumer(base: BaseOptions, spec: StreamConsume
   let queuedTotal = 0;
   let restarting: NodeJS.Timeout | undefined;
 
-  const committer = createCommitter(async (offsets) => {
-    // Mid-rejoin a commit fails and makes the client rejoin once more: leave it for the next flush.
-    if (!consumer.isActive()) return;
-    await consumer.commit({ offsets: offsets.map(({ partition, offset }) => ({ topic, partition, offset: BigInt(offset), leaderEpoch: -1 })) });
-    committer.committed(offsets);
-  }, tuning.commitIntervalMs, { topic, groupId, log });
+  const committer = createCommitter(
+    async (offsets) => {
+      // Mid-rejoin a commit fails and makes the client rejoin once more: leave it for the next flush.
+      if (!consumer.isActive()) return;
+      await consumer.commit({
+        offsets: offsets.map(({ partition, offset }) => ({
+          topic,
+          partition,
+          offset: BigInt(offset),
+          leaderEpoch: -1,
+        })),
+      });
+      committer.committed(offsets);
+    },
+    tuning.commitIntervalMs,
+    { topic, groupId, log },
+  );
 
   consumer.on('consumer:group:join', ({ assignments }) => {
     const mine = assignments?.find((assignment) => assignment.topic === topic)?.partitions ?? [];
@@ -102,9 +118,14 @@ export async function startStreamConsumer(base: BaseOptions, spec: StreamConsume
   async function recover(state: PartitionState, error: unknown): Promise<void> {
     // A reply or a dead letter could not be sent (broker gone): run what is unfinished again.
     state.failures += 1;
-    log.warn({ topic, groupId, partition: state.partition, error: (error as Error).message }, 'record failed; delivering the unfinished records again');
+    log.warn(
+      { topic, groupId, partition: state.partition, error: (error as Error).message },
+      'record failed; delivering the unfinished records again',
+    );
     await state.flow.idle();
-    await sleep(Math.min(100 * 2 ** state.failures, 2_000), undefined, { signal: stopping.signal }).catch(() => undefined);
+    await sleep(Math.min(100 * 2 ** state.failures, 2_000), undefined, { signal: stopping.signal }).catch(
+      () => undefined,
+    );
     if (!state.revoked && !stopping.signal.aborted) state.flow.retry();
   }
 
@@ -182,7 +203,11 @@ export async function startStreamConsumer(base: BaseOptions, spec: StreamConsume
     abandon.abort();
     if (committer.pending()) await bounded(committer.flush(), tuning.finalCommitTimeoutMs);
     committer.stop();
-    await consumer.close(true).catch((error: unknown) => log.warn({ topic, groupId, error: (error as Error).message }, 'consumer did not close cleanly'));
+    await consumer
+      .close(true)
+      .catch((error: unknown) =>
+        log.warn({ topic, groupId, error: (error as Error).message }, 'consumer did not close cleanly'),
+      );
   };
 
   let startLimit: NodeJS.Timeout | undefined;
@@ -191,12 +216,19 @@ export async function startStreamConsumer(base: BaseOptions, spec: StreamConsume
       (async () => {
         await open();
         // Joined and assigned; wait for the stream to know where to start and to fetch once.
-        const assigned = () => (consumer.assignments ?? []).some((assignment) => assignment.topic === topic && assignment.partitions.length > 0);
+        const assigned = () =>
+          (consumer.assignments ?? []).some(
+            (assignment) => assignment.topic === topic && assignment.partitions.length > 0,
+          );
         if (stream) await once(stream, 'offsets');
         if (stream && assigned()) await once(stream, 'fetch');
       })(),
       new Promise((_, reject) => {
-        startLimit = setTimeout(() => reject(new Error(`consumer group ${groupId} on ${topic} did not start within ${tuning.startTimeoutMs} ms`)), tuning.startTimeoutMs);
+        startLimit = setTimeout(
+          () =>
+            reject(new Error(`consumer group ${groupId} on ${topic} did not start within ${tuning.startTimeoutMs} ms`)),
+          tuning.startTimeoutMs,
+        );
       }),
     ]);
     return { stop };

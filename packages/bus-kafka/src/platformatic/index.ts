@@ -57,7 +57,10 @@ export async function createPlatformaticKafkaBus(options: KafkaBusOptions): Prom
     settings,
     topics,
     sender: createSender(async (records) => {
-      await producer.send({ messages: records.map(({ topic, record }) => toProduce(topic, record)), acks: ProduceAcks.ALL });
+      await producer.send({
+        messages: records.map(({ topic, record }) => toProduce(topic, record)),
+        acks: ProduceAcks.ALL,
+      });
     }),
     readReplies: platformaticReplyReader(base, tuning, log),
     async consume(topic, group, deliver) {
@@ -67,9 +70,19 @@ export async function createPlatformaticKafkaBus(options: KafkaBusOptions): Prom
         // A brand-new group starts where the topic ended when subscribe was called, committed
         // before it joins (see the kafkajs adapter); a group with members has its positions.
         const startAt = await topics.endOffsets(topic);
-        await commitIfEmpty(admin, group, topic, new Map([...startAt].filter(([partition]) => uncommitted.has(partition))));
+        await commitIfEmpty(
+          admin,
+          group,
+          topic,
+          new Map([...startAt].filter(([partition]) => uncommitted.has(partition))),
+        );
       }
-      return startStreamConsumer(base, { topic, groupId: group, keyConcurrency: settings.keyConcurrency, deliver }, tuning, log);
+      return startStreamConsumer(
+        base,
+        { topic, groupId: group, keyConcurrency: settings.keyConcurrency, deliver },
+        tuning,
+        log,
+      );
     },
     async ping() {
       await admin.metadata({ topics: [], forceUpdate: true });

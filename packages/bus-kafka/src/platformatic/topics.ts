@@ -22,31 +22,53 @@ export function platformaticTopicAdmin(admin: Admin): TopicAdmin {
       for (let attempt = 1; ; attempt += 1) {
         const metadata = await admin.metadata({ topics: [topic], forceUpdate: true });
         const described = metadata.topics.get(topic);
-        if (described && described.partitions.every((partition) => partition.leader >= 0)) return described.partitionsCount;
+        if (described && described.partitions.every((partition) => partition.leader >= 0))
+          return described.partitionsCount;
         if (attempt >= 40) throw new Error(`topic ${topic} has partitions without a leader`);
         await sleep(25 * Math.min(attempt, 10));
       }
     },
     async endOffsets(topic, count) {
       const [listed] = await admin.listOffsets({
-        topics: [{ name: topic, partitions: indexes(count).map((partitionIndex) => ({ partitionIndex, timestamp: -1n })) }],
+        topics: [
+          { name: topic, partitions: indexes(count).map((partitionIndex) => ({ partitionIndex, timestamp: -1n })) },
+        ],
       });
-      return new Map((listed?.partitions ?? []).map(({ partitionIndex, offset }) => [partitionIndex, offset.toString()]));
+      return new Map(
+        (listed?.partitions ?? []).map(({ partitionIndex, offset }) => [partitionIndex, offset.toString()]),
+      );
     },
     async committed(groupId, topic, count) {
-      const [group] = await admin.listConsumerGroupOffsets({ groups: [{ groupId, topics: [{ name: topic, partitionIndexes: indexes(count) }] }] });
-      return new Map((group?.topics.find(({ name }) => name === topic)?.partitions ?? []).map((partition) => [partition.partitionIndex, partition.committedOffset]));
+      const [group] = await admin.listConsumerGroupOffsets({
+        groups: [{ groupId, topics: [{ name: topic, partitionIndexes: indexes(count) }] }],
+      });
+      return new Map(
+        (group?.topics.find(({ name }) => name === topic)?.partitions ?? []).map((partition) => [
+          partition.partitionIndex,
+          partition.committedOffset,
+        ]),
+      );
     },
   };
 }
 
 /** Commits these positions for a group with no member (a new group's starting point); false when the group has members already. */
-export async function commitIfEmpty(admin: Admin, groupId: string, topic: string, offsets: Map<number, string>): Promise<boolean> {
+export async function commitIfEmpty(
+  admin: Admin,
+  groupId: string,
+  topic: string,
+  offsets: Map<number, string>,
+): Promise<boolean> {
   if (offsets.size === 0) return true;
   try {
     await admin.alterConsumerGroupOffsets({
       groupId,
-      topics: [{ name: topic, partitionOffsets: [...offsets].map(([partition, offset]) => ({ partition, offset: BigInt(offset) })) }],
+      topics: [
+        {
+          name: topic,
+          partitionOffsets: [...offsets].map(([partition, offset]) => ({ partition, offset: BigInt(offset) })),
+        },
+      ],
     });
     return true;
   } catch {

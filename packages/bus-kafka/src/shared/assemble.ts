@@ -39,7 +39,11 @@ export function assembleBus(parts: BusParts): Bus {
     if (closing) throw closedError();
   };
 
-  async function consume(topic: string, group: string, handle: (decoded: Decoded) => Promise<void>): Promise<Unsubscribe> {
+  async function consume(
+    topic: string,
+    group: string,
+    handle: (decoded: Decoded) => Promise<void>,
+  ): Promise<Unsubscribe> {
     const consumer = await parts.consume(topic, group, deliverer({ topic, group, policy, sender, log }, handle));
     if (closing) {
       await consumer.stop('abandon');
@@ -54,12 +58,19 @@ export function assembleBus(parts: BusParts): Bus {
   async function serve(handler: (message: Message) => Promise<unknown>, { message, bus }: Decoded): Promise<void> {
     const correlationId = bus[busHeader.correlationId];
     const replyTo = bus[busHeader.replyTo];
-    const headers = { [busHeader.correlationId]: correlationId ?? '', [busHeader.requester]: bus[busHeader.requester] ?? '' };
+    const headers = {
+      [busHeader.correlationId]: correlationId ?? '',
+      [busHeader.requester]: bus[busHeader.requester] ?? '',
+    };
     let reply: OutgoingRecord;
     try {
       reply = { key: correlationId, value: encodeValue(await handler(message)), headers };
     } catch (error) {
-      reply = { key: correlationId, value: JSON.stringify({ message: reasonOf(error) }), headers: { ...headers, [busHeader.error]: '1' } };
+      reply = {
+        key: correlationId,
+        value: JSON.stringify({ message: reasonOf(error) }),
+        headers: { ...headers, [busHeader.error]: '1' },
+      };
     }
     // Sending the reply may fail (broker gone): that throws, and the request is delivered again.
     if (replyTo && correlationId) await sender.send(replyTo, reply);
@@ -72,11 +83,14 @@ export function assembleBus(parts: BusParts): Bus {
       const pending = replies.expect<TReply>(correlationId, topic, timeoutMs);
       const send = async () => {
         await Promise.all([replies.ready(), topics.partitions(topic)]);
-        await sender.send(topic, encode(message, {
-          [busHeader.correlationId]: correlationId,
-          [busHeader.replyTo]: replyTopic,
-          [busHeader.requester]: instanceId,
-        }));
+        await sender.send(
+          topic,
+          encode(message, {
+            [busHeader.correlationId]: correlationId,
+            [busHeader.replyTo]: replyTopic,
+            [busHeader.requester]: instanceId,
+          }),
+        );
       };
       send().catch((error: unknown) => pending.fail(error instanceof Error ? error : new Error(String(error))));
       return pending.reply;

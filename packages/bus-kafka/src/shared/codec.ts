@@ -39,9 +39,11 @@ export const headerText = (value: HeaderValue): string | undefined =>
   value === undefined ? undefined : Array.isArray(value) ? headerText(value.at(-1)) : value.toString();
 
 /** The payload travels as JSON in the record's value; `undefined` as a null value. */
-export const encodeValue = (payload: unknown): string | null => (payload === undefined ? null : JSON.stringify(payload));
+export const encodeValue = (payload: unknown): string | null =>
+  payload === undefined ? null : JSON.stringify(payload);
 
-export const decodeValue = (value: Buffer | null): unknown => (value === null ? undefined : JSON.parse(value.toString('utf8')));
+export const decodeValue = (value: Buffer | null): unknown =>
+  value === null ? undefined : JSON.parse(value.toString('utf8'));
 
 export function encode(message: Message, busHeaders: Record<string, string> = {}): OutgoingRecord {
   return {

@@ -30,7 +30,11 @@ export type CommitOffsets = (offsets: PartitionOffset[]) => Promise<void>;
  * are done (every record before them handled), so a commit never skips an unfinished record; what
  * is done but not committed yet when a member dies is delivered again (at least once).
  */
-export function createCommitter(commit: CommitOffsets, intervalMs: number, context: { topic: string; groupId: string; log: BusLogger }): Committer {
+export function createCommitter(
+  commit: CommitOffsets,
+  intervalMs: number,
+  context: { topic: string; groupId: string; log: BusLogger },
+): Committer {
   const done = new Map<number, bigint>();
   const accepted = new Map<number, bigint>();
   let timer: NodeJS.Timeout | undefined;
@@ -45,7 +49,10 @@ export function createCommitter(commit: CommitOffsets, intervalMs: number, conte
     timer = setTimeout(() => {
       timer = undefined;
       flush().catch((error: unknown) => {
-        context.log.warn({ topic: context.topic, groupId: context.groupId, error: (error as Error).message }, 'offset commit failed; retrying');
+        context.log.warn(
+          { topic: context.topic, groupId: context.groupId, error: (error as Error).message },
+          'offset commit failed; retrying',
+        );
       });
     }, delayMs);
   };

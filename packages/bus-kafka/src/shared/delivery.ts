@@ -30,7 +30,10 @@ export type Deliver = (record: ConsumedRecord, partition: number, context: Batch
  * to the dead-letter topic. Retrying in place (rather than seeking back) keeps the key's order
  * and counts deliveries exactly; a crash in between only restarts the count.
  */
-export function deliverer({ topic, group, policy, sender, log }: DeliveryTarget, handler: (decoded: Decoded) => Promise<void>): Deliver {
+export function deliverer(
+  { topic, group, policy, sender, log }: DeliveryTarget,
+  handler: (decoded: Decoded) => Promise<void>,
+): Deliver {
   async function deadLetter(record: ConsumedRecord, partition: number, reason: string): Promise<void> {
     if (topic === policy.deadLetterTopic) {
       // Dead-lettering a dead letter would loop: drop it, loudly.

@@ -33,7 +33,8 @@ interface Entry {
   done: boolean;
 }
 
-const keyOf = (record: ConsumedRecord): string => (record.key ? record.key.toString('latin1') : `\u0000${record.offset}`);
+const keyOf = (record: ConsumedRecord): string =>
+  record.key ? record.key.toString('latin1') : `\u0000${record.offset}`;
 
 /**
  * One partition's records as they arrive (the @platformatic/kafka adapter pushes each record when it

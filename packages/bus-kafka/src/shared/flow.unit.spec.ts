@@ -4,7 +4,12 @@ import { createPartitionFlow } from './flow.ts';
 import type { FlowOptions } from './flow.ts';
 
 let offset = 0;
-const record = (key: string): ConsumedRecord => ({ key: Buffer.from(key), value: Buffer.from('{}'), offset: String(offset++), headers: {} });
+const record = (key: string): ConsumedRecord => ({
+  key: Buffer.from(key),
+  value: Buffer.from('{}'),
+  offset: String(offset++),
+  headers: {},
+});
 
 /** A handler whose calls wait until the test finishes or fails them, one by one. */
 function controlled() {

@@ -12,7 +12,9 @@ const ranks: Record<BusLogLevel, number> = { nothing: 0, error: 1, warn: 2, info
 
 /** One JSON line per entry on stderr: the default when no logger is given. */
 const stderrLine = (level: string) => (fields: object, message: string) => {
-  process.stderr.write(`${JSON.stringify({ level, time: new Date().toISOString(), name: 'bus', msg: message, ...fields })}\n`);
+  process.stderr.write(
+    `${JSON.stringify({ level, time: new Date().toISOString(), name: 'bus', msg: message, ...fields })}\n`,
+  );
 };
 export const stderrLogger: BusLogger = {
   error: stderrLine('error'),
@@ -23,7 +25,8 @@ export const stderrLogger: BusLogger = {
 
 /** Drops entries below `level`, so kafkajs's chatter never reaches the console unless asked for. */
 export function filtered(logger: BusLogger, level: BusLogLevel): BusLogger {
-  const at = (wanted: BusLogLevel, write: BusLogger['error']) => (ranks[level] >= ranks[wanted] ? write.bind(logger) : () => undefined);
+  const at = (wanted: BusLogLevel, write: BusLogger['error']) =>
+    ranks[level] >= ranks[wanted] ? write.bind(logger) : () => undefined;
   return {
     error: at('error', logger.error),
     warn: at('warn', logger.warn),

@@ -5,7 +5,11 @@ import type { Topics } from './topics.ts';
 
 export interface Replies {
   /** Waits for the reply with this correlation id, up to `timeoutMs`. `fail` settles it early. */
-  expect<T>(correlationId: string, topic: string, timeoutMs: number): { reply: Promise<T>; fail: (error: Error) => void };
+  expect<T>(
+    correlationId: string,
+    topic: string,
+    timeoutMs: number,
+  ): { reply: Promise<T>; fail: (error: Error) => void };
   /** Starts the reply consumer on first use: a bus that never sends requests never reads replies. */
   ready(): Promise<void>;
   close(error: Error): Promise<void>;
@@ -15,7 +19,9 @@ export interface Replies {
  * The requests of one bus instance waiting for their replies, whichever client reads the reply
  * topic: a reply record settles the request it answers (the requester and correlation headers).
  */
-function waitingReplies(instanceId: string): Pick<Replies, 'expect'> & { settle(record: ConsumedRecord): void; rejectAll(error: Error): void } {
+function waitingReplies(
+  instanceId: string,
+): Pick<Replies, 'expect'> & { settle(record: ConsumedRecord): void; rejectAll(error: Error): void } {
   const pending = new Map<string, { resolve: (reply: unknown) => void; reject: (error: Error) => void }>();
   return {
     settle(record) {
@@ -25,7 +31,8 @@ function waitingReplies(instanceId: string): Pick<Replies, 'expect'> & { settle(
       if (!waiting) return; // timed out already
       try {
         const value = decodeValue(record.value);
-        if (headerText(headers[busHeader.error]) !== undefined) waiting.reject(new BusRemoteError(String((value as { message?: unknown })?.message)));
+        if (headerText(headers[busHeader.error]) !== undefined)
+          waiting.reject(new BusRemoteError(String((value as { message?: unknown })?.message)));
         else waiting.resolve(value);
       } catch (error) {
         waiting.reject(error as Error);
@@ -82,7 +89,10 @@ export type ReadReplies = (reading: ReplyReading) => Promise<ReplyReader>;
  * start at the topic's end when the reader starts and survive each rejoin, so a reconnect neither
  * skips a reply nor leaves a group with offsets behind. The reader starts with the first request.
  */
-export function createReplies({ topics, replyTopic, instanceId }: { topics: Topics; replyTopic: string; instanceId: string }, read: ReadReplies): Replies {
+export function createReplies(
+  { topics, replyTopic, instanceId }: { topics: Topics; replyTopic: string; instanceId: string },
+  read: ReadReplies,
+): Replies {
   const waiting = waitingReplies(instanceId);
   let reader: Promise<ReplyReader> | undefined;
   let closedWith: Error | undefined;

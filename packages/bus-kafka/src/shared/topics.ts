@@ -34,7 +34,9 @@ export function createTopics(admin: TopicAdmin, ensure: EnsureTopics | undefined
   async function lookUp(topic: string): Promise<number> {
     if (!(await admin.listTopics()).includes(topic)) {
       if (!ensure) {
-        throw new Error(`topic ${topic} does not exist on the broker (auto creation is off): create it with infra/topics.sh`);
+        throw new Error(
+          `topic ${topic} does not exist on the broker (auto creation is off): create it with infra/topics.sh`,
+        );
       }
       if (await admin.create(topic, ensure.partitions, ensure.replicationFactor ?? 1)) ensure.onCreated?.(topic);
     }
@@ -59,7 +61,11 @@ export function createTopics(admin: TopicAdmin, ensure: EnsureTopics | undefined
     async uncommitted(groupId, topic) {
       const count = await partitions(topic);
       const committed = await admin.committed(groupId, topic, count);
-      return new Set(Array.from({ length: count }, (_, partition) => partition).filter((partition) => (committed.get(partition) ?? -1n) < 0n));
+      return new Set(
+        Array.from({ length: count }, (_, partition) => partition).filter(
+          (partition) => (committed.get(partition) ?? -1n) < 0n,
+        ),
+      );
     },
   };
 }

@@ -7,7 +7,8 @@ import { mapCarrierCode } from './mapCarrierCode.ts';
 import { parseCarrierEvent } from './parseCarrierEvent.ts';
 
 // Jest runs this file as CommonJS, where __dirname is defined.
-const fixture = (name: string): unknown => JSON.parse(readFileSync(join(__dirname, '../../test/fixtures', name), 'utf8'));
+const fixture = (name: string): unknown =>
+  JSON.parse(readFileSync(join(__dirname, '../../test/fixtures', name), 'utf8'));
 const carriers = loadReferenceData().carriers;
 const lmx = carriers.get('LMX')!;
 
@@ -27,7 +28,10 @@ test('recorded LMX delivery: DL_DL with receive_by and pod', () => {
     location: 'Singapore 048616',
     remarks: 'Delivered to recipient at front door',
     receiveBy: 'Tan Ah Kow',
-    pod: ['https://pod.lmx-sandbox.example/LMX7Q2K9D4M1X8ZP/photo-1.jpg', 'https://pod.lmx-sandbox.example/LMX7Q2K9D4M1X8ZP/signature.png'],
+    pod: [
+      'https://pod.lmx-sandbox.example/LMX7Q2K9D4M1X8ZP/photo-1.jpg',
+      'https://pod.lmx-sandbox.example/LMX7Q2K9D4M1X8ZP/signature.png',
+    ],
   });
 });
 
@@ -50,8 +54,13 @@ test('recorded malformed time: refused as event_time invalid', () => {
 });
 
 test.each([
-  ['PICKED_UP', 'PU_PU'], ['IN_TRANSIT', 'IT_IT'], ['OUT_FOR_DELIVERY', 'OD_OD'], ['DELIVERED', 'DL_DL'],
-  ['BAD_ADDRESS', 'FD_BA'], ['NOT_AVAILABLE', 'FD_NA'], ['RETURNED', 'RS_RS'],
+  ['PICKED_UP', 'PU_PU'],
+  ['IN_TRANSIT', 'IT_IT'],
+  ['OUT_FOR_DELIVERY', 'OD_OD'],
+  ['DELIVERED', 'DL_DL'],
+  ['BAD_ADDRESS', 'FD_BA'],
+  ['NOT_AVAILABLE', 'FD_NA'],
+  ['RETURNED', 'RS_RS'],
 ])('LMX and LMX-PU map %s to %s', (code, ours) => {
   expect(mapCarrierCode(lmx, code)).toBe(ours);
   expect(mapCarrierCode(carriers.get('LMX-PU')!, code)).toBe(ours);
@@ -78,8 +87,14 @@ test.each([
 });
 
 test.each([
-  '2026-11-22T14:05:09', '2026-11-22 14:05:09Z', '2026-02-30T00:00:00Z', '2026-13-01T00:00:00Z',
-  '2026-11-22T24:00:00Z', '2026-11-22T14:05:09+15:00', '1732255509', '',
+  '2026-11-22T14:05:09',
+  '2026-11-22 14:05:09Z',
+  '2026-02-30T00:00:00Z',
+  '2026-13-01T00:00:00Z',
+  '2026-11-22T24:00:00Z',
+  '2026-11-22T14:05:09+15:00',
+  '1732255509',
+  '',
 ])('event_time %p is refused', (time) => {
   expect(parseCarrierEvent({ ...base, event_time: time })).toEqual({ ok: false, message: 'event_time invalid' });
 });
@@ -102,6 +117,12 @@ test.each([
 });
 
 test('bounds are inclusive', () => {
-  const r = parseCarrierEvent({ ...base, location: 'x'.repeat(255), remarks: 'x'.repeat(1024), receive_by: 'x'.repeat(255), pod: Array(20).fill('x'.repeat(500)) });
+  const r = parseCarrierEvent({
+    ...base,
+    location: 'x'.repeat(255),
+    remarks: 'x'.repeat(1024),
+    receive_by: 'x'.repeat(255),
+    pod: Array(20).fill('x'.repeat(500)),
+  });
   expect(r.ok).toBe(true);
 });

@@ -18,9 +18,15 @@ test('a changed body, another secret or an empty secret fails', () => {
   expect(verifyCarrierSignature(body, `sha256=${unkeyed}`, '')).toBe(false);
 });
 
-test.each([undefined, '', hex, `sha1=${hex}`, `sha256=${hex.slice(2)}`, `sha256=${hex}00`, `sha256=${'z'.repeat(64)}`, `sha256= ${hex}`])(
-  'header %p is refused',
-  (header) => {
-    expect(verifyCarrierSignature(body, header, secret)).toBe(false);
-  },
-);
+test.each([
+  undefined,
+  '',
+  hex,
+  `sha1=${hex}`,
+  `sha256=${hex.slice(2)}`,
+  `sha256=${hex}00`,
+  `sha256=${'z'.repeat(64)}`,
+  `sha256= ${hex}`,
+])('header %p is refused', (header) => {
+  expect(verifyCarrierSignature(body, header, secret)).toBe(false);
+});

@@ -8,7 +8,12 @@ import type { ShipmentToRegister } from '../port.ts';
 import { createLmxClient } from './lmxClient.ts';
 
 const shipment = (trackingNumber: string, instruction = ''): ShipmentToRegister => ({
-  trackingNumber, carrier: 'LMX', recipientCountry: 'SG', postalCode: '048616', recipientName: 'Tan Ah Kow', instruction,
+  trackingNumber,
+  carrier: 'LMX',
+  recipientCountry: 'SG',
+  postalCode: '048616',
+  recipientName: 'Tan Ah Kow',
+  instruction,
 });
 
 let sandbox: CarrierSandbox;
@@ -28,7 +33,11 @@ async function registered(trackingNumber: string, instruction = ''): Promise<str
 test('register gives an LMX number and "LMX Express"; a repeat gives the same number', async () => {
   const client = createLmxClient({ baseUrl: url });
   const first = await client.register(shipment('PX-REG-1'));
-  expect(first).toEqual({ ok: true, partnerTrackingNo: expect.stringMatching(/^LMX[0-9A-Z]{12}$/), partnerName: 'LMX Express' });
+  expect(first).toEqual({
+    ok: true,
+    partnerTrackingNo: expect.stringMatching(/^LMX[0-9A-Z]{12}$/),
+    partnerName: 'LMX Express',
+  });
   expect(await client.register(shipment('PX-REG-1'))).toEqual(first);
   expect(sandbox.state.shipments.size).toBeGreaterThan(0);
 });
@@ -68,7 +77,10 @@ test('[sandbox:cancel-reject]: the whole batch fails (422) and nothing is cancel
 });
 
 test('an empty cancel asks nothing', async () => {
-  expect(await createLmxClient({ baseUrl: 'http://127.0.0.1:1' }).cancel([])).toEqual({ ok: true, outcomes: new Map() });
+  expect(await createLmxClient({ baseUrl: 'http://127.0.0.1:1' }).cancel([])).toEqual({
+    ok: true,
+    outcomes: new Map(),
+  });
 });
 
 test('outage: a closed sandbox is a transient failure; a new sandbox on the same port serves again', async () => {
@@ -81,7 +93,10 @@ test('outage: a closed sandbox is a transient failure; a new sandbox on the same
   const r = await client.register(shipment('PX-O-2'));
   // Refused, or reset on a kept-alive socket the close cut: either way unreachable.
   expect(r).toEqual({ ok: false, permanent: false, reason: expect.stringMatching(/^carrier unreachable: /) });
-  expect(await client.cancel(['LMX000000000001'])).toEqual({ ok: false, reason: expect.stringMatching(/^carrier unreachable: /) });
+  expect(await client.cancel(['LMX000000000001'])).toEqual({
+    ok: false,
+    reason: expect.stringMatching(/^carrier unreachable: /),
+  });
 
   const up = createCarrierSandbox({ secret: 's' });
   try {
@@ -112,7 +127,11 @@ describe('a carrier that fails', () => {
   test('no answer within the timeout: transient', async () => {
     answer = 'never';
     const client = createLmxClient({ baseUrl: stubUrl, timeoutMs: 50 });
-    expect(await client.register(shipment('PX-T-1'))).toEqual({ ok: false, permanent: false, reason: 'no answer within 50 ms' });
+    expect(await client.register(shipment('PX-T-1'))).toEqual({
+      ok: false,
+      permanent: false,
+      reason: 'no answer within 50 ms',
+    });
     expect(await client.cancel(['LMX1'])).toEqual({ ok: false, reason: 'no answer within 50 ms' });
   });
 
@@ -130,7 +149,13 @@ describe('a carrier that fails', () => {
   });
 
   test('a cancel answer missing a number asked is a failed batch', async () => {
-    answer = { status: 200, body: '{"results":[{"partner_tracking_no":"LMX1","cancelled":true,"message":"Cancelled"}]}' };
-    expect(await createLmxClient({ baseUrl: stubUrl }).cancel(['LMX1', 'LMX2'])).toEqual({ ok: false, reason: 'carrier answered for only part of the batch' });
+    answer = {
+      status: 200,
+      body: '{"results":[{"partner_tracking_no":"LMX1","cancelled":true,"message":"Cancelled"}]}',
+    };
+    expect(await createLmxClient({ baseUrl: stubUrl }).cancel(['LMX1', 'LMX2'])).toEqual({
+      ok: false,
+      reason: 'carrier answered for only part of the batch',
+    });
   });
 });

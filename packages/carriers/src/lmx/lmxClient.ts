@@ -48,7 +48,9 @@ export function createLmxClient(options: { baseUrl: string; timeoutMs?: number }
     } catch (e) {
       const err = (typeof e === 'object' && e !== null ? e : {}) as { code?: unknown; message?: unknown };
       const timedOut = err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT';
-      const reason = timedOut ? `no answer within ${timeoutMs} ms` : `carrier unreachable: ${String(err.code ?? err.message ?? e)}`;
+      const reason = timedOut
+        ? `no answer within ${timeoutMs} ms`
+        : `carrier unreachable: ${String(err.code ?? err.message ?? e)}`;
       return { kind: 'unreachable', reason };
     }
   }
@@ -68,7 +70,8 @@ export function createLmxClient(options: { baseUrl: string; timeoutMs?: number }
       const r = registered.safeParse(a.body);
       // A garbled 200 is more likely a proxy's fault than a verdict on the shipment.
       if (!r.success) return { ok: false, permanent: false, reason: 'unexpected carrier response' };
-      if (r.data.partner_tracking_no === null) return { ok: false, permanent: true, reason: 'carrier holds no tracking number' };
+      if (r.data.partner_tracking_no === null)
+        return { ok: false, permanent: true, reason: 'carrier holds no tracking number' };
       return { ok: true, partnerTrackingNo: r.data.partner_tracking_no, partnerName: r.data.partner_name };
     },
 
@@ -82,9 +85,14 @@ export function createLmxClient(options: { baseUrl: string; timeoutMs?: number }
       if (!r.success) return { ok: false, reason: 'unexpected carrier response' };
       const outcomes = new Map<string, CancelOutcome>();
       for (const x of r.data.results) {
-        if (asked.includes(x.partner_tracking_no)) outcomes.set(x.partner_tracking_no, x.cancelled ? { cancelled: true } : { cancelled: false, message: x.message });
+        if (asked.includes(x.partner_tracking_no))
+          outcomes.set(
+            x.partner_tracking_no,
+            x.cancelled ? { cancelled: true } : { cancelled: false, message: x.message },
+          );
       }
-      if (asked.some((no) => !outcomes.has(no))) return { ok: false, reason: 'carrier answered for only part of the batch' };
+      if (asked.some((no) => !outcomes.has(no)))
+        return { ok: false, reason: 'carrier answered for only part of the batch' };
       return { ok: true, outcomes };
     },
   };

@@ -10,7 +10,17 @@ import { EXIT, mapData, printJson, report, UsageError } from './output.ts';
 import { webhook } from './webhookCommand.ts';
 
 /** Options only some commands take (the global ones are in main.ts). */
-export type CommandOption = 'idempotency-key' | 'format' | 'out' | 'origin' | 'destination' | 'direction' | 'description' | 'limit' | 'cursor' | 'event';
+export type CommandOption =
+  | 'idempotency-key'
+  | 'format'
+  | 'out'
+  | 'origin'
+  | 'destination'
+  | 'direction'
+  | 'description'
+  | 'limit'
+  | 'cursor'
+  | 'event';
 
 export interface Context {
   args: string[];
@@ -30,7 +40,8 @@ export interface Command {
   run(context: Context): Promise<number>;
 }
 
-const IDEMPOTENCY_HELP = '  --idempotency-key <key>  the Idempotency-Key to send (default: a new UUID, the same on every retry)';
+const IDEMPOTENCY_HELP =
+  '  --idempotency-key <key>  the Idempotency-Key to send (default: a new UUID, the same on every retry)';
 
 const mutating = (context: Context): MutatingCallOptions => ({ idempotencyKey: context.options['idempotency-key'] });
 
@@ -67,7 +78,8 @@ async function readOrder(source: string): Promise<Order> {
   } catch (error) {
     throw new UsageError(`${where} is not JSON: ${(error as Error).message}`);
   }
-  if (typeof order !== 'object' || order === null || Array.isArray(order)) throw new UsageError(`${where} holds no JSON object`);
+  if (typeof order !== 'object' || order === null || Array.isArray(order))
+    throw new UsageError(`${where} holds no JSON object`);
   // The server checks every field; the command line passes the order on as it is.
   return order as Order;
 }
@@ -133,7 +145,9 @@ ${IDEMPOTENCY_HELP.replace('the Idempotency-Key', 'cn23: the Idempotency-Key')}`
     const trackingNum = exactlyOne(context, 'tracking number');
     const { format = 'pdf', out, origin, destination, direction } = context.options;
     if (!FORMATS.includes(format as Format)) throw new UsageError(`--format is one of ${FORMATS.join(', ')}`);
-    const cn23Only = (['origin', 'destination', 'direction', 'idempotency-key'] as const).filter((o) => context.options[o] !== undefined);
+    const cn23Only = (['origin', 'destination', 'direction', 'idempotency-key'] as const).filter(
+      (o) => context.options[o] !== undefined,
+    );
     if (format !== 'cn23' && cn23Only.length > 0) throw new UsageError(`--${cn23Only[0]} goes with --format cn23 only`);
 
     const b = () => context.b();
@@ -149,13 +163,21 @@ ${IDEMPOTENCY_HELP.replace('the Idempotency-Key', 'cn23: the Idempotency-Key')}`
         rendered = mapData(await b().getShippingLabelZpl(trackingNum), (d) => Buffer.from(d.zpl, 'utf8'));
         break;
       case 'cn23': {
-        if (origin === undefined || destination === undefined) throw new UsageError('--format cn23 needs --origin and --destination');
+        if (origin === undefined || destination === undefined)
+          throw new UsageError('--format cn23 needs --origin and --destination');
         if (direction !== undefined && !DIRECTIONS.includes(direction as (typeof DIRECTIONS)[number])) {
           throw new UsageError(`--direction is one of ${DIRECTIONS.join(', ')}`);
         }
-        const request: CreateLabelRequest = { Barcode: trackingNum, LabelType: 'CN23', Origin: origin, Destination: destination };
+        const request: CreateLabelRequest = {
+          Barcode: trackingNum,
+          LabelType: 'CN23',
+          Origin: origin,
+          Destination: destination,
+        };
         if (direction !== undefined) request.Direction = direction as CreateLabelRequest['Direction'];
-        rendered = mapData(await context.a().createLabel(request, mutating(context)), (d) => Buffer.from(d.Base64, 'base64'));
+        rendered = mapData(await context.a().createLabel(request, mutating(context)), (d) =>
+          Buffer.from(d.Base64, 'base64'),
+        );
         break;
       }
     }

@@ -59,7 +59,12 @@ ${command.details}
 Global options: --url, --name, --key (see parcelctl --help).
 `;
 
-function context(command: Command, args: string[], values: Partial<Record<keyof typeof OPTIONS, string | boolean>>, env: NodeJS.ProcessEnv): Context {
+function context(
+  command: Command,
+  args: string[],
+  values: Partial<Record<keyof typeof OPTIONS, string | boolean>>,
+  env: NodeJS.ProcessEnv,
+): Context {
   const text = (name: keyof typeof OPTIONS) => (typeof values[name] === 'string' ? values[name] : undefined);
   const options: Context['options'] = {};
   for (const name of command.options) {
@@ -69,11 +74,18 @@ function context(command: Command, args: string[], values: Partial<Record<keyof 
   const credentials = () => {
     const apiName = text('name') ?? env.PARCEL_API_NAME;
     const apiKey = text('key') ?? env.PARCEL_API_KEY;
-    if (!apiName || !apiKey) throw new UsageError('no credentials: give --name and --key, or set PARCEL_API_NAME and PARCEL_API_KEY');
+    if (!apiName || !apiKey)
+      throw new UsageError('no credentials: give --name and --key, or set PARCEL_API_NAME and PARCEL_API_KEY');
     return { apiName, apiKey };
   };
   const client = () => ({ baseUrl: text('url') ?? env.PARCEL_URL ?? DEFAULT_URL, ...credentials() });
-  return { args, options, credentials, b: () => new InterfaceBClient(client()), a: () => new InterfaceAClient(client()) };
+  return {
+    args,
+    options,
+    credentials,
+    b: () => new InterfaceBClient(client()),
+    a: () => new InterfaceAClient(client()),
+  };
 }
 
 function usage(message: string, command?: Command): number {
@@ -102,7 +114,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     process.stdout.write(commandHelp(command));
     return EXIT.ok;
   }
-  const stray = Object.keys(values).find((option) => !GLOBAL.has(option) && !command.options.includes(option as CommandOption));
+  const stray = Object.keys(values).find(
+    (option) => !GLOBAL.has(option) && !command.options.includes(option as CommandOption),
+  );
   if (stray !== undefined) return usage(`${command.name} takes no --${stray}`, command);
   try {
     return await command.run(context(command, args, values, env));

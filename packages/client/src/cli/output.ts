@@ -22,10 +22,20 @@ export const printJson = (data: unknown): void => {
 };
 
 /** Everything of the error a script can use; the thrown cause is summed up in the message already. */
-const fields = ({ kind, code, message, status, data, attempts }: ApiError) => ({ kind, code, message, status, data, attempts });
+const fields = ({ kind, code, message, status, data, attempts }: ApiError) => ({
+  kind,
+  code,
+  message,
+  status,
+  data,
+  attempts,
+});
 
 /** Shows a result: its data (as JSON unless `show` says otherwise), or its error; answers the exit code. */
-export async function report<T>(result: Result<T>, show: (data: T) => void | Promise<void> = printJson): Promise<number> {
+export async function report<T>(
+  result: Result<T>,
+  show: (data: T) => void | Promise<void> = printJson,
+): Promise<number> {
   if (result.ok) {
     await show(result.data);
     return EXIT.ok;
@@ -35,4 +45,5 @@ export async function report<T>(result: Result<T>, show: (data: T) => void | Pro
 }
 
 /** The same result with its data turned into something else. */
-export const mapData = <T, U>(result: Result<T>, f: (data: T) => U): Result<U> => (result.ok ? { ...result, data: f(result.data) } : result);
+export const mapData = <T, U>(result: Result<T>, f: (data: T) => U): Result<U> =>
+  result.ok ? { ...result, data: f(result.data) } : result;

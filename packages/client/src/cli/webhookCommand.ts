@@ -3,7 +3,21 @@ import type { Command, Context } from './commands.ts';
 import type { WebhookPage } from '../interfaceB.ts';
 import { report, UsageError } from './output.ts';
 
-const SUBCOMMANDS = ['list', 'get', 'create', 'enable', 'disable', 'rotate', 'test', 'delete', 'messages', 'attempts', 'redeliver', 'replay', 'replay-status'] as const;
+const SUBCOMMANDS = [
+  'list',
+  'get',
+  'create',
+  'enable',
+  'disable',
+  'rotate',
+  'test',
+  'delete',
+  'messages',
+  'attempts',
+  'redeliver',
+  'replay',
+  'replay-status',
+] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 function endpointId(args: string[], sub: string): string {
@@ -15,7 +29,8 @@ function endpointId(args: string[], sub: string): string {
 /** An endpoint id and one more argument (an event id, a time, a replay id). */
 function endpointAnd(args: string[], sub: string, what: string): [string, string] {
   const [id, other, ...more] = args;
-  if (id === undefined || other === undefined || more.length > 0) throw new UsageError(`webhook ${sub} takes an endpoint id and ${what}`);
+  if (id === undefined || other === undefined || more.length > 0)
+    throw new UsageError(`webhook ${sub} takes an endpoint id and ${what}`);
   return [id, other];
 }
 
@@ -38,15 +53,23 @@ async function run(context: Context): Promise<number> {
       return report(await b.getWebhookEndpoint(endpointId(args, sub!)));
     case 'create': {
       const [url, ...types] = args;
-      if (url === undefined || types.length === 0) throw new UsageError('webhook create takes a URL and at least one event type');
+      if (url === undefined || types.length === 0)
+        throw new UsageError('webhook create takes a URL and at least one event type');
       const description = context.options.description;
       // The types are checked by the server, which answers `event_types invalid` for an unknown one.
       const eventTypes = types as Parameters<typeof b.createWebhookEndpoint>[0]['event_types'];
-      return report(await b.createWebhookEndpoint({ url, event_types: eventTypes, ...(description === undefined ? {} : { description }) }, key));
+      return report(
+        await b.createWebhookEndpoint(
+          { url, event_types: eventTypes, ...(description === undefined ? {} : { description }) },
+          key,
+        ),
+      );
     }
     case 'enable':
     case 'disable':
-      return report(await b.updateWebhookEndpoint({ endpoint_id: endpointId(args, sub!), enabled: sub === 'enable' }, key));
+      return report(
+        await b.updateWebhookEndpoint({ endpoint_id: endpointId(args, sub!), enabled: sub === 'enable' }, key),
+      );
     case 'rotate':
       return report(await b.rotateWebhookSecret(endpointId(args, sub!), key));
     case 'test':
@@ -57,7 +80,12 @@ async function run(context: Context): Promise<number> {
       return report(await b.listWebhookMessages(endpointId(args, sub!), page(context)));
     case 'attempts': {
       const event = context.options.event;
-      return report(await b.listWebhookAttempts(endpointId(args, sub!), { ...page(context), ...(event === undefined ? {} : { eventId: event }) }));
+      return report(
+        await b.listWebhookAttempts(endpointId(args, sub!), {
+          ...page(context),
+          ...(event === undefined ? {} : { eventId: event }),
+        }),
+      );
     }
     case 'redeliver':
       return report(await b.redeliverWebhookMessage(...endpointAnd(args, sub!, 'an event id'), key));
@@ -74,8 +102,9 @@ async function run(context: Context): Promise<number> {
 
 export const webhook: Command = {
   name: 'webhook',
-  usage: 'webhook <list|get|create|enable|disable|rotate|test|delete|messages|attempts|redeliver|replay|replay-status> [arguments]',
-  summary: 'the account\'s webhook endpoints, their delivery log and replay',
+  usage:
+    'webhook <list|get|create|enable|disable|rotate|test|delete|messages|attempts|redeliver|replay|replay-status> [arguments]',
+  summary: "the account's webhook endpoints, their delivery log and replay",
   details: `  webhook list                       the endpoints, without secrets
   webhook get <id>                   one endpoint
   webhook create <url> <type...>     a new endpoint; prints its signing secret, shown this once

@@ -39,7 +39,12 @@ class SchemaCollector {
   readonly components: Record<string, JsonSchema> = {};
 
   convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-    const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' }) as JsonSchema;
+    const json = z.toJSONSchema(schema, {
+      target: 'draft-2020-12',
+      io,
+      unrepresentable: 'any',
+      reused: 'inline',
+    }) as JsonSchema;
     const { $defs, $schema: _dialect, ...rest } = json as JsonSchema & { $defs?: Record<string, JsonSchema> };
     for (const [id, def] of Object.entries($defs ?? {})) this.add(id, relink(def) as JsonSchema);
     // A named root comes back as a reference to its own entry under $defs.
@@ -49,7 +54,8 @@ class SchemaCollector {
   private add(id: string, def: JsonSchema): void {
     const { id: _id, ...clean } = def;
     const known = this.components[id];
-    if (known && JSON.stringify(known) !== JSON.stringify(clean)) throw new Error(`schema ${id} differs between its uses`);
+    if (known && JSON.stringify(known) !== JSON.stringify(clean))
+      throw new Error(`schema ${id} differs between its uses`);
     this.components[id] = clean;
   }
 }
@@ -58,7 +64,10 @@ function relink(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(relink);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', COMPONENTS) : relink(v)]),
+    Object.entries(value).map(([k, v]) => [
+      k,
+      k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', COMPONENTS) : relink(v),
+    ]),
   );
 }
 
@@ -73,15 +82,24 @@ function errorTable(errors: readonly ErrorDoc[]): string {
 /** The per-number remarks of an answer's `errors` list, as Markdown. */
 export function remarksTable(remarks: Operation['remarks']): string {
   if (!remarks?.length) return '';
-  return ['| remarks | when |', '|---|---|', ...remarks.map((r) => `| \`${escapeCell(r.remark)}\` | ${escapeCell(r.when)} |`)].join('\n');
+  return [
+    '| remarks | when |',
+    '|---|---|',
+    ...remarks.map((r) => `| \`${escapeCell(r.remark)}\` | ${escapeCell(r.when)} |`),
+  ].join('\n');
 }
 
 const exampleMap = (examples: readonly Example[], pick: (e: Example) => unknown) =>
-  Object.fromEntries(examples.filter((e) => pick(e) !== undefined).map((e) => [e.name, { summary: e.summary, value: pick(e) }]));
+  Object.fromEntries(
+    examples.filter((e) => pick(e) !== undefined).map((e) => [e.name, { summary: e.summary, value: pick(e) }]),
+  );
 
 function parameters(op: Operation, collector: SchemaCollector): Record<string, unknown>[] {
   const list: Record<string, unknown>[] = [];
-  for (const [where, shape] of [['query', op.query], ['path', op.params]] as const) {
+  for (const [where, shape] of [
+    ['query', op.query],
+    ['path', op.params],
+  ] as const) {
     if (!shape) continue;
     const json = collector.convert(shape, 'input') as { properties: Record<string, JsonSchema>; required?: string[] };
     for (const [name, schema] of Object.entries(json.properties)) {
@@ -108,7 +126,11 @@ function responses(op: Operation, collector: SchemaCollector): Record<string, un
   const failure = collector.convert(op.failure ?? plainFailure, 'output');
   const authenticated = forAccount(op.security);
   const rateHeaders = authenticated
-    ? { 'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' }, 'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' }, 'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' } }
+    ? {
+        'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },
+        'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' },
+        'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' },
+      }
     : {};
   const business = op.errors.some((e) => e.status === 200);
   const okExamples = exampleMap(
@@ -117,10 +139,27 @@ function responses(op: Operation, collector: SchemaCollector): Record<string, un
   );
   const result: Record<string, unknown> = {
     '200': {
-      description: business ? 'Success (code 0), or a business error (a non-zero code, listed under Errors).' : 'Success.',
-      ...(Object.keys(rateHeaders).length ? { headers: { ...rateHeaders, ...(op.method === 'post' && authenticated ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } } : {}) } } : {}),
+      description: business
+        ? 'Success (code 0), or a business error (a non-zero code, listed under Errors).'
+        : 'Success.',
+      ...(Object.keys(rateHeaders).length
+        ? {
+            headers: {
+              ...rateHeaders,
+              ...(op.method === 'post' && authenticated
+                ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } }
+                : {}),
+            },
+          }
+        : {}),
       content: Object.fromEntries(
-        mediaTypes.map((type) => [type, { schema: business ? { oneOf: [success, failure] } : success, ...(Object.keys(okExamples).length ? { examples: okExamples } : {}) }]),
+        mediaTypes.map((type) => [
+          type,
+          {
+            schema: business ? { oneOf: [success, failure] } : success,
+            ...(Object.keys(okExamples).length ? { examples: okExamples } : {}),
+          },
+        ]),
       ),
     },
   };
@@ -135,7 +174,9 @@ function responses(op: Operation, collector: SchemaCollector): Record<string, un
     );
     result[String(status)] = {
       description: errors.map((e) => `${e.message}: ${e.when}`).join('; '),
-      ...(status === 429 ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' }, ...rateHeaders } } : {}),
+      ...(status === 429
+        ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' }, ...rateHeaders } }
+        : {}),
       content: { 'application/json': { schema, ...(Object.keys(examples).length ? { examples } : {}) } },
     };
   }
@@ -145,7 +186,12 @@ function responses(op: Operation, collector: SchemaCollector): Record<string, un
 function operationObject(op: Operation, collector: SchemaCollector, ref: ReferenceData): Record<string, unknown> {
   const requestExamples = exampleMap(op.examples, (e) => e.body);
   const remarks = remarksTable(op.remarks);
-  const description = [op.description, errorTable(op.errors), remarks && `**Per-number remarks** (in the answer’s errors list)\n\n${remarks}`, op.appendix?.(ref)];
+  const description = [
+    op.description,
+    errorTable(op.errors),
+    remarks && `**Per-number remarks** (in the answer’s errors list)\n\n${remarks}`,
+    op.appendix?.(ref),
+  ];
   return {
     operationId: op.id,
     tags: [op.tag],
@@ -157,7 +203,12 @@ function operationObject(op: Operation, collector: SchemaCollector, ref: Referen
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: collector.convert(op.body, 'input'), ...(Object.keys(requestExamples).length ? { examples: requestExamples } : {}) } },
+            content: {
+              'application/json': {
+                schema: collector.convert(op.body, 'input'),
+                ...(Object.keys(requestExamples).length ? { examples: requestExamples } : {}),
+              },
+            },
           },
         }
       : {}),
@@ -207,7 +258,12 @@ export function buildOpenApiDocument(input: OpenApiInput): OpenApiDocument {
   }
   const supplied: Record<string, JsonSchema> = {
     ...orderSchemas(input.ref),
-    [SUPPLIED.trackingNumber]: { type: 'string', pattern: input.trackingNumber.pattern, description: input.trackingNumber.description, examples: [SAMPLE.trackingNumber] },
+    [SUPPLIED.trackingNumber]: {
+      type: 'string',
+      pattern: input.trackingNumber.pattern,
+      description: input.trackingNumber.description,
+      examples: [SAMPLE.trackingNumber],
+    },
     [SUPPLIED.statusCode]: statusCodeSchema(input),
   };
   for (const name of [ORDER_SCHEMA_NAME, SUPPLIED.trackingNumber, SUPPLIED.statusCode]) {
@@ -224,7 +280,9 @@ export function buildOpenApiDocument(input: OpenApiInput): OpenApiDocument {
     tags: TAGS,
     paths,
     components: {
-      schemas: Object.fromEntries(Object.entries({ ...collector.components, ...supplied }).sort(([a], [b]) => a.localeCompare(b))),
+      schemas: Object.fromEntries(
+        Object.entries({ ...collector.components, ...supplied }).sort(([a], [b]) => a.localeCompare(b)),
+      ),
       securitySchemes,
       headers,
       parameters: { IdempotencyKey: idempotencyParameter },

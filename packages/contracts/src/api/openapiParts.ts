@@ -23,12 +23,18 @@ export const securitySchemes = {
       '`Authorization: Bearer <token>`. A token lives 24 h by default; issuing a new one ends the older one at once. A missing, ' +
       'expired or superseded token answers `{"Code":1003,"Message":"Token error","Data":[]}`.',
   },
-  apiName: { type: 'apiKey', in: 'header', name: 'x-auth-name', description: 'Interface B: the account’s API name, as registered (e.g. `demo`).' },
+  apiName: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-auth-name',
+    description: 'Interface B: the account’s API name, as registered (e.g. `demo`).',
+  },
   apiSeed: {
     type: 'apiKey',
     in: 'header',
     name: 'x-auth-seed',
-    description: 'Interface B: the current Unix time in milliseconds, 13 digits, within 10 minutes of the server’s clock.',
+    description:
+      'Interface B: the current Unix time in milliseconds, 13 digits, within 10 minutes of the server’s clock.',
   },
   apiToken: {
     type: 'apiKey',
@@ -44,16 +50,23 @@ export const securitySchemes = {
     type: 'apiKey',
     in: 'header',
     name: 'X-Carrier-Signature',
-    description: 'Carriers only: `sha256=<hex HMAC-SHA256 of the raw body, keyed with the carrier’s secret from the reference data>`.',
+    description:
+      'Carriers only: `sha256=<hex HMAC-SHA256 of the raw body, keyed with the carrier’s secret from the reference data>`.',
   },
 };
 
 export const headers = {
-  'RateLimit-Limit': { description: 'Requests the account may burst (the token bucket’s size).', schema: { type: 'integer' } },
+  'RateLimit-Limit': {
+    description: 'Requests the account may burst (the token bucket’s size).',
+    schema: { type: 'integer' },
+  },
   'RateLimit-Remaining': { description: 'Requests left in the bucket after this one.', schema: { type: 'integer' } },
   'RateLimit-Reset': { description: 'Seconds until the bucket is full again.', schema: { type: 'integer' } },
   'Retry-After': { description: 'Seconds to wait before the next request (429 only).', schema: { type: 'integer' } },
-  'Idempotent-Replayed': { description: '`true` when the answer is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+  'Idempotent-Replayed': {
+    description: '`true` when the answer is the stored answer of an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
 };
 
 export const idempotencyParameter = {
@@ -71,8 +84,16 @@ export const idempotencyParameter = {
 };
 
 export const TAGS = [
-  { name: 'Interface A', description: 'Bearer-token interface: paths under `/api/`, envelope `{Code, Message, Data}`, success message `Success`.' },
-  { name: 'Interface B', description: 'Signed-header interface: paths under `/v1/openapi/`, envelope `{code, message, data}`, success message `success`.' },
+  {
+    name: 'Interface A',
+    description:
+      'Bearer-token interface: paths under `/api/`, envelope `{Code, Message, Data}`, success message `Success`.',
+  },
+  {
+    name: 'Interface B',
+    description:
+      'Signed-header interface: paths under `/v1/openapi/`, envelope `{code, message, data}`, success message `success`.',
+  },
   { name: 'Carrier callbacks', description: 'Carriers push tracking events here, signed with their shared secret.' },
   { name: 'Service', description: 'Health, readiness and this reference.' },
 ];

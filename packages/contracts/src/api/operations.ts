@@ -55,7 +55,8 @@ import { WEBHOOK_OPERATIONS } from './webhookOperations.ts';
 export type Security = 'bearer' | 'signed' | 'credentials' | 'carrier' | 'none';
 
 /** Security that names an account: its answers carry the rate-limit headers, its POSTs take an Idempotency-Key. */
-export const forAccount = (security: Security): boolean => security === 'bearer' || security === 'signed' || security === 'credentials';
+export const forAccount = (security: Security): boolean =>
+  security === 'bearer' || security === 'signed' || security === 'credentials';
 export type Tag = 'Interface A' | 'Interface B' | 'Carrier callbacks' | 'Service';
 
 /** An answer an operation can give besides success: HTTP status, envelope code, message, and when. */
@@ -128,11 +129,18 @@ const OK = 200;
 const business = (message: string, when: string): ErrorDoc => ({ status: OK, code: 1, message, when });
 
 const tokenErrors: ErrorDoc[] = [
-  { status: OK, code: 1003, message: A.tokenError, when: 'the bearer token is missing, unknown, expired, or superseded by a newer token of the account' },
+  {
+    status: OK,
+    code: 1003,
+    message: A.tokenError,
+    when: 'the bearer token is missing, unknown, expired, or superseded by a newer token of the account',
+  },
 ];
 
 const signatureErrors: ErrorDoc[] = [
-  ...(['x-auth-name', 'x-auth-seed', 'x-auth-token'] as const).map((h) => business(B.authRequired(h), `the ${h} header is missing or empty`)),
+  ...(['x-auth-name', 'x-auth-seed', 'x-auth-token'] as const).map((h) =>
+    business(B.authRequired(h), `the ${h} header is missing or empty`),
+  ),
   business(B.authInvalid('x-auth-name'), 'no account has this API name'),
   business(B.authInvalid('x-auth-seed'), 'the seed is not 13 digits'),
   business(B.authTimeout('x-auth-seed'), 'the seed is more than 10 minutes away from the server’s clock'),
@@ -144,12 +152,22 @@ const bodyErrors: ErrorDoc[] = [
   { status: 413, code: 1, message: Http.bodyTooLarge, when: 'the body is over 5 MiB' },
 ];
 
-const rateLimited: ErrorDoc = { status: 429, code: 1, message: Http.rateLimited, when: 'the account is over its rate limit; Retry-After says when to try again' };
+const rateLimited: ErrorDoc = {
+  status: 429,
+  code: 1,
+  message: Http.rateLimited,
+  when: 'the account is over its rate limit; Retry-After says when to try again',
+};
 
 const idempotencyErrors: ErrorDoc[] = [
   business(Idempotency.invalid, 'the Idempotency-Key header is not 1 to 255 visible ASCII characters'),
   business(Idempotency.reused('<key>'), 'the key was used within 24 h with another method, path or body'),
-  { status: 409, code: 1, message: Idempotency.inProgress('<key>'), when: 'a request with the same key is still being handled; retry' },
+  {
+    status: 409,
+    code: 1,
+    message: Idempotency.inProgress('<key>'),
+    when: 'a request with the same key is still being handled; retry',
+  },
 ];
 
 const serverError = (tag: Tag): ErrorDoc => ({
@@ -192,7 +210,15 @@ const sampleOrder = {
   item: [{ description: 'Book', unitPrice: 24.95, quantity: 2, weight: 0.6, currency: 'SGD', totalValue: 49.9 }],
 };
 
-const registered = { status_date_time: SAMPLE.time, status_code: 'DR_DR', status_desc: 'Data Received via API', remarks: '', receive_by: '', pod: [], location: 'SG' };
+const registered = {
+  status_date_time: SAMPLE.time,
+  status_code: 'DR_DR',
+  status_desc: 'Data Received via API',
+  remarks: '',
+  receive_by: '',
+  pod: [],
+  location: 'SG',
+};
 const sampleRecordB = {
   tracking_number: SAMPLE.trackingNumber,
   last_status: 'DR_DR',
@@ -205,13 +231,20 @@ const sampleRecordA = {
   TrackingNumber: SAMPLE.trackingNumber,
   LastStatus: 'DR_DR',
   LastStatusDateTime: SAMPLE.time,
-  Activities: [{ StatusDateTime: SAMPLE.time, StatusCode: 'DR_DR', StatusDesc: 'Data Received via API', Remarks: '', ReceiveBy: '' }],
+  Activities: [
+    {
+      StatusDateTime: SAMPLE.time,
+      StatusCode: 'DR_DR',
+      StatusDesc: 'Data Received via API',
+      Remarks: '',
+      ReceiveBy: '',
+    },
+  ],
 };
 const okA = (Data: unknown) => ({ Code: 0, Message: A.success, Data });
 const okB = (data: unknown) => ({ code: 0, message: B.success, data });
 const failA = (Message: string, Code = 1) => ({ Code, Message, Data: [] });
 const failB = (message: string) => ({ code: 1, message, data: [] });
-
 
 export const OPERATIONS: readonly Operation[] = [
   withCommon({
@@ -242,9 +275,19 @@ export const OPERATIONS: readonly Operation[] = [
         name: 'issued',
         summary: 'A token for the demo account',
         body: { ApiName: 'demo', ApiKey: 'demo-secret' },
-        response: okA({ AccessToken: SAMPLE.accessToken, TokenType: 'Bearer', ExpiresIn: 86400, ExpiresAt: '2026-11-23T14:05:09+08:00' }),
+        response: okA({
+          AccessToken: SAMPLE.accessToken,
+          TokenType: 'Bearer',
+          ExpiresIn: 86400,
+          ExpiresAt: '2026-11-23T14:05:09+08:00',
+        }),
       },
-      { name: 'wrongKey', summary: 'A wrong key', body: { ApiName: 'demo', ApiKey: 'not-the-key' }, response: failA(A.invalidCredentials) },
+      {
+        name: 'wrongKey',
+        summary: 'A wrong key',
+        body: { ApiName: 'demo', ApiKey: 'not-the-key' },
+        response: failA(A.invalidCredentials),
+      },
     ],
   }),
   withCommon({
@@ -271,9 +314,17 @@ export const OPERATIONS: readonly Operation[] = [
         name: 'mixed',
         summary: 'One parcel found, one not',
         body: { TrackingNumber: [SAMPLE.trackingNumber, SAMPLE.unknownTrackingNumber] },
-        response: okA({ Success: [sampleRecordA], Errors: [{ TrackingNumber: SAMPLE.unknownTrackingNumber, Remarks: Remarks.noRecord }] }),
+        response: okA({
+          Success: [sampleRecordA],
+          Errors: [{ TrackingNumber: SAMPLE.unknownTrackingNumber, Remarks: Remarks.noRecord }],
+        }),
       },
-      { name: 'bareString', summary: 'A string instead of an array', body: { TrackingNumber: SAMPLE.trackingNumber }, response: failA(A.trackingNumberInvalid) },
+      {
+        name: 'bareString',
+        summary: 'A string instead of an array',
+        body: { TrackingNumber: SAMPLE.trackingNumber },
+        response: failA(A.trackingNumberInvalid),
+      },
     ],
   }),
   withCommon({
@@ -309,7 +360,13 @@ export const OPERATIONS: readonly Operation[] = [
       {
         name: 'rendered',
         summary: 'A portrait CN23',
-        body: { Barcode: SAMPLE.trackingNumber, LabelType: 'CN23', Origin: 'SG', Destination: 'SG', Direction: 'vertical' },
+        body: {
+          Barcode: SAMPLE.trackingNumber,
+          LabelType: 'CN23',
+          Origin: 'SG',
+          Destination: 'SG',
+          Direction: 'vertical',
+        },
         response: okA({ Base64: 'JVBERi0xLjcKJeLjz9MK' }),
       },
       {
@@ -326,7 +383,8 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'post',
     path: '/api/tracking-number',
     summary: 'Platform number of your own reference',
-    description: 'Finds the platform tracking number of the order you created with this `custom_tracking_num`, matched exactly (case-sensitive).',
+    description:
+      'Finds the platform tracking number of the order you created with this `custom_tracking_num`, matched exactly (case-sensitive).',
     security: 'bearer',
     body: TrackingNumberRequest,
     success: successA(TrackingNumberResult),
@@ -337,8 +395,18 @@ export const OPERATIONS: readonly Operation[] = [
       business(A.parcelNotFound, 'the account has no order with this reference'),
     ],
     examples: [
-      { name: 'found', summary: 'A reference of the account', body: { Barcode: SAMPLE.reference }, response: okA({ TrackingNumber: SAMPLE.trackingNumber }) },
-      { name: 'unknown', summary: 'A reference the account never used', body: { Barcode: 'NO-SUCH-REF' }, response: failA(A.parcelNotFound) },
+      {
+        name: 'found',
+        summary: 'A reference of the account',
+        body: { Barcode: SAMPLE.reference },
+        response: okA({ TrackingNumber: SAMPLE.trackingNumber }),
+      },
+      {
+        name: 'unknown',
+        summary: 'A reference the account never used',
+        body: { Barcode: 'NO-SUCH-REF' },
+        response: failA(A.parcelNotFound),
+      },
     ],
   }),
   withCommon({
@@ -364,10 +432,16 @@ export const OPERATIONS: readonly Operation[] = [
       business(B.itemRequire('<row>', '<field>'), 'a required field of item row <row> (from 1) is missing'),
       business(B.itemInvalid('<row>', '<field>'), 'a field of item row <row> is invalid'),
       business(B.require('locker_station.<field>'), 'a field of locker_station is missing (locker_type A)'),
-      business(B.invalid('locker_station.<field>'), 'a field of locker_station is invalid; station_code must name a known station'),
+      business(
+        B.invalid('locker_station.<field>'),
+        'a field of locker_station is invalid; station_code must name a known station',
+      ),
       business(B.countryNotAllowed('<XX>'), 'the destination is not one the platform ships to'),
       business(B.serviceCodeInvalid, 'recipient_country is US and service_code is missing or not a US code'),
-      business(B.serviceCodeValueInvalid('<code>'), 'recipient_country is SG and the service_code sent is not an SG code'),
+      business(
+        B.serviceCodeValueInvalid('<code>'),
+        'recipient_country is SG and the service_code sent is not an SG code',
+      ),
       business(B.referenceExists('<custom_tracking_num>'), 'the account has used this reference before'),
     ],
     appendix: (ref) => `**The checks, in order**\n\n${orderRulesMarkdown(ref)}`,
@@ -376,10 +450,26 @@ export const OPERATIONS: readonly Operation[] = [
         name: 'created',
         summary: 'A parcel to Singapore',
         body: sampleOrder,
-        response: okB({ custom_tracking_num: SAMPLE.reference, wmg_tracking_num: SAMPLE.trackingNumber, date_time: SAMPLE.time, status: '', error: [] }),
+        response: okB({
+          custom_tracking_num: SAMPLE.reference,
+          wmg_tracking_num: SAMPLE.trackingNumber,
+          date_time: SAMPLE.time,
+          status: '',
+          error: [],
+        }),
       },
-      { name: 'notAllowed', summary: 'A destination the platform does not serve', body: { ...sampleOrder, recipient_country: 'ZZ' }, response: failB(B.countryNotAllowed('ZZ')) },
-      { name: 'badItem', summary: 'An item row without its unit price', body: { ...sampleOrder, item: [{ ...sampleOrder.item[0], unitPrice: null }] }, response: failB(B.itemRequire(1, 'unitPrice')) },
+      {
+        name: 'notAllowed',
+        summary: 'A destination the platform does not serve',
+        body: { ...sampleOrder, recipient_country: 'ZZ' },
+        response: failB(B.countryNotAllowed('ZZ')),
+      },
+      {
+        name: 'badItem',
+        summary: 'An item row without its unit price',
+        body: { ...sampleOrder, item: [{ ...sampleOrder.item[0], unitPrice: null }] },
+        response: failB(B.itemRequire(1, 'unitPrice')),
+      },
     ],
   }),
   withCommon({
@@ -406,10 +496,22 @@ export const OPERATIONS: readonly Operation[] = [
       {
         name: 'mixed',
         summary: 'One order accepted, one rejected (batch creation on)',
-        body: { orders: [{ ...sampleOrder, custom_tracking_num: 'ORDER-1003' }, { ...sampleOrder, custom_tracking_num: 'ORDER-1002', client_weight: -1 }] },
+        body: {
+          orders: [
+            { ...sampleOrder, custom_tracking_num: 'ORDER-1003' },
+            { ...sampleOrder, custom_tracking_num: 'ORDER-1002', client_weight: -1 },
+          ],
+        },
         response: okB({
           success: [{ custom_tracking_num: 'ORDER-1003', date_time: SAMPLE.time, status: 'Accepted', error: [] }],
-          errors: [{ custom_tracking_num: 'ORDER-1002', date_time: SAMPLE.time, status: 'Rejected', error: [{ reason: B.invalid('client_weight') }] }],
+          errors: [
+            {
+              custom_tracking_num: 'ORDER-1002',
+              date_time: SAMPLE.time,
+              status: 'Rejected',
+              error: [{ reason: B.invalid('client_weight') }],
+            },
+          ],
         }),
       },
     ],
@@ -431,15 +533,27 @@ export const OPERATIONS: readonly Operation[] = [
     errors: [
       business(B.require('tracking_num'), 'tracking_num is missing or blank'),
       business(B.invalid('tracking_num'), 'tracking_num is repeated or longer than 64'),
-      business(B.fail, 'no parcel of the account has this number; data is `{tracking_number, remarks: "No Record(s)"}`'),
+      business(
+        B.fail,
+        'no parcel of the account has this number; data is `{tracking_number, remarks: "No Record(s)"}`',
+      ),
     ],
     examples: [
-      { name: 'found', summary: 'A parcel registered with its carrier', query: { tracking_num: SAMPLE.trackingNumber }, response: okB(sampleRecordB) },
+      {
+        name: 'found',
+        summary: 'A parcel registered with its carrier',
+        query: { tracking_num: SAMPLE.trackingNumber },
+        response: okB(sampleRecordB),
+      },
       {
         name: 'unknown',
         summary: 'A number the account does not have',
         query: { tracking_num: SAMPLE.unknownTrackingNumber },
-        response: { code: 1, message: B.fail, data: { tracking_number: SAMPLE.unknownTrackingNumber, remarks: Remarks.noRecord } },
+        response: {
+          code: 1,
+          message: B.fail,
+          data: { tracking_number: SAMPLE.unknownTrackingNumber, remarks: Remarks.noRecord },
+        },
       },
     ],
   }),
@@ -450,7 +564,8 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'post',
     path: '/v1/openapi/order/query-multi-status',
     summary: 'Status of many parcels',
-    description: 'Found numbers go to `success`, the others to `errors` with `No Record(s)`; misses never change the code. An empty array answers two empty arrays.',
+    description:
+      'Found numbers go to `success`, the others to `errors` with `No Record(s)`; misses never change the code. An empty array answers two empty arrays.',
     security: 'signed',
     body: QueryMultiStatusRequest,
     success: successB(MultiStatusResult),
@@ -461,9 +576,17 @@ export const OPERATIONS: readonly Operation[] = [
         name: 'mixed',
         summary: 'One parcel found, one not',
         body: { tracking_nums: [SAMPLE.trackingNumber, SAMPLE.unknownTrackingNumber] },
-        response: okB({ success: [sampleRecordB], errors: [{ tracking_number: SAMPLE.unknownTrackingNumber, remarks: Remarks.noRecord }] }),
+        response: okB({
+          success: [sampleRecordB],
+          errors: [{ tracking_number: SAMPLE.unknownTrackingNumber, remarks: Remarks.noRecord }],
+        }),
       },
-      { name: 'notAnArray', summary: 'A string instead of an array', body: { tracking_nums: SAMPLE.trackingNumber }, response: failB(B.somethingError) },
+      {
+        name: 'notAnArray',
+        summary: 'A string instead of an array',
+        body: { tracking_nums: SAMPLE.trackingNumber },
+        response: failB(B.somethingError),
+      },
     ],
   }),
   withCommon({
@@ -486,8 +609,22 @@ export const OPERATIONS: readonly Operation[] = [
         summary: 'Near 238858 (Orchard Road); the answer lists 20',
         query: { postcode: '238858' },
         response: okB([
-          { Zipcode: '238858', Station_Name: 'Orchard Gateway Locker', Station_Address: '277 Orchard Road', Address_Detail: 'Level 1 lobby', Distance: 0, Station_Code: 'SGL0003' },
-          { Zipcode: '238895', Station_Name: '313@somerset Parcel Locker', Station_Address: '313 Orchard Road', Address_Detail: 'Level B3 near Somerset MRT link', Distance: 126.8, Station_Code: 'SGL0044' },
+          {
+            Zipcode: '238858',
+            Station_Name: 'Orchard Gateway Locker',
+            Station_Address: '277 Orchard Road',
+            Address_Detail: 'Level 1 lobby',
+            Distance: 0,
+            Station_Code: 'SGL0003',
+          },
+          {
+            Zipcode: '238895',
+            Station_Name: '313@somerset Parcel Locker',
+            Station_Address: '313 Orchard Road',
+            Address_Detail: 'Level B3 near Somerset MRT link',
+            Distance: 126.8,
+            Station_Code: 'SGL0044',
+          },
         ]),
       },
       { name: 'unknown', summary: 'A postal code with no location', query: { postcode: '999999' }, response: okB([]) },
@@ -526,16 +663,40 @@ export const OPERATIONS: readonly Operation[] = [
         name: 'cancelled',
         summary: 'One parcel cancelled, one unknown',
         body: { tracking_nums: [SAMPLE.trackingNumber, SAMPLE.unknownTrackingNumber] },
-        response: okB({ success: [SAMPLE.trackingNumber], errors: [{ tracking_number: SAMPLE.unknownTrackingNumber, remarks: Remarks.noRecord }] }),
+        response: okB({
+          success: [SAMPLE.trackingNumber],
+          errors: [{ tracking_number: SAMPLE.unknownTrackingNumber, remarks: Remarks.noRecord }],
+        }),
       },
       { name: 'empty', summary: 'No numbers', body: { tracking_nums: [] }, response: failB(B.trackingNumsRequired) },
     ],
   }),
   ...(
     [
-      { id: 'getShippingLabel', label: 'B7', suffix: '', what: 'PDF', schema: PdfLabel, data: { base64: 'JVBERi0xLjcKJeLjz9MK' } },
-      { id: 'getShippingLabelHtml', label: 'B8', suffix: '-html', what: 'HTML', schema: HtmlLabel, data: { html: '<!doctype html><html lang="en">…</html>' } },
-      { id: 'getShippingLabelZpl', label: 'B9', suffix: '-zpl', what: 'ZPL', schema: ZplLabel, data: { zpl: '^XA^CI28…^XZ' } },
+      {
+        id: 'getShippingLabel',
+        label: 'B7',
+        suffix: '',
+        what: 'PDF',
+        schema: PdfLabel,
+        data: { base64: 'JVBERi0xLjcKJeLjz9MK' },
+      },
+      {
+        id: 'getShippingLabelHtml',
+        label: 'B8',
+        suffix: '-html',
+        what: 'HTML',
+        schema: HtmlLabel,
+        data: { html: '<!doctype html><html lang="en">…</html>' },
+      },
+      {
+        id: 'getShippingLabelZpl',
+        label: 'B9',
+        suffix: '-zpl',
+        what: 'ZPL',
+        schema: ZplLabel,
+        data: { zpl: '^XA^CI28…^XZ' },
+      },
     ] as const
   ).map(({ id, label, suffix, what, schema, data }) =>
     withCommon({
@@ -559,8 +720,18 @@ export const OPERATIONS: readonly Operation[] = [
         business('<renderer message>', 'the label could not be rendered'),
       ],
       examples: [
-        { name: 'rendered', summary: `A ${what} label`, query: { tracking_num: SAMPLE.trackingNumber }, response: okB(data) },
-        { name: 'unknown', summary: 'A number the account does not have', query: { tracking_num: SAMPLE.unknownTrackingNumber }, response: failB(B.orderNotFound) },
+        {
+          name: 'rendered',
+          summary: `A ${what} label`,
+          query: { tracking_num: SAMPLE.trackingNumber },
+          response: okB(data),
+        },
+        {
+          name: 'unknown',
+          summary: 'A number the account does not have',
+          query: { tracking_num: SAMPLE.unknownTrackingNumber },
+          response: failB(B.orderNotFound),
+        },
       ],
     }),
   ),
@@ -571,7 +742,8 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     path: '/v1/openapi/order/get-barcode',
     summary: 'Platform number of your own reference',
-    description: 'The platform tracking number of the order created with this reference, matched exactly (case-sensitive).',
+    description:
+      'The platform tracking number of the order created with this reference, matched exactly (case-sensitive).',
     security: 'signed',
     query: CustomTrackingNumQuery,
     success: successB(BarcodeResult),
@@ -581,8 +753,18 @@ export const OPERATIONS: readonly Operation[] = [
       business(B.orderNotFound, 'the account has no order with this reference'),
     ],
     examples: [
-      { name: 'found', summary: 'A reference of the account', query: { custom_tracking_num: SAMPLE.reference }, response: okB({ barcode: SAMPLE.trackingNumber }) },
-      { name: 'unknown', summary: 'A reference the account never used', query: { custom_tracking_num: 'NO-SUCH-REF' }, response: failB(B.orderNotFound) },
+      {
+        name: 'found',
+        summary: 'A reference of the account',
+        query: { custom_tracking_num: SAMPLE.reference },
+        response: okB({ barcode: SAMPLE.trackingNumber }),
+      },
+      {
+        name: 'unknown',
+        summary: 'A reference the account never used',
+        query: { custom_tracking_num: 'NO-SUCH-REF' },
+        response: failB(B.orderNotFound),
+      },
     ],
   }),
   withCommon({
@@ -596,14 +778,31 @@ export const OPERATIONS: readonly Operation[] = [
       'status code (an unknown code is kept and shown as sent), and recorded once: a replay (same carrier, number, code and ' +
       'time) answers `recorded: false` and changes nothing. Nothing is recorded for any failure. Uses interface B’s envelope.',
     security: 'carrier',
-    params: z.object({ carrierCode: z.string().meta({ description: 'The carrier’s code in the reference data, e.g. LMX.' }) }),
+    params: z.object({
+      carrierCode: z.string().meta({ description: 'The carrier’s code in the reference data, e.g. LMX.' }),
+    }),
     body: CarrierEventBody,
     success: successB(CarrierEventResult),
     errors: [
-      { status: 404, code: 1, message: Callback.unknownCarrier, when: 'no carrier has this code, or it sends no events' },
-      { status: 401, code: 1, message: B.authInvalid(Callback.signatureHeader), when: 'the signature is missing or is not the HMAC of the body' },
+      {
+        status: 404,
+        code: 1,
+        message: Callback.unknownCarrier,
+        when: 'no carrier has this code, or it sends no events',
+      },
+      {
+        status: 401,
+        code: 1,
+        message: B.authInvalid(Callback.signatureHeader),
+        when: 'the signature is missing or is not the HMAC of the body',
+      },
       { status: 400, code: 1, message: B.require('<field>'), when: 'a required field of the event is missing' },
-      { status: 400, code: 1, message: B.invalid('<field>'), when: 'a field of the event is malformed (event_time included)' },
+      {
+        status: 400,
+        code: 1,
+        message: B.invalid('<field>'),
+        when: 'a field of the event is malformed (event_time included)',
+      },
       { status: 404, code: 1, message: Remarks.noRecord, when: 'no parcel has this partner number' },
     ],
     examples: [
@@ -611,7 +810,15 @@ export const OPERATIONS: readonly Operation[] = [
         name: 'pickedUp',
         summary: 'The carrier picked the parcel up',
         params: { carrierCode: 'LMX' },
-        body: { partner_tracking_no: SAMPLE.partnerTrackingNo, event_code: 'PICKED_UP', event_time: '2026-11-23T09:30:00+08:00', location: 'Singapore', remarks: '', receive_by: '', pod: [] },
+        body: {
+          partner_tracking_no: SAMPLE.partnerTrackingNo,
+          event_code: 'PICKED_UP',
+          event_time: '2026-11-23T09:30:00+08:00',
+          location: 'Singapore',
+          remarks: '',
+          receive_by: '',
+          pod: [],
+        },
         response: okB({ recorded: true }),
       },
     ],
@@ -634,7 +841,8 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     path: '/readyz',
     summary: 'Ready',
-    description: 'Ready when the process’s bus and stores answer; 503 `{"status":"not ready"}` otherwise. Every service process serves it.',
+    description:
+      'Ready when the process’s bus and stores answer; 503 `{"status":"not ready"}` otherwise. Every service process serves it.',
     security: 'none',
     success: Ready,
     failure: NotReady,
@@ -674,7 +882,8 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     path: '/openapi.json',
     summary: 'This document',
-    description: 'The OpenAPI 3.1 description of the whole HTTP surface, generated from the schemas that validate requests and shape answers.',
+    description:
+      'The OpenAPI 3.1 description of the whole HTTP surface, generated from the schemas that validate requests and shape answers.',
     security: 'none',
     success: z.record(z.string(), z.unknown()).meta({ description: 'An OpenAPI 3.1 document.' }),
     errors: [],
@@ -686,7 +895,8 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     path: '/docs',
     summary: 'The API reference page',
-    description: 'This document rendered as a page, served with its scripts and styles from the gateway itself: it works offline. `/docs/` redirects here (301).',
+    description:
+      'This document rendered as a page, served with its scripts and styles from the gateway itself: it works offline. `/docs/` redirects here (301).',
     security: 'none',
     success: z.string(),
     produces: ['text/html'],
@@ -699,15 +909,29 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     path: '/docs/:asset',
     summary: 'A file of the reference page',
-    description: 'Swagger UI’s script, style and icon, and the page’s own start-up script. Any other name answers 404 `Api not found`.',
+    description:
+      'Swagger UI’s script, style and icon, and the page’s own start-up script. Any other name answers 404 `Api not found`.',
     security: 'none',
-    params: z.object({ asset: z.string().meta({ description: 'swagger-ui.css, swagger-ui-bundle.js, init.js or favicon-32x32.png.' }) }),
+    params: z.object({
+      asset: z.string().meta({ description: 'swagger-ui.css, swagger-ui-bundle.js, init.js or favicon-32x32.png.' }),
+    }),
     success: z.string(),
     produces: ['text/css', 'text/javascript', 'image/png'],
     errors: [{ status: 404, code: 1, message: B.apiNotFound, when: 'no such file' }],
     examples: [
-      { name: 'start', summary: 'The page’s start-up script', params: { asset: 'init.js' }, response: 'window.addEventListener(…' },
-      { name: 'unknown', summary: 'A file the page does not have', params: { asset: 'index.html' }, response: failB(B.apiNotFound), status: 404 },
+      {
+        name: 'start',
+        summary: 'The page’s start-up script',
+        params: { asset: 'init.js' },
+        response: 'window.addEventListener(…',
+      },
+      {
+        name: 'unknown',
+        summary: 'A file the page does not have',
+        params: { asset: 'index.html' },
+        response: failB(B.apiNotFound),
+        status: 404,
+      },
     ],
   },
   ...trackingOperations(SAMPLE),

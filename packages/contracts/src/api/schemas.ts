@@ -16,7 +16,11 @@ export const StatusCode = z.string().meta({ id: SUPPLIED.statusCode });
 export const SgtTime = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+08:00$/)
-  .meta({ id: 'SgtTime', description: 'Singapore time (UTC+08:00), ISO 8601 to the second, with its offset.', examples: ['2026-11-22T14:05:09+08:00'] });
+  .meta({
+    id: 'SgtTime',
+    description: 'Singapore time (UTC+08:00), ISO 8601 to the second, with its offset.',
+    examples: ['2026-11-22T14:05:09+08:00'],
+  });
 
 /** Empty until the parcel has a publishable status. */
 const SgtTimeOrEmpty = z.union([SgtTime, z.literal('')]);
@@ -28,9 +32,14 @@ export const LockerStationB = z
     station_address: z.string(),
     address_detail: z.string(),
     zipcode: z.string(),
-    distance: z.number().meta({ description: 'Metres from the order postal code (locker_type B), or as sent (locker_type A).' }),
+    distance: z
+      .number()
+      .meta({ description: 'Metres from the order postal code (locker_type B), or as sent (locker_type A).' }),
   })
-  .meta({ id: 'LockerStationB', description: 'The locker of a parcel sent to one: as sent (locker_type A) or assigned (locker_type B).' });
+  .meta({
+    id: 'LockerStationB',
+    description: 'The locker of a parcel sent to one: as sent (locker_type A) or assigned (locker_type B).',
+  });
 
 export const ActivityB = z
   .strictObject({
@@ -40,7 +49,12 @@ export const ActivityB = z
     remarks: z.string(),
     receive_by: z.string().meta({ description: 'Who signed for a delivery; empty for every other event.' }),
     pod: z.array(z.string()).meta({ description: 'Proof-of-delivery references; empty when none.' }),
-    location: z.string().meta({ description: 'Where the event happened: the carrier location, or the sender country for the platform’s own events.' }),
+    location: z
+      .string()
+      .meta({
+        description:
+          'Where the event happened: the carrier location, or the sender country for the platform’s own events.',
+      }),
   })
   .meta({ id: 'ActivityB' });
 
@@ -50,7 +64,9 @@ export const StatusRecordB = z
     last_status: z.union([StatusCode, z.literal('')]),
     last_status_date_time: SgtTimeOrEmpty,
     activities: z.array(ActivityB).meta({ description: 'Client-visible events, most recent first.' }),
-    partner_tracking_no: z.string().meta({ description: 'The carrier’s own number; empty until the carrier registered the parcel.' }),
+    partner_tracking_no: z
+      .string()
+      .meta({ description: 'The carrier’s own number; empty until the carrier registered the parcel.' }),
     partner_name: z.string().meta({ description: 'The carrier’s name; empty until registered.' }),
     locker_station: LockerStationB.optional(),
   })
@@ -71,7 +87,9 @@ export const StatusRecordA = z
     TrackingNumber: TrackingNumber,
     LastStatus: z.union([StatusCode, z.literal('')]),
     LastStatusDateTime: SgtTimeOrEmpty,
-    Activities: z.array(ActivityA).meta({ description: 'Client-visible events, most recent first; internal records never appear.' }),
+    Activities: z
+      .array(ActivityA)
+      .meta({ description: 'Client-visible events, most recent first; internal records never appear.' }),
   })
   .meta({ id: 'StatusRecordA' });
 
@@ -82,7 +100,10 @@ export const StatusLookupResult = z
     Success: z.array(StatusRecordA),
     Errors: z.array(z.strictObject({ TrackingNumber: z.string(), Remarks: z.string() })),
   })
-  .meta({ id: 'StatusLookupResult', description: 'Every submitted number once, in submission order: found ones in Success, the others in Errors.' });
+  .meta({
+    id: 'StatusLookupResult',
+    description: 'Every submitted number once, in submission order: found ones in Success, the others in Errors.',
+  });
 
 export const TokenResult = z
   .strictObject({
@@ -93,8 +114,12 @@ export const TokenResult = z
   })
   .meta({ id: 'TokenResult' });
 
-export const TrackingNumberResult = z.strictObject({ TrackingNumber: TrackingNumber }).meta({ id: 'TrackingNumberResult' });
-export const CreateLabelResult = z.strictObject({ Base64: z.base64().meta({ description: 'The CN23 declaration as a PDF.' }) }).meta({ id: 'CreateLabelResult' });
+export const TrackingNumberResult = z
+  .strictObject({ TrackingNumber: TrackingNumber })
+  .meta({ id: 'TrackingNumberResult' });
+export const CreateLabelResult = z
+  .strictObject({ Base64: z.base64().meta({ description: 'The CN23 declaration as a PDF.' }) })
+  .meta({ id: 'CreateLabelResult' });
 
 export const CreateOrderResult = z
   .strictObject({
@@ -111,11 +136,15 @@ export const BatchEntry = z
     custom_tracking_num: z.string(),
     date_time: SgtTime,
     status: z.enum(['Accepted', 'Rejected']),
-    error: z.array(z.strictObject({ reason: z.string() })).meta({ description: 'Empty when accepted; why it was rejected (a create-order message) otherwise.' }),
+    error: z
+      .array(z.strictObject({ reason: z.string() }))
+      .meta({ description: 'Empty when accepted; why it was rejected (a create-order message) otherwise.' }),
   })
   .meta({ id: 'BatchEntry' });
 
-export const CreateOrdersResult = z.strictObject({ success: z.array(BatchEntry), errors: z.array(BatchEntry) }).meta({ id: 'CreateOrdersResult' });
+export const CreateOrdersResult = z
+  .strictObject({ success: z.array(BatchEntry), errors: z.array(BatchEntry) })
+  .meta({ id: 'CreateOrdersResult' });
 
 export const QueryStatusMiss = Miss('tracking_number').meta({ id: 'QueryStatusMiss' });
 
@@ -141,12 +170,22 @@ export const CancelResult = z
   })
   .meta({ id: 'CancelResult' });
 
-export const PdfLabel = z.strictObject({ base64: z.base64().meta({ description: 'The label as a PDF.' }) }).meta({ id: 'PdfLabel' });
-export const HtmlLabel = z.strictObject({ html: z.string().meta({ description: 'A complete HTML document.' }) }).meta({ id: 'HtmlLabel' });
-export const ZplLabel = z.strictObject({ zpl: z.string().meta({ description: 'A complete ZPL II label (^XA … ^XZ).' }) }).meta({ id: 'ZplLabel' });
+export const PdfLabel = z
+  .strictObject({ base64: z.base64().meta({ description: 'The label as a PDF.' }) })
+  .meta({ id: 'PdfLabel' });
+export const HtmlLabel = z
+  .strictObject({ html: z.string().meta({ description: 'A complete HTML document.' }) })
+  .meta({ id: 'HtmlLabel' });
+export const ZplLabel = z
+  .strictObject({ zpl: z.string().meta({ description: 'A complete ZPL II label (^XA … ^XZ).' }) })
+  .meta({ id: 'ZplLabel' });
 export const BarcodeResult = z.strictObject({ barcode: TrackingNumber }).meta({ id: 'BarcodeResult' });
 export const CarrierEventResult = z
-  .strictObject({ recorded: z.boolean().meta({ description: 'false: the same event was recorded before (a replay), and nothing changed.' }) })
+  .strictObject({
+    recorded: z
+      .boolean()
+      .meta({ description: 'false: the same event was recorded before (a replay), and nothing changed.' }),
+  })
   .meta({ id: 'CarrierEventResult' });
 
 export const Alive = z.strictObject({ status: z.literal('ok') }).meta({ id: 'Alive' });
@@ -154,8 +193,10 @@ export const Ready = z.strictObject({ status: z.literal('ready') }).meta({ id: '
 export const NotReady = z.strictObject({ status: z.literal('not ready') }).meta({ id: 'NotReady' });
 
 /** Success envelopes: code 0 with the interface's success text. */
-export const successA = <T extends z.ZodType>(data: T) => z.strictObject({ Code: z.literal(0), Message: z.literal(A.success), Data: data });
-export const successB = <T extends z.ZodType>(data: T) => z.strictObject({ code: z.literal(0), message: z.literal(B.success), data });
+export const successA = <T extends z.ZodType>(data: T) =>
+  z.strictObject({ Code: z.literal(0), Message: z.literal(A.success), Data: data });
+export const successB = <T extends z.ZodType>(data: T) =>
+  z.strictObject({ code: z.literal(0), message: z.literal(B.success), data });
 
 /** Failure envelopes: a non-zero code, the message, and `[]` (or the documented object) as data. */
 const noData = z.array(z.never()).max(0).meta({ description: 'Always an empty array on failure.' });
@@ -166,7 +207,8 @@ export const FailureB = z
   .strictObject({ code: z.literal(1), message: z.string(), data: noData })
   .meta({ id: 'FailureB', description: 'Interface B failure (the carrier callback too): code 1 and the message.' });
 /** Interface B's failure with a data object instead of `[]` (query-status's miss). */
-export const failureBWith = <T extends z.ZodType>(data: T) => z.strictObject({ code: z.literal(1), message: z.string(), data });
+export const failureBWith = <T extends z.ZodType>(data: T) =>
+  z.strictObject({ code: z.literal(1), message: z.string(), data });
 
 export type StatusRecordB = z.output<typeof StatusRecordB>;
 export type StatusRecordA = z.output<typeof StatusRecordA>;

@@ -19,20 +19,37 @@ const PublicTrackingB = z
   .strictObject({
     tracking_number: z.string(),
     carrier: z.string().meta({ description: 'The carrier’s name.' }),
-    partner_tracking_no: z.string().meta({ description: 'The carrier’s own number; empty until it registered the parcel.' }),
+    partner_tracking_no: z
+      .string()
+      .meta({ description: 'The carrier’s own number; empty until it registered the parcel.' }),
     locker_station: z
-      .strictObject({ station_code: z.string(), station_name: z.string(), station_address: z.string(), zipcode: z.string() })
+      .strictObject({
+        station_code: z.string(),
+        station_name: z.string(),
+        station_address: z.string(),
+        zipcode: z.string(),
+      })
       .optional()
       .meta({ description: 'Present when the parcel goes to a locker station.' }),
     activities: z.array(PublicActivity).meta({ description: 'Most recent first.' }),
   })
-  .meta({ description: 'What anyone with the number may see: never a name, phone, email or street address, the client’s reference or the declared value.' });
+  .meta({
+    description:
+      'What anyone with the number may see: never a name, phone, email or street address, the client’s reference or the declared value.',
+  });
 
-const RATE = 'more than PARCEL_TRACK_RATE_LIMIT_PER_MIN requests a minute from this client address (60 by default); Retry-After says when to try again';
-const NOTHING = 'no parcel has this number, the number is malformed, or the parcel has nothing to show yet: the same answer for each';
+const RATE =
+  'more than PARCEL_TRACK_RATE_LIMIT_PER_MIN requests a minute from this client address (60 by default); Retry-After says when to try again';
+const NOTHING =
+  'no parcel has this number, the number is malformed, or the parcel has nothing to show yet: the same answer for each';
 const NUMBER = z.object({ tracking_number: z.string().meta({ description: 'The platform’s tracking number.' }) });
 
-export const trackingOperations = (sample: { trackingNumber: string; unknownTrackingNumber: string; time: string; partnerTrackingNo: string }): Operation[] => [
+export const trackingOperations = (sample: {
+  trackingNumber: string;
+  unknownTrackingNumber: string;
+  time: string;
+  partnerTrackingNo: string;
+}): Operation[] => [
   {
     id: 'trackingSearch',
     tag: 'Service',
@@ -77,11 +94,24 @@ export const trackingOperations = (sample: { trackingNumber: string; unknownTrac
             tracking_number: sample.trackingNumber,
             carrier: 'LMX Express',
             partner_tracking_no: sample.partnerTrackingNo,
-            activities: [{ status_date_time: sample.time, status_code: 'LB_GN', status_desc: 'Shipping label generated', location: '' }],
+            activities: [
+              {
+                status_date_time: sample.time,
+                status_code: 'LB_GN',
+                status_desc: 'Shipping label generated',
+                location: '',
+              },
+            ],
           },
         },
       },
-      { name: 'unknown', summary: 'A number with nothing to show', params: { tracking_number: sample.unknownTrackingNumber }, response: { code: 1, message: Remarks.noRecord, data: [] }, status: 404 },
+      {
+        name: 'unknown',
+        summary: 'A number with nothing to show',
+        params: { tracking_number: sample.unknownTrackingNumber },
+        response: { code: 1, message: Remarks.noRecord, data: [] },
+        status: 404,
+      },
     ],
   },
   {
@@ -103,7 +133,12 @@ export const trackingOperations = (sample: { trackingNumber: string; unknownTrac
       { status: 429, code: 1, message: Http.rateLimited, when: `${RATE} (an HTML page)` },
     ],
     examples: [
-      { name: 'found', summary: 'The page of a parcel', params: { tracking_number: sample.trackingNumber }, response: '<!doctype html>…' },
+      {
+        name: 'found',
+        summary: 'The page of a parcel',
+        params: { tracking_number: sample.trackingNumber },
+        response: '<!doctype html>…',
+      },
     ],
   },
 ];

@@ -63,7 +63,10 @@ const sampleReplay = {
 const replayErrors = [
   business(B.require('since'), 'since is missing or blank'),
   business(B.invalid('since'), 'since is not an ISO 8601 time with seconds and `Z` or an offset'),
-  business(Webhook.replayTooOld(DEFAULT_WEBHOOK_REPLAY_MAX_DAYS), 'since is further back than PARCEL_WEBHOOK_REPLAY_MAX_AGE_MS'),
+  business(
+    Webhook.replayTooOld(DEFAULT_WEBHOOK_REPLAY_MAX_DAYS),
+    'since is further back than PARCEL_WEBHOOK_REPLAY_MAX_AGE_MS',
+  ),
   business(Webhook.replayBusy, 'a replay of the endpoint is requested or running'),
 ];
 
@@ -83,9 +86,24 @@ export const WEBHOOK_LOG_OPERATIONS: readonly Operation[] = [
     success: successB(WebhookMessagesPage),
     errors: [...endpointIdErrors, ...pageErrors],
     examples: [
-      { name: 'page', summary: 'The newest message', query: { endpoint_id: id, limit: '1' }, response: okB({ messages: [sampleMessage], next_cursor: 'MTA0MS5hYmM' }) },
-      { name: 'unknown', summary: 'An id the account does not have', query: { endpoint_id: unknownId }, response: failB(Webhook.notFound) },
-      { name: 'badLimit', summary: 'limit 0', query: { endpoint_id: id, limit: '0' }, response: failB(B.invalid('limit')) },
+      {
+        name: 'page',
+        summary: 'The newest message',
+        query: { endpoint_id: id, limit: '1' },
+        response: okB({ messages: [sampleMessage], next_cursor: 'MTA0MS5hYmM' }),
+      },
+      {
+        name: 'unknown',
+        summary: 'An id the account does not have',
+        query: { endpoint_id: unknownId },
+        response: failB(Webhook.notFound),
+      },
+      {
+        name: 'badLimit',
+        summary: 'limit 0',
+        query: { endpoint_id: id, limit: '0' },
+        response: failB(B.invalid('limit')),
+      },
     ],
   },
   {
@@ -100,11 +118,31 @@ export const WEBHOOK_LOG_OPERATIONS: readonly Operation[] = [
     security: 'signed',
     query: WebhookAttemptsQuery,
     success: successB(WebhookAttemptsPage),
-    errors: [...endpointIdErrors, business(B.require('event_id'), 'event_id is blank'), business(B.invalid('event_id'), 'event_id is longer than 64'), ...pageErrors],
+    errors: [
+      ...endpointIdErrors,
+      business(B.require('event_id'), 'event_id is blank'),
+      business(B.invalid('event_id'), 'event_id is longer than 64'),
+      ...pageErrors,
+    ],
     examples: [
-      { name: 'page', summary: 'A failed attempt', query: { endpoint_id: id }, response: okB({ attempts: [sampleAttempt], next_cursor: null }) },
-      { name: 'unknown', summary: 'An id the account does not have', query: { endpoint_id: unknownId }, response: failB(Webhook.notFound) },
-      { name: 'badCursor', summary: 'A cursor no page answered', query: { endpoint_id: id, cursor: '!' }, response: failB(B.invalid('cursor')) },
+      {
+        name: 'page',
+        summary: 'A failed attempt',
+        query: { endpoint_id: id },
+        response: okB({ attempts: [sampleAttempt], next_cursor: null }),
+      },
+      {
+        name: 'unknown',
+        summary: 'An id the account does not have',
+        query: { endpoint_id: unknownId },
+        response: failB(Webhook.notFound),
+      },
+      {
+        name: 'badCursor',
+        summary: 'A cursor no page answered',
+        query: { endpoint_id: id, cursor: '!' },
+        response: failB(B.invalid('cursor')),
+      },
     ],
   },
   {
@@ -127,8 +165,18 @@ export const WEBHOOK_LOG_OPERATIONS: readonly Operation[] = [
       business(Webhook.messageNotFound, 'the endpoint has no message of this event id (or retention pruned it)'),
     ],
     examples: [
-      { name: 'queued', summary: 'Queued again', body: { endpoint_id: id, event_id: WEBHOOK_SAMPLE.eventId }, response: okB({ endpoint_id: id, event_id: WEBHOOK_SAMPLE.eventId, already_pending: false }) },
-      { name: 'unknownMessage', summary: 'An event id the endpoint has no message of', body: { endpoint_id: id, event_id: '00000000-0000-4000-8000-000000000000' }, response: failB(Webhook.messageNotFound) },
+      {
+        name: 'queued',
+        summary: 'Queued again',
+        body: { endpoint_id: id, event_id: WEBHOOK_SAMPLE.eventId },
+        response: okB({ endpoint_id: id, event_id: WEBHOOK_SAMPLE.eventId, already_pending: false }),
+      },
+      {
+        name: 'unknownMessage',
+        summary: 'An event id the endpoint has no message of',
+        body: { endpoint_id: id, event_id: '00000000-0000-4000-8000-000000000000' },
+        response: failB(Webhook.messageNotFound),
+      },
       { name: 'noEvent', summary: 'No event id', body: { endpoint_id: id }, response: failB(B.require('event_id')) },
     ],
   },
@@ -148,9 +196,24 @@ export const WEBHOOK_LOG_OPERATIONS: readonly Operation[] = [
     success: successB(WebhookReplayView),
     errors: [...endpointIdErrors, ...replayErrors],
     examples: [
-      { name: 'requested', summary: 'Everything since a time', body: { endpoint_id: id, since: WEBHOOK_SAMPLE.time }, response: okB(sampleReplay) },
-      { name: 'noZone', summary: 'A time without a zone', body: { endpoint_id: id, since: '2026-11-22T14:05:09' }, response: failB(B.invalid('since')) },
-      { name: 'tooOld', summary: 'Further back than the cap', body: { endpoint_id: id, since: '2026-09-01T00:00:00+08:00' }, response: failB(Webhook.replayTooOld(DEFAULT_WEBHOOK_REPLAY_MAX_DAYS)) },
+      {
+        name: 'requested',
+        summary: 'Everything since a time',
+        body: { endpoint_id: id, since: WEBHOOK_SAMPLE.time },
+        response: okB(sampleReplay),
+      },
+      {
+        name: 'noZone',
+        summary: 'A time without a zone',
+        body: { endpoint_id: id, since: '2026-11-22T14:05:09' },
+        response: failB(B.invalid('since')),
+      },
+      {
+        name: 'tooOld',
+        summary: 'Further back than the cap',
+        body: { endpoint_id: id, since: '2026-09-01T00:00:00+08:00' },
+        response: failB(Webhook.replayTooOld(DEFAULT_WEBHOOK_REPLAY_MAX_DAYS)),
+      },
     ],
   },
   {
@@ -159,7 +222,8 @@ export const WEBHOOK_LOG_OPERATIONS: readonly Operation[] = [
     method: 'get',
     path: '/v1/openapi/webhook/get-replay',
     summary: 'How far a webhook replay is',
-    description: 'The replay’s status (`requested`, `running`, `done`), the events of the log read so far and how many were queued again.',
+    description:
+      'The replay’s status (`requested`, `running`, `done`), the events of the log read so far and how many were queued again.',
     security: 'signed',
     query: WebhookReplayQuery,
     success: successB(WebhookReplayView),
@@ -170,8 +234,18 @@ export const WEBHOOK_LOG_OPERATIONS: readonly Operation[] = [
       business(Webhook.replayNotFound, 'the endpoint has no replay of this id'),
     ],
     examples: [
-      { name: 'found', summary: 'The replay', query: { endpoint_id: id, replay_id: WEBHOOK_SAMPLE.replayId }, response: okB(sampleReplay) },
-      { name: 'unknown', summary: 'A replay id the endpoint does not have', query: { endpoint_id: id, replay_id: 'rp_000000000000000000000000' }, response: failB(Webhook.replayNotFound) },
+      {
+        name: 'found',
+        summary: 'The replay',
+        query: { endpoint_id: id, replay_id: WEBHOOK_SAMPLE.replayId },
+        response: okB(sampleReplay),
+      },
+      {
+        name: 'unknown',
+        summary: 'A replay id the endpoint does not have',
+        query: { endpoint_id: id, replay_id: 'rp_000000000000000000000000' },
+        response: failB(Webhook.replayNotFound),
+      },
     ],
   },
 ];

@@ -41,7 +41,10 @@ export const endpointIdErrors = [
 ];
 const urlErrors = [
   business(B.require('url'), 'url is missing or blank'),
-  business(B.invalid('url'), 'url is not an absolute http or https URL, carries a user name or password, or is over 2048 characters'),
+  business(
+    B.invalid('url'),
+    'url is not an absolute http or https URL, carries a user name or password, or is over 2048 characters',
+  ),
   business(
     Webhook.urlRefused,
     'url names a private, loopback or link-local IP address, or another that is not public unicast; the service accepts them only when ' +
@@ -64,7 +67,11 @@ const sampleEndpoint = {
   created_at: WEBHOOK_SAMPLE.time,
   updated_at: WEBHOOK_SAMPLE.time,
 };
-const createBody = { url: sampleEndpoint.url, event_types: sampleEndpoint.event_types, description: sampleEndpoint.description };
+const createBody = {
+  url: sampleEndpoint.url,
+  event_types: sampleEndpoint.event_types,
+  description: sampleEndpoint.description,
+};
 
 export const WEBHOOK_OPERATIONS: readonly Operation[] = [
   {
@@ -81,11 +88,30 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = [
     body: CreateWebhookEndpointRequest,
     success: successB(CreatedWebhookEndpoint),
     secretAnswer: true,
-    errors: [...urlErrors, ...typeErrors, business(Webhook.limit(DEFAULT_WEBHOOK_MAX_ENDPOINTS), 'the account has as many endpoints as the cap allows')],
+    errors: [
+      ...urlErrors,
+      ...typeErrors,
+      business(Webhook.limit(DEFAULT_WEBHOOK_MAX_ENDPOINTS), 'the account has as many endpoints as the cap allows'),
+    ],
     examples: [
-      { name: 'created', summary: 'An endpoint for registrations and carrier events', body: createBody, response: okB({ ...sampleEndpoint, secret: WEBHOOK_SAMPLE.secret }) },
-      { name: 'notHttp', summary: 'An ftp URL', body: { ...createBody, url: 'ftp://hooks.example.com/parcel' }, response: failB(B.invalid('url')) },
-      { name: 'unknownType', summary: 'An internal record type', body: { ...createBody, event_types: ['CarrierRegistered'] }, response: failB(B.invalid('event_types')) },
+      {
+        name: 'created',
+        summary: 'An endpoint for registrations and carrier events',
+        body: createBody,
+        response: okB({ ...sampleEndpoint, secret: WEBHOOK_SAMPLE.secret }),
+      },
+      {
+        name: 'notHttp',
+        summary: 'An ftp URL',
+        body: { ...createBody, url: 'ftp://hooks.example.com/parcel' },
+        response: failB(B.invalid('url')),
+      },
+      {
+        name: 'unknownType',
+        summary: 'An internal record type',
+        body: { ...createBody, event_types: ['CarrierRegistered'] },
+        response: failB(B.invalid('event_types')),
+      },
     ],
   },
   {
@@ -112,8 +138,18 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = [
     success: successB(WebhookEndpointView),
     errors: endpointIdErrors,
     examples: [
-      { name: 'found', summary: 'The endpoint', query: { endpoint_id: WEBHOOK_SAMPLE.endpointId }, response: okB(sampleEndpoint) },
-      { name: 'unknown', summary: 'An id the account does not have', query: { endpoint_id: WEBHOOK_SAMPLE.unknownEndpointId }, response: failB(Webhook.notFound) },
+      {
+        name: 'found',
+        summary: 'The endpoint',
+        query: { endpoint_id: WEBHOOK_SAMPLE.endpointId },
+        response: okB(sampleEndpoint),
+      },
+      {
+        name: 'unknown',
+        summary: 'An id the account does not have',
+        query: { endpoint_id: WEBHOOK_SAMPLE.unknownEndpointId },
+        response: failB(Webhook.notFound),
+      },
     ],
   },
   {
@@ -128,7 +164,12 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = [
     security: 'signed',
     body: UpdateWebhookEndpointRequest,
     success: successB(WebhookEndpointView),
-    errors: [...endpointIdErrors, ...urlErrors, ...typeErrors, business(B.invalid('enabled'), 'enabled is not a boolean')],
+    errors: [
+      ...endpointIdErrors,
+      ...urlErrors,
+      ...typeErrors,
+      business(B.invalid('enabled'), 'enabled is not a boolean'),
+    ],
     examples: [
       {
         name: 'disabled',
@@ -136,7 +177,12 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = [
         body: { endpoint_id: WEBHOOK_SAMPLE.endpointId, enabled: false },
         response: okB({ ...sampleEndpoint, enabled: false }),
       },
-      { name: 'badEnabled', summary: 'enabled as a string', body: { endpoint_id: WEBHOOK_SAMPLE.endpointId, enabled: 'no' }, response: failB(B.invalid('enabled')) },
+      {
+        name: 'badEnabled',
+        summary: 'enabled as a string',
+        body: { endpoint_id: WEBHOOK_SAMPLE.endpointId, enabled: 'no' },
+        response: failB(B.invalid('enabled')),
+      },
     ],
   },
   {
@@ -160,7 +206,12 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = [
         body: { endpoint_id: WEBHOOK_SAMPLE.endpointId },
         response: okB({ ...sampleEndpoint, secret: WEBHOOK_SAMPLE.secret }),
       },
-      { name: 'unknown', summary: 'An id the account does not have', body: { endpoint_id: WEBHOOK_SAMPLE.unknownEndpointId }, response: failB(Webhook.notFound) },
+      {
+        name: 'unknown',
+        summary: 'An id the account does not have',
+        body: { endpoint_id: WEBHOOK_SAMPLE.unknownEndpointId },
+        response: failB(Webhook.notFound),
+      },
     ],
   },
   {
@@ -184,7 +235,12 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = [
         body: { endpoint_id: WEBHOOK_SAMPLE.endpointId },
         response: okB({ endpoint_id: WEBHOOK_SAMPLE.endpointId, event_id: WEBHOOK_SAMPLE.eventId }),
       },
-      { name: 'unknown', summary: 'An id the account does not have', body: { endpoint_id: WEBHOOK_SAMPLE.unknownEndpointId }, response: failB(Webhook.notFound) },
+      {
+        name: 'unknown',
+        summary: 'An id the account does not have',
+        body: { endpoint_id: WEBHOOK_SAMPLE.unknownEndpointId },
+        response: failB(Webhook.notFound),
+      },
     ],
   },
   {
@@ -199,8 +255,18 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = [
     success: successB(z.strictObject({ endpoint_id: z.string() })),
     errors: endpointIdErrors,
     examples: [
-      { name: 'deleted', summary: 'The endpoint is gone', body: { endpoint_id: WEBHOOK_SAMPLE.endpointId }, response: okB({ endpoint_id: WEBHOOK_SAMPLE.endpointId }) },
-      { name: 'again', summary: 'Deleted before', body: { endpoint_id: WEBHOOK_SAMPLE.endpointId }, response: failB(Webhook.notFound) },
+      {
+        name: 'deleted',
+        summary: 'The endpoint is gone',
+        body: { endpoint_id: WEBHOOK_SAMPLE.endpointId },
+        response: okB({ endpoint_id: WEBHOOK_SAMPLE.endpointId }),
+      },
+      {
+        name: 'again',
+        summary: 'Deleted before',
+        body: { endpoint_id: WEBHOOK_SAMPLE.endpointId },
+        response: failB(Webhook.notFound),
+      },
     ],
   },
 ];

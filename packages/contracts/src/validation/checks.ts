@@ -17,7 +17,8 @@ export type JsonSchema = Record<string, unknown>;
 /** A checker, and the JSON Schema of the values it accepts as sent (the reference is generated from it). */
 export type Checker<T> = ((raw: unknown) => T | undefined) & { readonly schema: JsonSchema };
 
-const describedBy = <T>(check: (raw: unknown) => T | undefined, schema: JsonSchema): Checker<T> => Object.assign(check, { schema });
+const describedBy = <T>(check: (raw: unknown) => T | undefined, schema: JsonSchema): Checker<T> =>
+  Object.assign(check, { schema });
 
 /** Reads an own property only: never the prototype chain, whatever the object holds. */
 export function own(source: object, key: string): unknown {
@@ -58,7 +59,10 @@ export interface TextOptions {
 }
 
 /** The control characters `hasControl` refuses, as a JSON Schema pattern (the same ranges). */
-const NO_CONTROL = { single: '^[^\\u0000-\\u001f\\u007f]*$', multiline: '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$' };
+const NO_CONTROL = {
+  single: '^[^\\u0000-\\u001f\\u007f]*$',
+  multiline: '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$',
+};
 
 /** A JSON string, stored exactly as sent (no trimming). */
 export const text = ({ max, min = 0, pattern, multiline = false }: TextOptions): Checker<string> =>
@@ -100,7 +104,12 @@ export const amount = (min: number, max = Number.POSITIVE_INFINITY): Checker<num
       return n !== undefined && n >= min && n <= max ? n : undefined;
     },
     // `minimum`/`maximum` apply to numbers and `pattern` to strings (JSON Schema): a numeric string counts as its number.
-    { type: ['number', 'string'], minimum: min, ...(Number.isFinite(max) ? { maximum: max } : {}), pattern: NUMERIC.source },
+    {
+      type: ['number', 'string'],
+      minimum: min,
+      ...(Number.isFinite(max) ? { maximum: max } : {}),
+      pattern: NUMERIC.source,
+    },
   );
 
 export const countryCode = text({ max: 2, pattern: /^[A-Z]{2}$/ });
@@ -154,4 +163,7 @@ export const postalCode = (country: string): Checker<string> =>
 
 /** The digit counts of `postalCode` in words, for the reference. */
 export const postalLengthsText = (): string =>
-  [...POSTAL_LENGTHS].map(([c, [min, max]]) => `${c} ${min}-${max}`).concat('every other destination 3-10').join(', ');
+  [...POSTAL_LENGTHS]
+    .map(([c, [min, max]]) => `${c} ${min}-${max}`)
+    .concat('every other destination 3-10')
+    .join(', ');

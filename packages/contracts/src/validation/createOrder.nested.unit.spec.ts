@@ -41,22 +41,39 @@ const itemRows: Row[] = [
   row(ITEM, 'an element that is null', { item: [null] }, 'item invalid'),
   row(ITEM, 'an element that is an array', { item: [[baseItem()]] }, 'item invalid'),
   row(ITEM, 'second element a string', { item: [baseItem(), 'x'] }, 'item invalid'),
-  row('validation contract "at most 1000 item rows"', '1000 rows', many(1000), (r) => expect(r.item).toHaveLength(1000)),
+  row('validation contract "at most 1000 item rows"', '1000 rows', many(1000), (r) =>
+    expect(r.item).toHaveLength(1000),
+  ),
   row('validation contract "at most 1000 item rows"', '1001 rows', many(1001), 'item invalid'),
   // description
   row(IT('description', 'required'), 'missing', itemPatch({ description: DEL }), 'Item 1 description require'),
   row(IT('description', 'required'), '"  "', itemPatch({ description: '  ' }), 'Item 1 description require'),
-  row(IT('description', 'max 255'), '255 chars', itemPatch({ description: str(255) }), storedItem({ description: str(255) })),
+  row(
+    IT('description', 'max 255'),
+    '255 chars',
+    itemPatch({ description: str(255) }),
+    storedItem({ description: str(255) }),
+  ),
   row(IT('description', 'max 255'), '256 chars', itemPatch({ description: str(256) }), 'Item 1 description invalid'),
   row(IT('description', 'max 255'), 'number', itemPatch({ description: 5 }), 'Item 1 description invalid'),
-  row(IT('description', 'max 255'), 'control character', itemPatch({ description: 'a\u0007' }), 'Item 1 description invalid'),
+  row(
+    IT('description', 'max 255'),
+    'control character',
+    itemPatch({ description: 'a\u0007' }),
+    'Item 1 description invalid',
+  ),
   // unitPrice, quantity, weight, totalValue
   row(IT('unitPrice', 'required'), 'missing', itemPatch({ unitPrice: DEL }), 'Item 1 unitPrice require'),
   row(IT('unitPrice', '>= 0'), '0', itemPatch({ unitPrice: 0 }), storedItem({ unitPrice: 0 })),
   row(IT('unitPrice', '>= 0'), '-0.01', itemPatch({ unitPrice: -0.01 }), 'Item 1 unitPrice invalid'),
   row(IT('unitPrice', '>= 0'), '"12.5"', itemPatch({ unitPrice: '12.5' }), storedItem({ unitPrice: 12.5 })),
   row(IT('unitPrice', '>= 0'), '"x"', itemPatch({ unitPrice: 'x' }), 'Item 1 unitPrice invalid'),
-  row(IT('unitPrice', '>= 0'), '400-digit string (not finite)', itemPatch({ unitPrice: `1${str(400, '0')}` }), 'Item 1 unitPrice invalid'),
+  row(
+    IT('unitPrice', '>= 0'),
+    '400-digit string (not finite)',
+    itemPatch({ unitPrice: `1${str(400, '0')}` }),
+    'Item 1 unitPrice invalid',
+  ),
   row(IT('quantity', 'required'), 'missing', itemPatch({ quantity: DEL }), 'Item 1 quantity require'),
   row(IT('quantity', '>= 0'), '-1', itemPatch({ quantity: -1 }), 'Item 1 quantity invalid'),
   row(IT('quantity', '>= 0'), '"2"', itemPatch({ quantity: '2' }), storedItem({ quantity: 2 })),
@@ -71,16 +88,51 @@ const itemRows: Row[] = [
   row(IT('currency', 'length 3'), '"sgd"', itemPatch({ currency: 'sgd' }), 'Item 1 currency invalid'),
   row(IT('currency', 'length 3'), '"SGDX"', itemPatch({ currency: 'SGDX' }), 'Item 1 currency invalid'),
   // optional fields
-  row(IT('countryOfOrigin', 'length 2'), '"CN"', itemPatch({ countryOfOrigin: 'CN' }), storedItem({ countryOfOrigin: 'CN' })),
-  row(IT('countryOfOrigin', 'length 2'), '"CHN"', itemPatch({ countryOfOrigin: 'CHN' }), 'Item 1 countryOfOrigin invalid'),
-  row(IT('countryOfOrigin', 'length 2'), '"cn"', itemPatch({ countryOfOrigin: 'cn' }), 'Item 1 countryOfOrigin invalid'),
-  row(IT('countryOfOrigin', 'optional'), '"" not stored', itemPatch({ countryOfOrigin: '' }), itemLacks('countryOfOrigin')),
-  row(IT('itemHSCode', 'max 255'), '255 chars', itemPatch({ itemHSCode: str(255, '1') }), storedItem({ itemHSCode: str(255, '1') })),
+  row(
+    IT('countryOfOrigin', 'length 2'),
+    '"CN"',
+    itemPatch({ countryOfOrigin: 'CN' }),
+    storedItem({ countryOfOrigin: 'CN' }),
+  ),
+  row(
+    IT('countryOfOrigin', 'length 2'),
+    '"CHN"',
+    itemPatch({ countryOfOrigin: 'CHN' }),
+    'Item 1 countryOfOrigin invalid',
+  ),
+  row(
+    IT('countryOfOrigin', 'length 2'),
+    '"cn"',
+    itemPatch({ countryOfOrigin: 'cn' }),
+    'Item 1 countryOfOrigin invalid',
+  ),
+  row(
+    IT('countryOfOrigin', 'optional'),
+    '"" not stored',
+    itemPatch({ countryOfOrigin: '' }),
+    itemLacks('countryOfOrigin'),
+  ),
+  row(
+    IT('itemHSCode', 'max 255'),
+    '255 chars',
+    itemPatch({ itemHSCode: str(255, '1') }),
+    storedItem({ itemHSCode: str(255, '1') }),
+  ),
   row(IT('itemHSCode', 'max 255'), '256 chars', itemPatch({ itemHSCode: str(256, '1') }), 'Item 1 itemHSCode invalid'),
-  row(IT('productURL', 'max 500'), '500 chars', itemPatch({ productURL: str(500) }), storedItem({ productURL: str(500) })),
+  row(
+    IT('productURL', 'max 500'),
+    '500 chars',
+    itemPatch({ productURL: str(500) }),
+    storedItem({ productURL: str(500) }),
+  ),
   row(IT('productURL', 'max 500'), '501 chars', itemPatch({ productURL: str(501) }), 'Item 1 productURL invalid'),
   row(IT('productURL', 'max 500'), 'number', itemPatch({ productURL: 1 }), 'Item 1 productURL invalid'),
-  row('decisions "item rows: Item <row> <field>, rows counted from 1"', 'second row bad', { item: [baseItem(), { ...baseItem(), quantity: -1 }] }, 'Item 2 quantity invalid'),
+  row(
+    'decisions "item rows: Item <row> <field>, rows counted from 1"',
+    'second row bad',
+    { item: [baseItem(), { ...baseItem(), quantity: -1 }] },
+    'Item 2 quantity invalid',
+  ),
 ];
 
 describe('validateCreateOrder: item', () => {
@@ -93,41 +145,143 @@ const lockerA = (patch: Body = {}) => ({ locker_type: 'A', locker_station: locke
 const stationOf = (r: Body) => r.locker_station as Body;
 
 const lockerRows: Row[] = [
-  row(LT('A = address is already a locker address'), 'A with a full locker_station: stored', lockerA(), (r) => expect(r.locker_station).toEqual(lockerStation())),
-  row('Order table, locker_station "required when locker_type = A"', 'A, missing', { locker_type: 'A' }, 'locker_station require'),
-  row('Order table, locker_station "required when locker_type = A"', 'A, null', { locker_type: 'A', locker_station: null }, 'locker_station require'),
-  row('decisions "wrong type: <field> invalid"', 'A, a string', { locker_type: 'A', locker_station: 'SGL0001' }, 'locker_station invalid'),
-  row('decisions "wrong type: <field> invalid"', 'A, a number', { locker_type: 'A', locker_station: 1 }, 'locker_station invalid'),
-  row('decisions "wrong type: <field> invalid"', 'A, true', { locker_type: 'A', locker_station: true }, 'locker_station invalid'),
-  row('decisions "wrong type: <field> invalid"', 'A, an array', { locker_type: 'A', locker_station: [lockerStation()] }, 'locker_station invalid'),
-  row('decisions "wrong type: <field> invalid"', 'A, an empty array', { locker_type: 'A', locker_station: [] }, 'locker_station invalid'),
-  row('Order table, locker_station "required when locker_type = A"', 'A, an empty object: its first field', { locker_type: 'A', locker_station: {} }, 'locker_station.zipcode require'),
-  row('Order table, locker_station "required when locker_type = A"', 'no locker_type: ignored, not stored', { locker_station: lockerStation() }, (r) => expect(Object.hasOwn(r, 'locker_station')).toBe(false)),
-  row('Order table, locker_station "required when locker_type = A"', 'no locker_type, junk: ignored', { locker_station: 'junk' }, (r) => expect(Object.hasOwn(r, 'locker_station')).toBe(false)),
-  row(LT('B = normal address to be converted to the nearest locker'), 'B with locker_station: ignored', { locker_type: 'B', locker_station: lockerStation() }, (r) => expect(Object.hasOwn(r, 'locker_station')).toBe(false)),
-  row('decisions "locker_type B ... none within 5 km: locker_type invalid"', 'B, SG postal code without a location', { locker_type: 'B', postal_code: '12345' }, 'locker_type invalid'),
-  row('decisions "locker_type B ... none within 5 km: locker_type invalid" (stations are in Singapore)', 'B to MY', { ...to.MY, locker_type: 'B' }, 'locker_type invalid'),
+  row(LT('A = address is already a locker address'), 'A with a full locker_station: stored', lockerA(), (r) =>
+    expect(r.locker_station).toEqual(lockerStation()),
+  ),
+  row(
+    'Order table, locker_station "required when locker_type = A"',
+    'A, missing',
+    { locker_type: 'A' },
+    'locker_station require',
+  ),
+  row(
+    'Order table, locker_station "required when locker_type = A"',
+    'A, null',
+    { locker_type: 'A', locker_station: null },
+    'locker_station require',
+  ),
+  row(
+    'decisions "wrong type: <field> invalid"',
+    'A, a string',
+    { locker_type: 'A', locker_station: 'SGL0001' },
+    'locker_station invalid',
+  ),
+  row(
+    'decisions "wrong type: <field> invalid"',
+    'A, a number',
+    { locker_type: 'A', locker_station: 1 },
+    'locker_station invalid',
+  ),
+  row(
+    'decisions "wrong type: <field> invalid"',
+    'A, true',
+    { locker_type: 'A', locker_station: true },
+    'locker_station invalid',
+  ),
+  row(
+    'decisions "wrong type: <field> invalid"',
+    'A, an array',
+    { locker_type: 'A', locker_station: [lockerStation()] },
+    'locker_station invalid',
+  ),
+  row(
+    'decisions "wrong type: <field> invalid"',
+    'A, an empty array',
+    { locker_type: 'A', locker_station: [] },
+    'locker_station invalid',
+  ),
+  row(
+    'Order table, locker_station "required when locker_type = A"',
+    'A, an empty object: its first field',
+    { locker_type: 'A', locker_station: {} },
+    'locker_station.zipcode require',
+  ),
+  row(
+    'Order table, locker_station "required when locker_type = A"',
+    'no locker_type: ignored, not stored',
+    { locker_station: lockerStation() },
+    (r) => expect(Object.hasOwn(r, 'locker_station')).toBe(false),
+  ),
+  row(
+    'Order table, locker_station "required when locker_type = A"',
+    'no locker_type, junk: ignored',
+    { locker_station: 'junk' },
+    (r) => expect(Object.hasOwn(r, 'locker_station')).toBe(false),
+  ),
+  row(
+    LT('B = normal address to be converted to the nearest locker'),
+    'B with locker_station: ignored',
+    { locker_type: 'B', locker_station: lockerStation() },
+    (r) => expect(Object.hasOwn(r, 'locker_station')).toBe(false),
+  ),
+  row(
+    'decisions "locker_type B ... none within 5 km: locker_type invalid"',
+    'B, SG postal code without a location',
+    { locker_type: 'B', postal_code: '12345' },
+    'locker_type invalid',
+  ),
+  row(
+    'decisions "locker_type B ... none within 5 km: locker_type invalid" (stations are in Singapore)',
+    'B to MY',
+    { ...to.MY, locker_type: 'B' },
+    'locker_type invalid',
+  ),
   // locker_station fields
-  ...(['zipcode', 'station_name', 'station_address', 'address_detail', 'distance', 'station_code'] as const).flatMap((f) => [
-    row(LS(f, 'all fields required'), 'missing', lockerA({ [f]: DEL }), `locker_station.${f} require`),
-    row(LS(f, 'all fields required'), '"  "', lockerA({ [f]: '  ' }), `locker_station.${f} require`),
-    row(LS(f, 'all fields required'), 'null', lockerA({ [f]: null }), `locker_station.${f} require`),
-  ]),
-  ...([['zipcode', 16], ['station_name', 64], ['station_address', 255], ['address_detail', 255]] as const).flatMap(([f, max]) => [
-    row(LS(f, `max ${max}`), `${max} chars`, lockerA({ [f]: str(max, '1') }), (r) => expect(stationOf(r)[f]).toBe(str(max, '1'))),
+  ...(['zipcode', 'station_name', 'station_address', 'address_detail', 'distance', 'station_code'] as const).flatMap(
+    (f) => [
+      row(LS(f, 'all fields required'), 'missing', lockerA({ [f]: DEL }), `locker_station.${f} require`),
+      row(LS(f, 'all fields required'), '"  "', lockerA({ [f]: '  ' }), `locker_station.${f} require`),
+      row(LS(f, 'all fields required'), 'null', lockerA({ [f]: null }), `locker_station.${f} require`),
+    ],
+  ),
+  ...(
+    [
+      ['zipcode', 16],
+      ['station_name', 64],
+      ['station_address', 255],
+      ['address_detail', 255],
+    ] as const
+  ).flatMap(([f, max]) => [
+    row(LS(f, `max ${max}`), `${max} chars`, lockerA({ [f]: str(max, '1') }), (r) =>
+      expect(stationOf(r)[f]).toBe(str(max, '1')),
+    ),
     row(LS(f, `max ${max}`), `${max + 1} chars`, lockerA({ [f]: str(max + 1, '1') }), `locker_station.${f} invalid`),
     row(LS(f, `max ${max}`), 'number', lockerA({ [f]: 1 }), `locker_station.${f} invalid`),
     row(LS(f, `max ${max}`), 'control character', lockerA({ [f]: '1\u0000' }), `locker_station.${f} invalid`),
   ]),
   row(LS('distance', 'no bound given'), '0', lockerA({ distance: 0 }), (r) => expect(stationOf(r).distance).toBe(0)),
-  row(LS('distance', 'no bound given'), '1e9', lockerA({ distance: 1e9 }), (r) => expect(stationOf(r).distance).toBe(1e9)),
-  row(LS('distance', 'no bound given'), '"12.5" as its number', lockerA({ distance: '12.5' }), (r) => expect(stationOf(r).distance).toBe(12.5)),
+  row(LS('distance', 'no bound given'), '1e9', lockerA({ distance: 1e9 }), (r) =>
+    expect(stationOf(r).distance).toBe(1e9),
+  ),
+  row(LS('distance', 'no bound given'), '"12.5" as its number', lockerA({ distance: '12.5' }), (r) =>
+    expect(stationOf(r).distance).toBe(12.5),
+  ),
   row(LS('distance', 'no bound given'), '-1', lockerA({ distance: -1 }), 'locker_station.distance invalid'),
   row(LS('distance', 'no bound given'), '"far"', lockerA({ distance: 'far' }), 'locker_station.distance invalid'),
-  row(LS('station_code', 'max 10'), '11 chars', lockerA({ station_code: str(11, 'S') }), 'locker_station.station_code invalid'),
-  row('decisions "locker_type A: locker_station.station_code must name a known station"', '"NOPE"', lockerA({ station_code: 'NOPE' }), 'locker_station.station_code invalid'),
-  row('decisions "locker_type A: locker_station.station_code must name a known station"', 'number', lockerA({ station_code: 1 }), 'locker_station.station_code invalid'),
-  row('decisions "nested locker fields" in table order', 'zipcode missing and station_code unknown', lockerA({ zipcode: DEL, station_code: 'NOPE' }), 'locker_station.zipcode require'),
+  row(
+    LS('station_code', 'max 10'),
+    '11 chars',
+    lockerA({ station_code: str(11, 'S') }),
+    'locker_station.station_code invalid',
+  ),
+  row(
+    'decisions "locker_type A: locker_station.station_code must name a known station"',
+    '"NOPE"',
+    lockerA({ station_code: 'NOPE' }),
+    'locker_station.station_code invalid',
+  ),
+  row(
+    'decisions "locker_type A: locker_station.station_code must name a known station"',
+    'number',
+    lockerA({ station_code: 1 }),
+    'locker_station.station_code invalid',
+  ),
+  row(
+    'decisions "nested locker fields" in table order',
+    'zipcode missing and station_code unknown',
+    lockerA({ zipcode: DEL, station_code: 'NOPE' }),
+    'locker_station.zipcode require',
+  ),
 ];
 
 describe('validateCreateOrder: locker_type and locker_station', () => {

@@ -38,14 +38,16 @@ const stringFields: [field: string, patch: Body, message?: string][] = [
   ['locker_type', { locker_type: 'B' }],
 ];
 const MULTILINE = new Set(['recipient_address', 'sender_address', 'instruction']);
-const CONTROL = 'validation contract "control characters (U+0000-U+001F, U+007F) are invalid, except TAB, LF and CR in addresses and instruction"';
+const CONTROL =
+  'validation contract "control characters (U+0000-U+001F, U+007F) are invalid, except TAB, LF and CR in addresses and instruction"';
 const STRING_TYPE = 'validation contract "strings must be JSON strings"';
 
 describe('validateCreateOrder: every string field', () => {
   const cases = stringFields.flatMap(([field, patch, message = `${field} invalid`]) => {
     const valid = patch[field] as string;
     const ok = { ...patch };
-    const bad = (desc: string, value: unknown) => row(CONTROL, `${field} ${desc}`, { ...patch, [field]: value }, message);
+    const bad = (desc: string, value: unknown) =>
+      row(CONTROL, `${field} ${desc}`, { ...patch, [field]: value }, message);
     return [
       row(STRING_TYPE, `${field} valid sample`, ok, { [field]: field === 'client_size' ? '3,2,1' : valid }),
       row(STRING_TYPE, `${field} as a number`, { ...patch, [field]: 12 }, message),
@@ -54,7 +56,14 @@ describe('validateCreateOrder: every string field', () => {
       bad('with U+001B', `${valid}\u001b`),
       bad('with U+007F', `${valid}\u007f`),
       ...(MULTILINE.has(field)
-        ? [row(CONTROL, `${field} with TAB, LF, CR`, { ...patch, [field]: `${valid}\t\n\r.` }, { [field]: `${valid}\t\n\r.` })]
+        ? [
+            row(
+              CONTROL,
+              `${field} with TAB, LF, CR`,
+              { ...patch, [field]: `${valid}\t\n\r.` },
+              { [field]: `${valid}\t\n\r.` },
+            ),
+          ]
         : [bad('with LF', `${valid}\n1`), bad('with TAB', `${valid}\t1`)]),
     ];
   });

@@ -7,7 +7,21 @@
 import type { Account, ReferenceData, StationMatch } from '@parcel-logistics/reference-data';
 import { B } from '../messages.ts';
 import type { OrderItem, ValidOrder } from '../order.ts';
-import { amount, clientSize, countryCode, currencyCode, email, isBlank, isObject, oneOf, own, phone, postalCode, postalLengthsText, text } from './checks.ts';
+import {
+  amount,
+  clientSize,
+  countryCode,
+  currencyCode,
+  email,
+  isBlank,
+  isObject,
+  oneOf,
+  own,
+  phone,
+  postalCode,
+  postalLengthsText,
+  text,
+} from './checks.ts';
 import { describe, fail, runRules } from './rules.ts';
 import type { Condition, Messages, Rule } from './rules.ts';
 
@@ -104,7 +118,9 @@ const checkServiceType = (raw: unknown, s: State): string | undefined => {
 const serviceTypeDoc = (ref: ReferenceData): string =>
   'A code assigned to the account (`service_type invalid` otherwise); without one the order is handled as ' +
   `${ref.defaultServiceType}. ` +
-  [...ref.serviceTypes.values()].map((t) => `${t.code}: ${t.name}${t.countries ? ` (to ${t.countries.join(', ')} only)` : ''}`).join('; ') +
+  [...ref.serviceTypes.values()]
+    .map((t) => `${t.code}: ${t.name}${t.countries ? ` (to ${t.countries.join(', ')} only)` : ''}`)
+    .join('; ') +
   '.';
 
 const lockerTypes = oneOf('A', 'B');
@@ -171,7 +187,12 @@ const component = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** The Order table, in order. */
 export const orderRules: Rule<State>[] = [
-  { field: 'custom_tracking_num', required: always, check: text({ max: 32, pattern: /^[A-Za-z0-9_-]+$/ }), doc: 'Your own order reference, unique in your account.' },
+  {
+    field: 'custom_tracking_num',
+    required: always,
+    check: text({ max: 32, pattern: /^[A-Za-z0-9_-]+$/ }),
+    doc: 'Your own order reference, unique in your account.',
+  },
   { field: 'recipient_name', required: always, check: text({ max: 64 }) },
   {
     field: 'recipient_country',
@@ -186,7 +207,13 @@ export const orderRules: Rule<State>[] = [
   { field: 'recipient_phone', required: always, check: phone, doc: 'Digits only.' },
   { field: 'recipient_address', required: always, check: text({ max: 512, multiline: true }) },
   { field: 'sender_country', required: always, check: countryCode },
-  { field: 'client_size', required: always, check: clientSize, invalid: B.clientSizeInvalid, doc: '`L,W,H` in centimetres; stored reordered largest first.' },
+  {
+    field: 'client_size',
+    required: always,
+    check: clientSize,
+    invalid: B.clientSizeInvalid,
+    doc: '`L,W,H` in centimetres; stored reordered largest first.',
+  },
   { field: 'client_weight', required: always, check: amount(0, 9999), doc: 'In the account’s weight unit.' },
   { field: 'declared_value', required: always, check: money },
   { field: 'declared_value_currency', required: always, check: currencyCode },
@@ -204,7 +231,8 @@ export const orderRules: Rule<State>[] = [
     required: countryIsNot('HK'),
     check: (raw, s) => postalCode(country(s))(raw),
     schema: postalCode('').schema,
-    doc: () => `Non-digits are stripped first, then the length is checked by destination: ${postalLengthsText()}. The digits are stored.`,
+    doc: () =>
+      `Non-digits are stripped first, then the length is checked by destination: ${postalLengthsText()}. The digits are stored.`,
   },
   { field: 'recipient_state', required: countryIs('US'), check: text({ max: 60 }) },
   { field: 'recipient_city', check: text({ max: 64 }) },
@@ -233,12 +261,19 @@ export const orderRules: Rule<State>[] = [
     schema: (ref) => ({ type: 'string', enum: [...ref.serviceCodes.values()].flatMap((codes) => [...codes.keys()]) }),
     doc: (ref) =>
       'Carrier routing code of the destination, ignored for the others: ' +
-      [...ref.serviceCodes].map(([c, codes]) => `${c} ${[...codes].map(([code, name]) => `${code} (${name})`).join(', ')}`).join('; ') +
+      [...ref.serviceCodes]
+        .map(([c, codes]) => `${c} ${[...codes].map(([code, name]) => `${code} (${name})`).join(', ')}`)
+        .join('; ') +
       '.',
     messages: [B.serviceCodeValueInvalid('<code>')],
   },
   { field: 'instruction', check: text({ max: 1024, multiline: true }), doc: 'Delivery instructions.' },
-  { field: 'cash', absent: { when: sent('cash_currency'), message: B.require('cash') }, check: money, doc: 'Cash on delivery; needs cash_currency.' },
+  {
+    field: 'cash',
+    absent: { when: sent('cash_currency'), message: B.require('cash') },
+    check: money,
+    doc: 'Cash on delivery; needs cash_currency.',
+  },
   {
     field: 'cash_currency',
     required: accepted('cash'),
@@ -262,7 +297,14 @@ export const orderRules: Rule<State>[] = [
     doc: 'A: the address is a locker already (send locker_station). B: the order goes to the nearest station within 5 km of postal_code (Singapore destinations only; none near: `locker_type invalid`).',
   },
   // Only for locker_type A; otherwise a sent locker_station is ignored and not stored.
-  { field: 'locker_station', when: lockerTypeA, required: always, check: checkLockerStation, schema: component(ORDER_PARTS.lockerStation), messages: [lockerMessages.require('<field>'), lockerMessages.invalid('<field>')] },
+  {
+    field: 'locker_station',
+    when: lockerTypeA,
+    required: always,
+    check: checkLockerStation,
+    schema: component(ORDER_PARTS.lockerStation),
+    messages: [lockerMessages.require('<field>'), lockerMessages.invalid('<field>')],
+  },
 ];
 
 export const orderMessages: Messages = { require: B.require, invalid: B.invalid };
@@ -272,8 +314,17 @@ export const rowMessages = (row: number | string): Messages => ({
   invalid: (f) => B.itemInvalid(row, f),
 });
 
-export function validateCreateOrder(body: Record<string, unknown>, ctx: { account: Account; ref: ReferenceData; rules: OrderRules }): CreateOrderValidation {
-  const s: State = { account: ctx.account, ref: ctx.ref, rules: ctx.rules, body: isObject(body) ? body : {}, order: {} };
+export function validateCreateOrder(
+  body: Record<string, unknown>,
+  ctx: { account: Account; ref: ReferenceData; rules: OrderRules },
+): CreateOrderValidation {
+  const s: State = {
+    account: ctx.account,
+    ref: ctx.ref,
+    rules: ctx.rules,
+    body: isObject(body) ? body : {},
+    order: {},
+  };
   const failed = runRules(orderRules, s.body, s, orderMessages, s.order);
   if (failed !== undefined) return { ok: false, message: failed };
 
@@ -289,5 +340,7 @@ export function validateCreateOrder(body: Record<string, unknown>, ctx: { accoun
 
   const { serviceType, carrier } = s.rules.route(s.ref, s.order.service_type as string | undefined, country(s));
   const order = s.order as unknown as ValidOrder;
-  return s.station ? { ok: true, order, carrier, serviceType, assignedStation: s.station } : { ok: true, order, carrier, serviceType };
+  return s.station
+    ? { ok: true, order, carrier, serviceType, assignedStation: s.station }
+    : { ok: true, order, carrier, serviceType };
 }

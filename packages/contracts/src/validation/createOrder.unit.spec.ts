@@ -4,28 +4,89 @@
  * properties: createOrder.property.unit.spec.ts.
  */
 import type { Body } from '../../test/createOrder.fixtures.ts';
-import { DEL, baseItem, demo, itemPatch, lockerStation, order, pickupOrder, run, str, to } from '../../test/createOrder.fixtures.ts';
+import {
+  DEL,
+  baseItem,
+  demo,
+  itemPatch,
+  lockerStation,
+  order,
+  pickupOrder,
+  run,
+  str,
+  to,
+} from '../../test/createOrder.fixtures.ts';
 import { validateCreateOrder } from './createOrder.ts';
 import { ref, rules } from '../../test/createOrder.fixtures.ts';
 
-const ORDER = 'decisions "Fields are checked in the order of the specification\'s Order table, then item rows in order; the first failure is the message"';
+const ORDER =
+  'decisions "Fields are checked in the order of the specification\'s Order table, then item rows in order; the first failure is the message"';
 
 describe('validateCreateOrder: first failure in table order', () => {
   test.each([
     ['empty body', {}, 'custom_tracking_num require'],
-    ['custom_tracking_num "a b" and recipient_name missing', order({ custom_tracking_num: 'a b', recipient_name: DEL }), 'custom_tracking_num invalid'],
-    ['recipient_phone "12a" and client_size "x"', order({ recipient_phone: '12a', client_size: 'x' }), 'recipient_phone invalid'],
-    ['client_size "x" and client_weight missing', order({ client_size: 'x', client_weight: DEL }), 'Client Size invalid'],
-    ['recipient_country "GB" and everything after it missing', { custom_tracking_num: 'R1', recipient_name: 'N', recipient_country: 'GB' }, 'recipient_country(GB) not allow'],
+    [
+      'custom_tracking_num "a b" and recipient_name missing',
+      order({ custom_tracking_num: 'a b', recipient_name: DEL }),
+      'custom_tracking_num invalid',
+    ],
+    [
+      'recipient_phone "12a" and client_size "x"',
+      order({ recipient_phone: '12a', client_size: 'x' }),
+      'recipient_phone invalid',
+    ],
+    [
+      'client_size "x" and client_weight missing',
+      order({ client_size: 'x', client_weight: DEL }),
+      'Client Size invalid',
+    ],
+    [
+      'recipient_country "GB" and everything after it missing',
+      { custom_tracking_num: 'R1', recipient_name: 'N', recipient_country: 'GB' },
+      'recipient_country(GB) not allow',
+    ],
     ['item "x" and postal_code missing', order({ item: 'x', postal_code: DEL }), 'item invalid'],
-    ['item row 1 bad and recipient_email bad (item rows after top-level fields)', order({ ...itemPatch({ unitPrice: -1 }), recipient_email: 'bad' }), 'recipient_email invalid'],
-    ['item row 1 bad and locker_type "C" (item rows after locker fields)', order({ ...itemPatch({ unitPrice: -1 }), locker_type: 'C' }), 'locker_type invalid'],
-    ['item row 1 bad and locker_station.zipcode missing', order({ ...itemPatch({ unitPrice: -1 }), locker_type: 'A', locker_station: lockerStation({ zipcode: DEL }) }), 'locker_station.zipcode require'],
-    ['rows 1 and 2 bad', order({ item: [{ ...baseItem(), weight: -1 }, { ...baseItem(), description: DEL }] }), 'Item 1 weight invalid'],
-    ['row 1: description missing and unitPrice bad', order(itemPatch({ description: DEL, unitPrice: 'x' })), 'Item 1 description require'],
+    [
+      'item row 1 bad and recipient_email bad (item rows after top-level fields)',
+      order({ ...itemPatch({ unitPrice: -1 }), recipient_email: 'bad' }),
+      'recipient_email invalid',
+    ],
+    [
+      'item row 1 bad and locker_type "C" (item rows after locker fields)',
+      order({ ...itemPatch({ unitPrice: -1 }), locker_type: 'C' }),
+      'locker_type invalid',
+    ],
+    [
+      'item row 1 bad and locker_station.zipcode missing',
+      order({ ...itemPatch({ unitPrice: -1 }), locker_type: 'A', locker_station: lockerStation({ zipcode: DEL }) }),
+      'locker_station.zipcode require',
+    ],
+    [
+      'rows 1 and 2 bad',
+      order({
+        item: [
+          { ...baseItem(), weight: -1 },
+          { ...baseItem(), description: DEL },
+        ],
+      }),
+      'Item 1 weight invalid',
+    ],
+    [
+      'row 1: description missing and unitPrice bad',
+      order(itemPatch({ description: DEL, unitPrice: 'x' })),
+      'Item 1 description require',
+    ],
     ['cash bad and gst_paid bad', order({ cash: -1, cash_currency: 'SGD', gst_paid: 'x' }), 'cash invalid'],
-    ['US: recipient_state missing and service_code missing', order({ ...to.US, recipient_state: DEL, service_code: DEL }), 'recipient_state require'],
-    ['PUD: sender_name missing and service_type not allowed to JP', order({ ...to.JP, ...pickupOrder, sender_name: DEL }), 'sender_name require'],
+    [
+      'US: recipient_state missing and service_code missing',
+      order({ ...to.US, recipient_state: DEL, service_code: DEL }),
+      'recipient_state require',
+    ],
+    [
+      'PUD: sender_name missing and service_type not allowed to JP',
+      order({ ...to.JP, ...pickupOrder, sender_name: DEL }),
+      'sender_name require',
+    ],
   ] as [string, Body, string][])(`${ORDER}: %s -> %s`, (_name, body, message) => {
     expect(run(body)).toEqual({ ok: false, message });
   });
@@ -64,7 +125,10 @@ describe('validateCreateOrder: unknown keys', () => {
   });
 
   test(`${UNKNOWN}: a known field inherited through the prototype is not read -> custom_tracking_num require`, () => {
-    const body = Object.assign(Object.create({ custom_tracking_num: 'INHERITED' }) as Body, order({ custom_tracking_num: DEL }));
+    const body = Object.assign(
+      Object.create({ custom_tracking_num: 'INHERITED' }) as Body,
+      order({ custom_tracking_num: DEL }),
+    );
     expect(run(body)).toEqual({ ok: false, message: 'custom_tracking_num require' });
   });
 });
@@ -104,7 +168,8 @@ describe('validateCreateOrder: the result', () => {
     });
   });
 
-  const ROUTING = 'decisions "Routing: PUD to LMX-PU; SLF to PSX; otherwise SG and MY to LMX, US to USX, every other country to GLX"';
+  const ROUTING =
+    'decisions "Routing: PUD to LMX-PU; SLF to PSX; otherwise SG and MY to LMX, US to USX, every other country to GLX"';
   test.each([
     ['SG, no service_type', {}, 'LMX', 'LMD'],
     ['MY, no service_type', to.MY, 'LMX', 'LMD'],
@@ -131,7 +196,11 @@ describe('validateCreateOrder: the result', () => {
   });
 
   test('Order table, client_weight "unit follows account settings": no conversion for a gram account', () => {
-    const result = validateCreateOrder(order({ client_weight: 1500 }), { account: { ...demo, weightUnit: 'g' }, ref, rules });
+    const result = validateCreateOrder(order({ client_weight: 1500 }), {
+      account: { ...demo, weightUnit: 'g' },
+      ref,
+      rules,
+    });
     expect(result.ok && result.order.client_weight).toBe(1500);
   });
 
@@ -140,7 +209,9 @@ describe('validateCreateOrder: the result', () => {
       order({ recipient_name: str(10_000) }),
       order({ recipient_name: { nested: { deeper: [1, 2, 3] } } }),
       order({ client_weight: 1e308, declared_value: -1e308 }),
-      order({ item: [{ description: { a: 1 }, unitPrice: [], quantity: {}, weight: 'x', currency: 1, totalValue: null }] }),
+      order({
+        item: [{ description: { a: 1 }, unitPrice: [], quantity: {}, weight: 'x', currency: 1, totalValue: null }],
+      }),
       order({ custom_tracking_num: str(10_000, '😀') }),
     ];
     for (const body of junk) expect(run(body).ok).toBe(false);

@@ -5,7 +5,15 @@
  */
 import type { ReferenceData } from '@parcel-logistics/reference-data';
 import type { JsonSchema } from './checks.ts';
-import { itemRules, lockerMessages, lockerRules, ORDER_PARTS, orderMessages, orderRules, rowMessages } from './createOrder.ts';
+import {
+  itemRules,
+  lockerMessages,
+  lockerRules,
+  ORDER_PARTS,
+  orderMessages,
+  orderRules,
+  rowMessages,
+} from './createOrder.ts';
 import type { State } from './createOrder.ts';
 import { describe } from './rules.ts';
 import type { Condition, Messages, Rule } from './rules.ts';
@@ -41,7 +49,8 @@ function fieldDescription(rule: OrderRule, ref: ReferenceData): string | undefin
   const parts = [rule.doc ? describe(rule.doc, ref) : undefined];
   const when = requiredWhen(rule, ref);
   if (when && when !== 'always') parts.push(`Required ${when}.`);
-  if (rule.when && rule.required !== true) parts.push(`Read only when ${describe(rule.when.text, ref)}; ignored otherwise.`);
+  if (rule.when && rule.required !== true)
+    parts.push(`Read only when ${describe(rule.when.text, ref)}; ignored otherwise.`);
   if (rule.when && rule.required === true) parts.push(`Ignored unless ${describe(rule.when.text, ref)}.`);
   const text = parts.filter(Boolean).join(' ');
   return text || undefined;
@@ -71,7 +80,11 @@ export function orderSchemas(ref: ReferenceData): Record<string, JsonSchema> {
   return {
     [ORDER_SCHEMA_NAME]: objectSchema(orderRules, ref, ORDER_DESCRIPTION),
     [ORDER_PARTS.item]: objectSchema(itemRules, ref, 'One item row of an Order; rows are counted from 1 in messages.'),
-    [ORDER_PARTS.lockerStation]: objectSchema(lockerRules, ref, 'The locker an Order with locker_type A goes to: every field is required.'),
+    [ORDER_PARTS.lockerStation]: objectSchema(
+      lockerRules,
+      ref,
+      'The locker an Order with locker_type A goes to: every field is required.',
+    ),
   };
 }
 
@@ -81,13 +94,20 @@ function accepts(schema: JsonSchema): string {
   if (schema.enum) return `one of ${(schema.enum as string[]).join(', ')}`;
   const type = schema.type;
   if (Array.isArray(type)) {
-    const range = [schema.minimum, schema.maximum].every((b) => b !== undefined) ? ` ${schema.minimum} to ${schema.maximum}` : ` ≥ ${schema.minimum}`;
+    const range = [schema.minimum, schema.maximum].every((b) => b !== undefined)
+      ? ` ${schema.minimum} to ${schema.maximum}`
+      : ` ≥ ${schema.minimum}`;
     return `number${range} (or a numeric string)`;
   }
   if (type === 'array') return `array of ${schema.minItems}-${schema.maxItems} ${accepts(schema.items as JsonSchema)}`;
   const length =
-    schema.minLength !== undefined ? `, ${schema.minLength}-${schema.maxLength} characters` : schema.maxLength !== undefined ? `, at most ${schema.maxLength} characters` : '';
-  const pattern = typeof schema.pattern === 'string' && !schema.pattern.startsWith('^[^') ? `, \`${schema.pattern}\`` : '';
+    schema.minLength !== undefined
+      ? `, ${schema.minLength}-${schema.maxLength} characters`
+      : schema.maxLength !== undefined
+        ? `, at most ${schema.maxLength} characters`
+        : '';
+  const pattern =
+    typeof schema.pattern === 'string' && !schema.pattern.startsWith('^[^') ? `, \`${schema.pattern}\`` : '';
   return `string${length}${pattern}`;
 }
 
@@ -102,7 +122,12 @@ function messagesOf(rule: OrderRule, msg: Messages): string[] {
 
 const escapeCell = (text: string) => text.replaceAll('|', '\\|');
 
-function rulesTable(rules: readonly OrderRule[], ref: ReferenceData, msg: Messages, name: (field: string) => string): string[] {
+function rulesTable(
+  rules: readonly OrderRule[],
+  ref: ReferenceData,
+  msg: Messages,
+  name: (field: string) => string,
+): string[] {
   return rules.map((rule, i) => {
     const when = requiredWhen(rule, ref) ?? 'no';
     const cells = [
@@ -110,7 +135,9 @@ function rulesTable(rules: readonly OrderRule[], ref: ReferenceData, msg: Messag
       `\`${name(rule.field)}\``,
       when,
       accepts(schemaOf(rule, ref)),
-      messagesOf(rule, msg).map((m) => `\`${m}\``).join(', '),
+      messagesOf(rule, msg)
+        .map((m) => `\`${m}\``)
+        .join(', '),
     ];
     return `| ${cells.map(escapeCell).join(' | ')} |`;
   });

@@ -65,7 +65,13 @@ const isRequired = <S>(rule: Rule<S>, s: S): boolean =>
   typeof rule.required === 'object' ? rule.required.holds(s) : rule.required === true;
 
 /** Runs `rules` in order over `source`, storing accepted values in `target`; returns the first failure. */
-export function runRules<S>(rules: readonly Rule<S>[], source: object, s: S, msg: Messages, target: Record<string, unknown>): string | undefined {
+export function runRules<S>(
+  rules: readonly Rule<S>[],
+  source: object,
+  s: S,
+  msg: Messages,
+  target: Record<string, unknown>,
+): string | undefined {
   for (const rule of rules) {
     if (rule.when && !rule.when.holds(s)) continue;
     const raw = own(source, rule.field);

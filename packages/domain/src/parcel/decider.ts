@@ -88,7 +88,12 @@ export function decide(command: ParcelCommand, state: ParcelState): ParcelEvent[
     case 'RecordCarrierRegistration': {
       if (state.partnerTrackingNo !== null) throw new ParcelError('AlreadyRegisteredWithCarrier');
       const { partnerTrackingNo, partnerName, now } = command.data;
-      return [{ type: 'CarrierRegistered', data: { trackingNumber, carrier, partnerTrackingNo, partnerName, registeredAt: now } }];
+      return [
+        {
+          type: 'CarrierRegistered',
+          data: { trackingNumber, carrier, partnerTrackingNo, partnerName, registeredAt: now },
+        },
+      ];
     }
     case 'RecordCarrierRegistrationFailure': {
       const { reason, now } = command.data;
@@ -135,7 +140,10 @@ export function evolve(state: ParcelState, event: ParcelEvent): ParcelState {
       return { ...state, registrationAttempts: event.data.attempt };
     case 'CarrierEventRecorded': {
       const { carrier, carrierCode, eventTime } = event.data;
-      return { ...state, carrierEventKeys: new Set(state.carrierEventKeys).add(carrierEventKey(carrier, carrierCode, eventTime)) };
+      return {
+        ...state,
+        carrierEventKeys: new Set(state.carrierEventKeys).add(carrierEventKey(carrier, carrierCode, eventTime)),
+      };
     }
     default: {
       const unhandled: never = event;

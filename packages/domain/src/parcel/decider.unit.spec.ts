@@ -9,7 +9,14 @@ const TN = 'PX000000000000001Y';
 
 const registered: ParcelEvent = {
   type: 'ParcelRegistered',
-  data: { trackingNumber: TN, clientId: 'demo', order: sampleParcelOrder(), serviceType: 'LMD', carrier: 'LMX', registeredAt: now },
+  data: {
+    trackingNumber: TN,
+    clientId: 'demo',
+    order: sampleParcelOrder(),
+    serviceType: 'LMD',
+    carrier: 'LMX',
+    registeredAt: now,
+  },
 };
 
 const given = (...events: ParcelEvent[]) => ({
@@ -22,31 +29,61 @@ const given = (...events: ParcelEvent[]) => ({
   }),
 });
 
-const label = (selfLabelServiceTypes: string[] = ['SLF'], by: { clientId?: string; origin?: string; destination?: string } = {}): ParcelCommand => ({
+const label = (
+  selfLabelServiceTypes: string[] = ['SLF'],
+  by: { clientId?: string; origin?: string; destination?: string } = {},
+): ParcelCommand => ({
   type: 'GenerateLabel',
-  data: { clientId: 'demo', origin: 'SG', destination: 'SG', ...by, labelType: 'CN23', direction: 'vertical', selfLabelServiceTypes, now: later },
+  data: {
+    clientId: 'demo',
+    origin: 'SG',
+    destination: 'SG',
+    ...by,
+    labelType: 'CN23',
+    direction: 'vertical',
+    selfLabelServiceTypes,
+    now: later,
+  },
 });
 
 const carrierEvent = (code: string, eventTime = later): ParcelCommand => ({
   type: 'RecordCarrierEvent',
-  data: { carrierCode: code, statusCode: 'DL_DL', eventTime, location: 'SG', remarks: '', receiveBy: 'Tan', pod: ['pod-1.jpg'], now: later },
+  data: {
+    carrierCode: code,
+    statusCode: 'DL_DL',
+    eventTime,
+    location: 'SG',
+    remarks: '',
+    receiveBy: 'Tan',
+    pod: ['pod-1.jpg'],
+    now: later,
+  },
 });
 
 describe('parcel decider', () => {
   test('RegisterParcel on no stream -> ParcelRegistered (DR_DR)', () => {
     const { registeredAt, ...data } = registered.data as Extract<ParcelEvent, { type: 'ParcelRegistered' }>['data'];
-    given().when({ type: 'RegisterParcel', data: { ...data, now: registeredAt } }).then([registered]);
+    given()
+      .when({ type: 'RegisterParcel', data: { ...data, now: registeredAt } })
+      .then([registered]);
   });
 
   test('RegisterParcel on an existing parcel is refused', () => {
     const { registeredAt, ...data } = registered.data as Extract<ParcelEvent, { type: 'ParcelRegistered' }>['data'];
-    given(registered).when({ type: 'RegisterParcel', data: { ...data, now: registeredAt } }).thenThrows('ParcelAlreadyRegistered');
+    given(registered)
+      .when({ type: 'RegisterParcel', data: { ...data, now: registeredAt } })
+      .thenThrows('ParcelAlreadyRegistered');
   });
 
   test('"any parcel | label generation | parcel found and not a self-label service" -> LabelGenerated', () => {
     given(registered)
       .when(label())
-      .then([{ type: 'LabelGenerated', data: { trackingNumber: TN, labelType: 'CN23', direction: 'vertical', generatedAt: later } }]);
+      .then([
+        {
+          type: 'LabelGenerated',
+          data: { trackingNumber: TN, labelType: 'CN23', direction: 'vertical', generatedAt: later },
+        },
+      ]);
   });
 
   test('"The package cannot undergo this operation": a self-label parcel gets no label', () => {
@@ -54,49 +91,87 @@ describe('parcel decider', () => {
     given(slf).when(label()).thenThrows('SelfLabelNotAllowed');
   });
 
-  test('tenant isolation: another account\'s parcel is answered as a missing one', () => {
-    given(registered).when(label(['SLF'], { clientId: 'other' })).thenThrows('ParcelNotFound');
-    given(registered).when({ type: 'CancelParcel', data: { clientId: 'other', now: later } }).thenThrows('ParcelNotFound');
+  test("tenant isolation: another account's parcel is answered as a missing one", () => {
+    given(registered)
+      .when(label(['SLF'], { clientId: 'other' }))
+      .thenThrows('ParcelNotFound');
+    given(registered)
+      .when({ type: 'CancelParcel', data: { clientId: 'other', now: later } })
+      .thenThrows('ParcelNotFound');
   });
 
   test('"Origin = sender_country, Destination = recipient_country, exactly": any other is not found', () => {
-    given(registered).when(label(['SLF'], { origin: 'MY' })).thenThrows('ParcelNotFound');
-    given(registered).when(label(['SLF'], { destination: 'sg' })).thenThrows('ParcelNotFound');
+    given(registered)
+      .when(label(['SLF'], { origin: 'MY' }))
+      .thenThrows('ParcelNotFound');
+    given(registered)
+      .when(label(['SLF'], { destination: 'sg' }))
+      .thenThrows('ParcelNotFound');
   });
 
   test('commands other than RegisterParcel on no stream: ParcelNotFound', () => {
     given().when(label()).thenThrows('ParcelNotFound');
-    given().when({ type: 'CancelParcel', data: { clientId: 'demo', now } }).thenThrows('ParcelNotFound');
+    given()
+      .when({ type: 'CancelParcel', data: { clientId: 'demo', now } })
+      .thenThrows('ParcelNotFound');
   });
 
   test('"order routed to the particular carrier | cancel-orders" -> ParcelCancelled; again -> already cancelled ("Canceled")', () => {
-    given(registered).when({ type: 'CancelParcel', data: { clientId: 'demo', now: later } }).then([{ type: 'ParcelCancelled', data: { trackingNumber: TN, cancelledAt: later } }]);
+    given(registered)
+      .when({ type: 'CancelParcel', data: { clientId: 'demo', now: later } })
+      .then([{ type: 'ParcelCancelled', data: { trackingNumber: TN, cancelledAt: later } }]);
     given(registered, { type: 'ParcelCancelled', data: { trackingNumber: TN, cancelledAt: later } })
       .when({ type: 'CancelParcel', data: { clientId: 'demo', now: later } })
       .thenThrows('ParcelAlreadyCancelled');
   });
 
   test('carrier registration is recorded once', () => {
-    const cmd: ParcelCommand = { type: 'RecordCarrierRegistration', data: { partnerTrackingNo: 'LMX1', partnerName: 'LMX Express', now: later } };
+    const cmd: ParcelCommand = {
+      type: 'RecordCarrierRegistration',
+      data: { partnerTrackingNo: 'LMX1', partnerName: 'LMX Express', now: later },
+    };
     given(registered)
       .when(cmd)
-      .then([{ type: 'CarrierRegistered', data: { trackingNumber: TN, carrier: 'LMX', partnerTrackingNo: 'LMX1', partnerName: 'LMX Express', registeredAt: later } }]);
-    given(registered, ...decide(cmd, foldParcel([registered]))).when(cmd).thenThrows('AlreadyRegisteredWithCarrier');
+      .then([
+        {
+          type: 'CarrierRegistered',
+          data: {
+            trackingNumber: TN,
+            carrier: 'LMX',
+            partnerTrackingNo: 'LMX1',
+            partnerName: 'LMX Express',
+            registeredAt: later,
+          },
+        },
+      ]);
+    given(registered, ...decide(cmd, foldParcel([registered])))
+      .when(cmd)
+      .thenThrows('AlreadyRegisteredWithCarrier');
   });
 
   test('failed registrations count their attempts', () => {
-    const fail: ParcelCommand = { type: 'RecordCarrierRegistrationFailure', data: { reason: 'ECONNREFUSED', now: later } };
+    const fail: ParcelCommand = {
+      type: 'RecordCarrierRegistrationFailure',
+      data: { reason: 'ECONNREFUSED', now: later },
+    };
     const first = decide(fail, foldParcel([registered]));
     const second = decide(fail, foldParcel([registered, ...first]));
-    expect(second).toEqual([{ type: 'CarrierRegistrationFailed', data: { trackingNumber: TN, carrier: 'LMX', attempt: 2, reason: 'ECONNREFUSED', failedAt: later } }]);
+    expect(second).toEqual([
+      {
+        type: 'CarrierRegistrationFailed',
+        data: { trackingNumber: TN, carrier: 'LMX', attempt: 2, reason: 'ECONNREFUSED', failedAt: later },
+      },
+    ]);
   });
 
   test('"A replayed event (same carrier, number, code and time) is recorded once"', () => {
     const first = decide(carrierEvent('DELIVERED'), foldParcel([registered]));
     expect(first).toHaveLength(1);
-    given(registered, ...first).when(carrierEvent('DELIVERED')).then([]);
-    given(registered, ...first).when(carrierEvent('DELIVERED', new Date('2026-11-22T08:00:00Z'))).then([
-      expect.objectContaining({ type: 'CarrierEventRecorded' }) as unknown as ParcelEvent,
-    ]);
+    given(registered, ...first)
+      .when(carrierEvent('DELIVERED'))
+      .then([]);
+    given(registered, ...first)
+      .when(carrierEvent('DELIVERED', new Date('2026-11-22T08:00:00Z')))
+      .then([expect.objectContaining({ type: 'CarrierEventRecorded' }) as unknown as ParcelEvent]);
   });
 });

@@ -22,13 +22,17 @@ export interface LabelRequest {
 }
 
 /** Tenant isolation: another account's parcel is answered exactly as a missing one. */
-export const ownedBy = (parcel: { clientId: string } | undefined, clientId: string): boolean => parcel !== undefined && parcel.clientId === clientId;
+export const ownedBy = (parcel: { clientId: string } | undefined, clientId: string): boolean =>
+  parcel !== undefined && parcel.clientId === clientId;
 
 /**
  * Another account's parcel, or one sent between other countries, is answered exactly as a missing
  * one; a self-label service's parcel gets no label of ours.
  */
-export function labelRefusal(parcel: LabelledParcel | undefined, request: LabelRequest): 'ParcelNotFound' | 'SelfLabelNotAllowed' | undefined {
+export function labelRefusal(
+  parcel: LabelledParcel | undefined,
+  request: LabelRequest,
+): 'ParcelNotFound' | 'SelfLabelNotAllowed' | undefined {
   if (!parcel || !ownedBy(parcel, request.clientId)) return 'ParcelNotFound';
   if (parcel.origin !== request.origin || parcel.destination !== request.destination) return 'ParcelNotFound';
   if (request.selfLabelServiceTypes.includes(parcel.serviceType)) return 'SelfLabelNotAllowed';
@@ -36,5 +40,6 @@ export function labelRefusal(parcel: LabelledParcel | undefined, request: LabelR
 }
 
 /** The service types whose parcels carry the carrier's own label (decisions.md: SLF). */
-export const selfLabelServiceTypes = (ref: { serviceTypes: ReadonlyMap<string, { code: string; selfLabel: boolean }> }): string[] =>
-  [...ref.serviceTypes.values()].filter((t) => t.selfLabel).map((t) => t.code);
+export const selfLabelServiceTypes = (ref: {
+  serviceTypes: ReadonlyMap<string, { code: string; selfLabel: boolean }>;
+}): string[] => [...ref.serviceTypes.values()].filter((t) => t.selfLabel).map((t) => t.code);

@@ -10,7 +10,16 @@ export interface EventPosition {
 }
 
 function platformActivity(code: 'DR_DR' | 'LB_GN' | 'CN_CN', at: Date, location: string, eventId: string): Activity {
-  return { dateTime: formatSgt(at), statusCode: code, statusDesc: statusDescription(code), remarks: '', receiveBy: '', pod: [], location, eventId };
+  return {
+    dateTime: formatSgt(at),
+    statusCode: code,
+    statusDesc: statusDescription(code),
+    remarks: '',
+    receiveBy: '',
+    pod: [],
+    location,
+    eventId,
+  };
 }
 
 /** Most recent first; among equal times, the later event first. Insertion keeps that order. */
@@ -19,7 +28,11 @@ function withActivity(activities: Activity[], activity: Activity): Activity[] {
   return i < 0 ? [...activities, activity] : [...activities.slice(0, i), activity, ...activities.slice(i)];
 }
 
-export function evolveParcelView(view: ParcelView | null, event: ParcelEvent, position: EventPosition): ParcelView | null {
+export function evolveParcelView(
+  view: ParcelView | null,
+  event: ParcelEvent,
+  position: EventPosition,
+): ParcelView | null {
   const { eventId, revision } = position;
   if (event.type === 'ParcelRegistered') {
     const d = event.data;
@@ -46,12 +59,21 @@ export function evolveParcelView(view: ParcelView | null, event: ParcelEvent, po
   const next = { ...view, revision };
   switch (event.type) {
     case 'LabelGenerated':
-      return { ...next, activities: withActivity(view.activities, platformActivity('LB_GN', event.data.generatedAt, view.order.sender_country, eventId)) };
+      return {
+        ...next,
+        activities: withActivity(
+          view.activities,
+          platformActivity('LB_GN', event.data.generatedAt, view.order.sender_country, eventId),
+        ),
+      };
     case 'ParcelCancelled':
       return {
         ...next,
         status: 'cancelled',
-        activities: withActivity(view.activities, platformActivity('CN_CN', event.data.cancelledAt, view.order.sender_country, eventId)),
+        activities: withActivity(
+          view.activities,
+          platformActivity('CN_CN', event.data.cancelledAt, view.order.sender_country, eventId),
+        ),
       };
     case 'CarrierRegistered':
       return { ...next, partnerTrackingNo: event.data.partnerTrackingNo, partnerName: event.data.partnerName };

@@ -7,22 +7,55 @@ const at = (iso: string) => new Date(iso);
 const events: ParcelEvent[] = [
   {
     type: 'ParcelRegistered',
-    data: { trackingNumber: TN, clientId: 'demo', order: sampleParcelOrder(), serviceType: 'LMD', carrier: 'LMX', registeredAt: at('2026-11-22T06:00:00Z') },
+    data: {
+      trackingNumber: TN,
+      clientId: 'demo',
+      order: sampleParcelOrder(),
+      serviceType: 'LMD',
+      carrier: 'LMX',
+      registeredAt: at('2026-11-22T06:00:00Z'),
+    },
   },
-  { type: 'CarrierRegistered', data: { trackingNumber: TN, carrier: 'LMX', partnerTrackingNo: 'LMX123', partnerName: 'LMX Express', registeredAt: at('2026-11-22T06:00:01Z') } },
-  { type: 'LabelGenerated', data: { trackingNumber: TN, labelType: 'CN23', direction: 'horizontal', generatedAt: at('2026-11-22T07:00:00Z') } },
+  {
+    type: 'CarrierRegistered',
+    data: {
+      trackingNumber: TN,
+      carrier: 'LMX',
+      partnerTrackingNo: 'LMX123',
+      partnerName: 'LMX Express',
+      registeredAt: at('2026-11-22T06:00:01Z'),
+    },
+  },
+  {
+    type: 'LabelGenerated',
+    data: { trackingNumber: TN, labelType: 'CN23', direction: 'horizontal', generatedAt: at('2026-11-22T07:00:00Z') },
+  },
   {
     type: 'CarrierEventRecorded',
     data: {
-      trackingNumber: TN, carrier: 'LMX', carrierCode: 'DELIVERED', statusCode: 'DL_DL', eventTime: at('2026-11-23T02:00:00Z'),
-      location: 'SG', remarks: 'Left with guard', receiveBy: 'Tan', pod: ['pod/1.jpg'], recordedAt: at('2026-11-23T02:00:05Z'),
+      trackingNumber: TN,
+      carrier: 'LMX',
+      carrierCode: 'DELIVERED',
+      statusCode: 'DL_DL',
+      eventTime: at('2026-11-23T02:00:00Z'),
+      location: 'SG',
+      remarks: 'Left with guard',
+      receiveBy: 'Tan',
+      pod: ['pod/1.jpg'],
+      recordedAt: at('2026-11-23T02:00:05Z'),
     },
   },
-  { type: 'CarrierRegistrationFailed', data: { trackingNumber: TN, carrier: 'LMX', attempt: 1, reason: 'down', failedAt: at('2026-11-23T03:00:00Z') } },
+  {
+    type: 'CarrierRegistrationFailed',
+    data: { trackingNumber: TN, carrier: 'LMX', attempt: 1, reason: 'down', failedAt: at('2026-11-23T03:00:00Z') },
+  },
 ];
 
 const fold = (list: ParcelEvent[]) =>
-  list.reduce<ParcelView | null>((view, event, revision) => evolveParcelView(view, event, { eventId: `e${revision}`, revision }), null);
+  list.reduce<ParcelView | null>(
+    (view, event, revision) => evolveParcelView(view, event, { eventId: `e${revision}`, revision }),
+    null,
+  );
 
 describe('parcel status view', () => {
   const view = fold(events)!;
@@ -32,27 +65,55 @@ describe('parcel status view', () => {
   });
 
   test('"All timestamps are Singapore time (UTC+08:00)"', () => {
-    expect(view.activities.map((a) => a.dateTime)).toEqual(['2026-11-23T10:00:00+08:00', '2026-11-22T15:00:00+08:00', '2026-11-22T14:00:00+08:00']);
+    expect(view.activities.map((a) => a.dateTime)).toEqual([
+      '2026-11-23T10:00:00+08:00',
+      '2026-11-22T15:00:00+08:00',
+      '2026-11-22T14:00:00+08:00',
+    ]);
     expect(view.createdAt).toBe('2026-11-22T14:00:00+08:00');
   });
 
   test('DR_DR "Data Received via API"; a delivery keeps receive_by and pod', () => {
-    expect(view.activities[2]).toMatchObject({ statusCode: 'DR_DR', statusDesc: 'Data Received via API', receiveBy: '', pod: [], remarks: '' });
-    expect(view.activities[0]).toMatchObject({ statusCode: 'DL_DL', statusDesc: 'Parcel delivered', receiveBy: 'Tan', pod: ['pod/1.jpg'], remarks: 'Left with guard' });
+    expect(view.activities[2]).toMatchObject({
+      statusCode: 'DR_DR',
+      statusDesc: 'Data Received via API',
+      receiveBy: '',
+      pod: [],
+      remarks: '',
+    });
+    expect(view.activities[0]).toMatchObject({
+      statusCode: 'DL_DL',
+      statusDesc: 'Parcel delivered',
+      receiveBy: 'Tan',
+      pod: ['pod/1.jpg'],
+      remarks: 'Left with guard',
+    });
   });
 
   test('partner number and name come from the carrier registration; revision is the last event applied', () => {
-    expect(view).toMatchObject({ partnerTrackingNo: 'LMX123', partnerName: 'LMX Express', revision: 4, status: 'active', customTrackingNum: 'REF-1' });
+    expect(view).toMatchObject({
+      partnerTrackingNo: 'LMX123',
+      partnerName: 'LMX Express',
+      revision: 4,
+      status: 'active',
+      customTrackingNum: 'REF-1',
+    });
   });
 
   test('an unknown carrier code is kept and shown as sent', () => {
-    const odd: ParcelEvent = { ...events[3]!, data: { ...(events[3]!.data as object), carrierCode: 'XY_ZZ', statusCode: 'XY_ZZ' } } as ParcelEvent;
+    const odd: ParcelEvent = {
+      ...events[3]!,
+      data: { ...(events[3]!.data as object), carrierCode: 'XY_ZZ', statusCode: 'XY_ZZ' },
+    } as ParcelEvent;
     const v = fold([events[0]!, odd])!;
     expect(v.activities[0]).toMatchObject({ statusCode: 'XY_ZZ', statusDesc: 'XY_ZZ' });
   });
 
   test('cancellation marks the view and adds CN_CN "Order cancelled"', () => {
-    const v = fold([events[0]!, { type: 'ParcelCancelled', data: { trackingNumber: TN, cancelledAt: at('2026-11-22T08:00:00Z') } }])!;
+    const v = fold([
+      events[0]!,
+      { type: 'ParcelCancelled', data: { trackingNumber: TN, cancelledAt: at('2026-11-22T08:00:00Z') } },
+    ])!;
     expect(v.status).toBe('cancelled');
     expect(v.activities[0]).toMatchObject({ statusCode: 'CN_CN', statusDesc: 'Order cancelled' });
   });

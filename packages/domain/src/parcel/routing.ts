@@ -24,7 +24,10 @@ export const parcelRules: OrderRules = {
   route(ref, sent, country) {
     const serviceType = sent ?? ref.defaultServiceType;
     const { byCountry, defaultCarrier } = ref.routing;
-    const carrier = ref.serviceTypes.get(serviceType)?.carrier ?? (Object.hasOwn(byCountry, country) ? byCountry[country] : undefined) ?? defaultCarrier;
+    const carrier =
+      ref.serviceTypes.get(serviceType)?.carrier ??
+      (Object.hasOwn(byCountry, country) ? byCountry[country] : undefined) ??
+      defaultCarrier;
     return { serviceType, carrier };
   },
 };

@@ -5,7 +5,11 @@ import { event, events, rejection, type Context } from './context.ts';
 export function appendCases(ctx: Context): void {
   it('appends and reads back events with ids, types, data, metadata and revisions from 0', async () => {
     const name = ctx.stream('parcel');
-    const appended = [event('ParcelRegistered.v1', { weight: 1.5, tags: ['a'] }, { correlationId: 'c-1' }), event('LabelGenerated.v1', null), event()];
+    const appended = [
+      event('ParcelRegistered.v1', { weight: 1.5, tags: ['a'] }, { correlationId: 'c-1' }),
+      event('LabelGenerated.v1', null),
+      event(),
+    ];
     const result = await ctx.store.append({ streamName: name, expectedRevision: 'no_stream', events: appended });
     const read = await ctx.store.readStream(name);
 
@@ -44,7 +48,11 @@ export function appendCases(ctx: Context): void {
       { streamName: b, expectedRevision: 'no_stream', events: events(1) },
       { streamName: a, expectedRevision: 1, events: events(1) },
     ]);
-    expect(results.map((r) => [r.streamName, r.nextExpectedRevision])).toEqual([[a, 1], [b, 0], [a, 2]]);
+    expect(results.map((r) => [r.streamName, r.nextExpectedRevision])).toEqual([
+      [a, 1],
+      [b, 0],
+      [a, 2],
+    ]);
     expect(results[1]!.lastGlobalPosition).toBeGreaterThan(results[0]!.lastGlobalPosition);
     expect(await ctx.store.readStream(a)).toHaveLength(3);
   });
@@ -70,19 +78,31 @@ export function appendCases(ctx: Context): void {
     const batch = events(2);
     const first = await ctx.store.append({ streamName: name, expectedRevision: 0, events: batch });
     const again = await ctx.store.append({ streamName: name, expectedRevision: 0, events: batch });
-    const concurrent = await Promise.all([1, 2].map(() => ctx.store.append({ streamName: name, expectedRevision: 0, events: batch })));
+    const concurrent = await Promise.all(
+      [1, 2].map(() => ctx.store.append({ streamName: name, expectedRevision: 0, events: batch })),
+    );
     expect([again, ...concurrent]).toEqual([first, first, first]);
-    expect((await ctx.store.readStream(name)).map((e) => e.id)).toEqual([expect.any(String), batch[0]!.id, batch[1]!.id]);
+    expect((await ctx.store.readStream(name)).map((e) => e.id)).toEqual([
+      expect.any(String),
+      batch[0]!.id,
+      batch[1]!.id,
+    ]);
   });
 
   it('refuses a stored event id outside an exact retry, writing nothing', async () => {
     const [a, b] = [ctx.stream('a'), ctx.stream('b')];
     const stored = event();
     await ctx.store.append({ streamName: a, expectedRevision: 'no_stream', events: [stored] });
-    await expect(ctx.store.append({ streamName: b, expectedRevision: 'any', events: [event(), stored] })).rejects.toThrow();
-    await expect(ctx.store.append({ streamName: a, expectedRevision: 'any', events: [stored, event()] })).rejects.toThrow();
+    await expect(
+      ctx.store.append({ streamName: b, expectedRevision: 'any', events: [event(), stored] }),
+    ).rejects.toThrow();
+    await expect(
+      ctx.store.append({ streamName: a, expectedRevision: 'any', events: [stored, event()] }),
+    ).rejects.toThrow();
     const twice = event();
-    await expect(ctx.store.append({ streamName: b, expectedRevision: 'any', events: [twice, twice] })).rejects.toThrow();
+    await expect(
+      ctx.store.append({ streamName: b, expectedRevision: 'any', events: [twice, twice] }),
+    ).rejects.toThrow();
     expect(await ctx.store.readStream(a)).toHaveLength(1);
     expect(await ctx.store.readStream(b)).toEqual([]);
   });

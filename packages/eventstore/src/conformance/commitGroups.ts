@@ -12,8 +12,12 @@ import { events, rejection } from './context.ts';
 export async function appendInGroups(store: EventStore, sizes: number[]): Promise<void> {
   const prefix = `grp${randomUUID().slice(0, 8)}`;
   await store.append({ streamName: `${prefix}-taken`, expectedRevision: 'no_stream', events: events(1) });
-  const calls = Array.from({ length: 20 }, (_, i) => store.append({ streamName: `${prefix}-${i}`, expectedRevision: 'no_stream', events: events(2) }));
-  const refused = rejection(store.append({ streamName: `${prefix}-taken`, expectedRevision: 'no_stream', events: events(1) }));
+  const calls = Array.from({ length: 20 }, (_, i) =>
+    store.append({ streamName: `${prefix}-${i}`, expectedRevision: 'no_stream', events: events(2) }),
+  );
+  const refused = rejection(
+    store.append({ streamName: `${prefix}-taken`, expectedRevision: 'no_stream', events: events(1) }),
+  );
   await Promise.all(calls);
   expect(await refused).toBeInstanceOf(WrongExpectedRevisionError);
   expect(sizes.reduce((a, b) => a + b, 0)).toBe(22);

@@ -38,7 +38,9 @@ export function concurrencyCases(ctx: Context): void {
     const name = ctx.stream('contended');
     if (existing > 0) await ctx.store.append({ streamName: name, expectedRevision: 'any', events: events(existing) });
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 50 }, () => ctx.store.append({ streamName: name, expectedRevision: expected, events: events(1) })),
+      Array.from({ length: 50 }, () =>
+        ctx.store.append({ streamName: name, expectedRevision: expected, events: events(1) }),
+      ),
     );
     const losers = outcomes.filter((o) => o.status === 'rejected');
     expect(losers).toHaveLength(49);
@@ -75,7 +77,9 @@ export function concurrencyCases(ctx: Context): void {
       ]),
       ctx.store.append(retried),
       ctx.store.append(retried),
-      ...neighbours.map((streamName) => ctx.store.append({ streamName, expectedRevision: 'no_stream', events: events(1) })),
+      ...neighbours.map((streamName) =>
+        ctx.store.append({ streamName, expectedRevision: 'no_stream', events: events(1) }),
+      ),
     ]);
     expect(refused).toMatchObject({ status: 'rejected', reason: expect.any(WrongExpectedRevisionError) });
     expect(await ctx.store.readStream(partial)).toHaveLength(0);

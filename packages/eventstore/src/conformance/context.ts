@@ -48,7 +48,11 @@ export function createContext(make: () => Promise<EventStoreHarness>) {
   };
 }
 
-export const event = (type = 'Tested.v1', data: unknown = { n: 1 }, metadata?: Record<string, unknown>): EventToAppend => ({
+export const event = (
+  type = 'Tested.v1',
+  data: unknown = { n: 1 },
+  metadata?: Record<string, unknown>,
+): EventToAppend => ({
   id: randomUUID(),
   type,
   data,
@@ -86,7 +90,11 @@ export interface Recorder {
 export function record(
   store: EventStore,
   prefix: string,
-  options: { subscriptionId?: string; pollIntervalMs?: number; before?: (e: RecordedEvent) => Promise<void> | void } = {},
+  options: {
+    subscriptionId?: string;
+    pollIntervalMs?: number;
+    before?: (e: RecordedEvent) => Promise<void> | void;
+  } = {},
 ): Recorder {
   const seen: RecordedEvent[] = [];
   const subscription = store.subscribeToAll({

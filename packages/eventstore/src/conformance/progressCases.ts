@@ -10,12 +10,20 @@ export function progressCases(ctx: Context): void {
     const never = `${ctx.prefix}-never`;
     const before = await progress([subscriptionId, never]);
     expect(before.checkpoints.size).toBe(0);
-    const appended = await ctx.store.append({ streamName: ctx.stream('a'), expectedRevision: 'no_stream', events: events(3) });
+    const appended = await ctx.store.append({
+      streamName: ctx.stream('a'),
+      expectedRevision: 'no_stream',
+      events: events(3),
+    });
     const after = await progress([]);
     expect(after.head).toBeGreaterThanOrEqual(appended.lastGlobalPosition);
     expect(after.head).toBeGreaterThan(before.head);
 
-    const subscription = ctx.store.subscribeToAll({ subscriptionId, pollIntervalMs: 20, handler: async () => undefined });
+    const subscription = ctx.store.subscribeToAll({
+      subscriptionId,
+      pollIntervalMs: 20,
+      handler: async () => undefined,
+    });
     await subscription.caughtUp();
     await subscription.stop(); // saves the checkpoint
     const saved = await progress([subscriptionId, never]);

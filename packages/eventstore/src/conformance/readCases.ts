@@ -46,7 +46,9 @@ export function readCases(ctx: Context): void {
     const reopened = await reopen();
     try {
       expect(await reopened.readStream(name)).toEqual(before);
-      await expect(reopened.append({ streamName: name, expectedRevision: 0, events: [event()] })).rejects.toMatchObject({ actual: 1 });
+      await expect(reopened.append({ streamName: name, expectedRevision: 0, events: [event()] })).rejects.toMatchObject(
+        { actual: 1 },
+      );
       await reopened.append({ streamName: name, expectedRevision: 1, events: [event('C.v1')] });
       const second = record(reopened, ctx.prefix);
       await second.subscription.caughtUp();

@@ -5,7 +5,8 @@ import { delay, events, record, waitFor, type Context } from './context.ts';
 export function subscriptionCases(ctx: Context): void {
   const appendTo = (label: string, count: number) =>
     ctx.store.append({ streamName: ctx.stream(label), expectedRevision: 'any', events: events(count) });
-  const ours = async () => (await ctx.store.readAll({ limit: 1_000_000 })).filter((e) => e.streamName.startsWith(ctx.prefix));
+  const ours = async () =>
+    (await ctx.store.readAll({ limit: 1_000_000 })).filter((e) => e.streamName.startsWith(ctx.prefix));
   const ids = (list: RecordedEvent[]) => list.map((e) => e.id);
 
   it('delivers stored and then new events once each, in global order', async () => {

@@ -7,7 +7,18 @@ const lease = 30_000;
 const retention = 86_400_000;
 
 /** Hostile account ids and keys: query syntax of MongoDB and SQL, prototype names, odd characters. */
-const hostile = ['{"$gt":""}', '$where', '__proto__', `' OR '1'='1`, '%', 'a.b', '["a","b"]', '\u0000', 'ключ 鍵 🔑 é', 'k'.repeat(255)];
+const hostile = [
+  '{"$gt":""}',
+  '$where',
+  '__proto__',
+  `' OR '1'='1`,
+  '%',
+  'a.b',
+  '["a","b"]',
+  '\u0000',
+  'ключ 鍵 🔑 é',
+  'k'.repeat(255),
+];
 
 export function idempotencyCases(ctx: Context): void {
   const store = () => ctx.store.idempotency;
@@ -25,7 +36,15 @@ export function idempotencyCases(ctx: Context): void {
     };
   };
   /** The record a successful claim leaves. */
-  const pending = ({ clientId, key, fingerprint, owner, lockedUntil, now, expiresAt }: IdempotencyClaimRequest): IdempotencyRecord => ({
+  const pending = ({
+    clientId,
+    key,
+    fingerprint,
+    owner,
+    lockedUntil,
+    now,
+    expiresAt,
+  }: IdempotencyClaimRequest): IdempotencyRecord => ({
     clientId,
     key,
     fingerprint,
@@ -62,7 +81,9 @@ export function idempotencyCases(ctx: Context): void {
   it("stores the owner's answer once; another owner writes nothing; claims then get the done record, even past the lease", async () => {
     const first = claim();
     await store().claim(first);
-    expect(await store().complete(first.clientId, first.key, ctx.id('intruder'), { status: 500, body: 'x' })).toBe(false);
+    expect(await store().complete(first.clientId, first.key, ctx.id('intruder'), { status: 500, body: 'x' })).toBe(
+      false,
+    );
     expect(await store().get(first.clientId, first.key)).toEqual(pending(first));
     expect(await store().complete(first.clientId, first.key, first.owner, answer)).toBe(true);
     const done = { ...pending(first), state: 'done', answer };
@@ -71,13 +92,19 @@ export function idempotencyCases(ctx: Context): void {
     expect(await store().complete(first.clientId, first.key, first.owner, { status: 500, body: 'x' })).toBe(false);
     const later = claim({ owner: ctx.id('later'), now: first.lockedUntil + 1 });
     expect(await store().claim(later)).toEqual({ claimed: false, record: done });
-    expect(await store().claim({ ...later, fingerprint: 'POST /orders other' })).toEqual({ claimed: false, record: done });
+    expect(await store().claim({ ...later, fingerprint: 'POST /orders other' })).toEqual({
+      claimed: false,
+      record: done,
+    });
   });
 
   it('stores a body of 1.2 MB and one of arbitrary unicode exactly', async () => {
     const bodies = {
       // 1.2 MB of JSON (20 000 items of 60 characters).
-      large: JSON.stringify({ code: 0, data: Array.from({ length: 20_000 }, (_, i) => ({ n: i, pad: 'x'.repeat(40) })) }),
+      large: JSON.stringify({
+        code: 0,
+        data: Array.from({ length: 20_000 }, (_, i) => ({ n: i, pad: 'x'.repeat(40) })),
+      }),
       unicode: '{"name":"Tan Ah Kow 陈亚九 محمد 🚚📦 e\u0301 \u0000 \u2028 \uffff 𝄞"}',
     };
     for (const [label, body] of Object.entries(bodies)) {
@@ -132,7 +159,12 @@ export function idempotencyCases(ctx: Context): void {
       await store().claim(first);
       if (state === 'done') await store().complete(first.clientId, first.key, first.owner, answer);
       const live = await store().get(first.clientId, first.key);
-      const before = claim({ key: first.key, owner: ctx.id('before'), fingerprint: 'POST /orders other', now: first.expiresAt - 1 });
+      const before = claim({
+        key: first.key,
+        owner: ctx.id('before'),
+        fingerprint: 'POST /orders other',
+        now: first.expiresAt - 1,
+      });
       expect(await store().claim(before)).toEqual({ claimed: false, record: live });
       const after = { ...before, owner: ctx.id('after'), now: first.expiresAt };
       expect(await store().claim(after)).toEqual({ claimed: true });
@@ -148,14 +180,18 @@ export function idempotencyCases(ctx: Context): void {
     await store().claim(expired);
     await store().claim(lapsed);
     for (const key of [ctx.id('new'), expired.key, lapsed.key]) {
-      const requests = Array.from({ length: 20 }, (_, i) => claim({ key, owner: ctx.id(`racer-${i}`), now: t0 + 2_000 }));
+      const requests = Array.from({ length: 20 }, (_, i) =>
+        claim({ key, owner: ctx.id(`racer-${i}`), now: t0 + 2_000 }),
+      );
       const results = await Promise.all(requests.map((request) => store().claim(request)));
       const winners = requests.filter((_, i) => results[i]!.claimed);
       expect(winners).toHaveLength(1);
       const record = pending(winners[0]!);
       expect(await store().get(record.clientId, key)).toEqual(record);
       // Every loser saw the winner's record.
-      expect(results.filter((result) => !result.claimed)).toEqual(Array.from({ length: 19 }, () => ({ claimed: false, record })));
+      expect(results.filter((result) => !result.claimed)).toEqual(
+        Array.from({ length: 19 }, () => ({ claimed: false, record })),
+      );
     }
   });
 
@@ -181,7 +217,12 @@ export function idempotencyCases(ctx: Context): void {
     // Each under a hostile key of one account and under one key of a hostile account; fingerprints tell them apart.
     const requests = hostile.flatMap((text, i) => [
       claim({ clientId: client, key: text, fingerprint: `key ${i}`, owner: ctx.id(`key-${i}`) }),
-      claim({ clientId: `${text}${client}`, key: ctx.id('key'), fingerprint: `client ${i}`, owner: ctx.id(`client-${i}`) }),
+      claim({
+        clientId: `${text}${client}`,
+        key: ctx.id('key'),
+        fingerprint: `client ${i}`,
+        owner: ctx.id(`client-${i}`),
+      }),
     ]);
     for (const request of requests) expect(await store().claim(request)).toEqual({ claimed: true });
     for (const request of requests) {
@@ -194,7 +235,9 @@ export function idempotencyCases(ctx: Context): void {
       expect(await store().get(client, `${probe}x`)).toBeNull();
     }
     // The hostile owners above wrote nothing.
-    expect(await Promise.all(requests.map((request) => store().get(request.clientId, request.key)))).toEqual(requests.map(pending));
+    expect(await Promise.all(requests.map((request) => store().get(request.clientId, request.key)))).toEqual(
+      requests.map(pending),
+    );
   });
 
   it('keeps pairs apart that a joined account id and key would confuse', async () => {
@@ -223,8 +266,15 @@ export function idempotencyCases(ctx: Context): void {
     const reopened = await reopen();
     try {
       expect(await reopened.idempotency.get(held.clientId, held.key)).toEqual(pending(held));
-      expect(await reopened.idempotency.get(done.clientId, done.key)).toEqual({ ...pending(done), state: 'done', answer });
-      expect(await reopened.idempotency.claim({ ...held, owner: ctx.id('again') })).toEqual({ claimed: false, record: pending(held) });
+      expect(await reopened.idempotency.get(done.clientId, done.key)).toEqual({
+        ...pending(done),
+        state: 'done',
+        answer,
+      });
+      expect(await reopened.idempotency.claim({ ...held, owner: ctx.id('again') })).toEqual({
+        claimed: false,
+        record: pending(held),
+      });
     } finally {
       await reopened.close();
     }

@@ -1,7 +1,17 @@
 import { expect, it } from '@jest/globals';
 import { parcelView, type Context } from './context.ts';
 
-const hostile = ['$where', '{"$gt":""}', `' OR '1'='1`, 'x"); DROP TABLE parcels;--', '名前🚚', 'nul\u0000byte', '.*', '%', ''];
+const hostile = [
+  '$where',
+  '{"$gt":""}',
+  `' OR '1'='1`,
+  'x"); DROP TABLE parcels;--',
+  '名前🚚',
+  'nul\u0000byte',
+  '.*',
+  '%',
+  '',
+];
 
 export function parcelCases(ctx: Context): void {
   const parcels = () => ctx.store.parcels;
@@ -68,21 +78,34 @@ export function parcelCases(ctx: Context): void {
   it('a partner number a carrier gives twice: both views are saved, the number finds the parcel that carried it first', async () => {
     const client = ctx.id('client');
     const partner = ctx.id('LMXDUP');
-    const [earlier, later] = [ctx.id('D1'), ctx.id('D2')].map((trackingNumber) => parcelView({ trackingNumber, clientId: client, carrier: 'LMX' }));
+    const [earlier, later] = [ctx.id('D1'), ctx.id('D2')].map((trackingNumber) =>
+      parcelView({ trackingNumber, clientId: client, carrier: 'LMX' }),
+    );
     for (const view of [earlier!, later!]) {
       expect(await parcels().save(view, -1)).toBe(true);
       expect(await parcels().save({ ...view, revision: 1, partnerTrackingNo: partner }, 0)).toBe(true);
     }
     expect(await parcels().get(later!.trackingNumber)).toEqual({ ...later, revision: 1, partnerTrackingNo: partner });
-    expect(await parcels().getByPartnerTrackingNo('LMX', partner)).toEqual({ ...earlier, revision: 1, partnerTrackingNo: partner });
-    const created = parcelView({ trackingNumber: ctx.id('D3'), clientId: client, carrier: 'LMX', partnerTrackingNo: partner });
+    expect(await parcels().getByPartnerTrackingNo('LMX', partner)).toEqual({
+      ...earlier,
+      revision: 1,
+      partnerTrackingNo: partner,
+    });
+    const created = parcelView({
+      trackingNumber: ctx.id('D3'),
+      clientId: client,
+      carrier: 'LMX',
+      partnerTrackingNo: partner,
+    });
     expect(await parcels().save(created, -1)).toBe(true);
     expect(await parcels().get(created.trackingNumber)).toEqual(created);
   });
 
   it('saveMany: each view its own compare-and-set in one call, the outcomes in the order given', async () => {
     const client = ctx.id('client');
-    const [kept, moved, fresh, absent] = ['M1', 'M2', 'M3', 'M4'].map((n) => parcelView({ trackingNumber: ctx.id(n), clientId: client }));
+    const [kept, moved, fresh, absent] = ['M1', 'M2', 'M3', 'M4'].map((n) =>
+      parcelView({ trackingNumber: ctx.id(n), clientId: client }),
+    );
     await parcels().save(kept!, -1);
     await parcels().save(moved!, -1);
     const outcomes = await parcels().saveMany([
@@ -104,7 +127,9 @@ export function parcelCases(ctx: Context): void {
     const client = ctx.id('client');
     const bases = ['C1', 'C2', 'C3'].map((n) => parcelView({ trackingNumber: ctx.id(n), clientId: client }));
     for (const view of bases) await parcels().save(view, -1);
-    const calls = ['first', 'second'].map((carrier) => bases.map((view) => ({ view: { ...view, revision: 1, carrier }, expectedRevision: 0 })));
+    const calls = ['first', 'second'].map((carrier) =>
+      bases.map((view) => ({ view: { ...view, revision: 1, carrier }, expectedRevision: 0 })),
+    );
     const outcomes = await Promise.all(calls.map((entries) => parcels().saveMany(entries)));
     for (const [i, view] of bases.entries()) {
       expect(outcomes.map((o) => o[i])).toContain(true);
@@ -117,37 +142,73 @@ export function parcelCases(ctx: Context): void {
   it('saveMany: a partner number another parcel holds already is saved without the key, as with save', async () => {
     const client = ctx.id('client');
     const partner = ctx.id('LMXDUPM');
-    const [earlier, later, created, other] = ['E1', 'E2', 'E3', 'E4'].map((n) => parcelView({ trackingNumber: ctx.id(n), clientId: client, carrier: 'LMX' }));
-    await parcels().saveMany([{ view: earlier!, expectedRevision: -1 }, { view: later!, expectedRevision: -1 }]);
+    const [earlier, later, created, other] = ['E1', 'E2', 'E3', 'E4'].map((n) =>
+      parcelView({ trackingNumber: ctx.id(n), clientId: client, carrier: 'LMX' }),
+    );
+    await parcels().saveMany([
+      { view: earlier!, expectedRevision: -1 },
+      { view: later!, expectedRevision: -1 },
+    ]);
     const registered = [earlier!, later!].map((view) => ({ ...view, revision: 1, partnerTrackingNo: partner }));
     // One call per number, so that which parcel carried it first is known.
-    expect(await parcels().saveMany([{ view: registered[0]!, expectedRevision: 0 }, { view: other!, expectedRevision: -1 }])).toEqual([true, true]);
+    expect(
+      await parcels().saveMany([
+        { view: registered[0]!, expectedRevision: 0 },
+        { view: other!, expectedRevision: -1 },
+      ]),
+    ).toEqual([true, true]);
     const withNumber = { ...created!, partnerTrackingNo: partner };
-    expect(await parcels().saveMany([{ view: registered[1]!, expectedRevision: 0 }, { view: withNumber, expectedRevision: -1 }])).toEqual([true, true]);
-    for (const view of [...registered, withNumber, other!]) expect(await parcels().get(view.trackingNumber)).toEqual(view);
+    expect(
+      await parcels().saveMany([
+        { view: registered[1]!, expectedRevision: 0 },
+        { view: withNumber, expectedRevision: -1 },
+      ]),
+    ).toEqual([true, true]);
+    for (const view of [...registered, withNumber, other!])
+      expect(await parcels().get(view.trackingNumber)).toEqual(view);
     expect(await parcels().getByPartnerTrackingNo('LMX', partner)).toEqual(registered[0]);
   });
 
   it('the public read gives only what the tracking page may show, and nothing for a parcel with nothing to show', async () => {
     const view = parcelView({ trackingNumber: ctx.id('P1'), clientId: ctx.id('owner'), partnerTrackingNo: 'LMX1' });
     const silent = parcelView({ trackingNumber: ctx.id('P2'), clientId: ctx.id('owner'), activities: [] });
-    await parcels().saveMany([{ view, expectedRevision: -1 }, { view: silent, expectedRevision: -1 }]);
+    await parcels().saveMany([
+      { view, expectedRevision: -1 },
+      { view: silent, expectedRevision: -1 },
+    ]);
     const shown = await parcels().getPublicTracking(view.trackingNumber);
     expect(shown).toEqual({
       trackingNumber: view.trackingNumber,
       carrier: 'LMX',
       partnerTrackingNo: 'LMX1',
-      activities: view.activities.map((a) => ({ dateTime: a.dateTime, statusCode: a.statusCode, statusDesc: a.statusDesc, location: a.location })),
+      activities: view.activities.map((a) => ({
+        dateTime: a.dateTime,
+        statusCode: a.statusCode,
+        statusDesc: a.statusDesc,
+        location: a.location,
+      })),
     });
     const text = JSON.stringify(shown);
-    for (const secret of [view.clientId, view.customTrackingNum, 'Tan Ah Kow', '+6591234567', '1 Fusionopolis Way', 'declared']) expect(text).not.toContain(secret);
+    for (const secret of [
+      view.clientId,
+      view.customTrackingNum,
+      'Tan Ah Kow',
+      '+6591234567',
+      '1 Fusionopolis Way',
+      'declared',
+    ])
+      expect(text).not.toContain(secret);
     expect(await parcels().getPublicTracking(silent.trackingNumber)).toBeNull();
     expect(await parcels().getPublicTracking(ctx.id('NONE'))).toBeNull();
     for (const key of hostile) expect(await parcels().getPublicTracking(key)).toBeNull();
   });
 
   it("reads another account's parcel exactly as a missing one", async () => {
-    const view = parcelView({ trackingNumber: ctx.id('A1'), clientId: ctx.id('owner'), customTrackingNum: ctx.id('ref') });
+    const view = parcelView({
+      trackingNumber: ctx.id('A1'),
+      clientId: ctx.id('owner'),
+      customTrackingNum: ctx.id('ref'),
+    });
     await parcels().save(view, -1);
     const other = ctx.id('other');
     expect(await parcels().getForClient(view.clientId, view.trackingNumber)).toEqual(view);
@@ -163,7 +224,14 @@ export function parcelCases(ctx: Context): void {
     for (const trackingNumber of mine) await parcels().save(parcelView({ trackingNumber, clientId: client }), -1);
     await parcels().save(parcelView({ trackingNumber: ctx.id('X1'), clientId: ctx.id('other') }), -1);
 
-    const found = await parcels().getManyForClient(client, [mine[0]!, mine[0]!, ctx.id('X1'), ctx.id('NONE'), mine[2]!, mine[0]!]);
+    const found = await parcels().getManyForClient(client, [
+      mine[0]!,
+      mine[0]!,
+      ctx.id('X1'),
+      ctx.id('NONE'),
+      mine[2]!,
+      mine[0]!,
+    ]);
     expect([...found.keys()].sort()).toEqual([mine[0], mine[2]]);
     expect(found.get(mine[2]!)?.trackingNumber).toBe(mine[2]);
     expect((await parcels().getManyForClient(client, [])).size).toBe(0);
@@ -183,7 +251,8 @@ export function parcelCases(ctx: Context): void {
   it('getManyForClient answers 1000 numbers in one call', async () => {
     const client = ctx.id('client');
     const numbers = Array.from({ length: 1000 }, (_, i) => ctx.id(`N${i}`));
-    for (const trackingNumber of numbers.slice(0, 600)) await parcels().save(parcelView({ trackingNumber, clientId: client }), -1);
+    for (const trackingNumber of numbers.slice(0, 600))
+      await parcels().save(parcelView({ trackingNumber, clientId: client }), -1);
     const found = await parcels().getManyForClient(client, numbers);
     expect(found.size).toBe(600);
     expect(found.has(numbers[599]!)).toBe(true);
@@ -191,13 +260,21 @@ export function parcelCases(ctx: Context): void {
   });
 
   it('matches tracking numbers and references exactly: no case folding, no trimming', async () => {
-    const view = parcelView({ trackingNumber: ctx.id('ABC123'), clientId: ctx.id('client'), customTrackingNum: ctx.id('Ref-X') });
+    const view = parcelView({
+      trackingNumber: ctx.id('ABC123'),
+      clientId: ctx.id('client'),
+      customTrackingNum: ctx.id('Ref-X'),
+    });
     await parcels().save(view, -1);
     for (const near of [view.trackingNumber.toLowerCase(), `${view.trackingNumber} `, ` ${view.trackingNumber}`]) {
       expect(await parcels().getForClient(view.clientId, near)).toBeNull();
       expect((await parcels().getManyForClient(view.clientId, [near])).size).toBe(0);
     }
-    for (const near of [view.customTrackingNum.toUpperCase(), view.customTrackingNum.toLowerCase(), `${view.customTrackingNum} `]) {
+    for (const near of [
+      view.customTrackingNum.toUpperCase(),
+      view.customTrackingNum.toLowerCase(),
+      `${view.customTrackingNum} `,
+    ]) {
       expect(await parcels().getByReference(view.clientId, near)).toBeNull();
     }
     expect(await parcels().getForClient(view.clientId.toUpperCase(), view.trackingNumber)).toBeNull();
@@ -206,7 +283,12 @@ export function parcelCases(ctx: Context): void {
   it('stores hostile strings literally and matches them only literally', async () => {
     const client = ctx.id('client');
     for (const text of hostile) {
-      const view = parcelView({ trackingNumber: `${ctx.id('H')}${text}`, clientId: client, customTrackingNum: text, partnerName: text });
+      const view = parcelView({
+        trackingNumber: `${ctx.id('H')}${text}`,
+        clientId: client,
+        customTrackingNum: text,
+        partnerName: text,
+      });
       expect(await parcels().save(view, -1)).toBe(true);
       expect(await parcels().getForClient(client, view.trackingNumber)).toEqual(view);
       expect(await parcels().getByReference(client, text)).toEqual(view);

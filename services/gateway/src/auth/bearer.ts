@@ -12,7 +12,11 @@ export async function issueToken(tokens: TokenStore, clientId: string, nowMs: nu
 }
 
 /** The account of a current, unexpired token; null for anything else (missing, expired, superseded). */
-export async function verifyBearer(tokens: TokenStore, authorization: string | undefined, nowMs: number): Promise<string | null> {
+export async function verifyBearer(
+  tokens: TokenStore,
+  authorization: string | undefined,
+  nowMs: number,
+): Promise<string | null> {
   const match = /^Bearer +(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) return null;
   const record = await tokens.findByHash(hashToken(match[1]!));

@@ -6,7 +6,9 @@ import type { Account } from '@parcel-logistics/reference-data';
 const SEED_WINDOW_MS = 10 * 60 * 1000;
 
 export const signature = (apiName: string, apiKey: string, seed: string): string =>
-  createHash('md5').update(apiName.toLowerCase() + apiKey + seed).digest('hex');
+  createHash('md5')
+    .update(apiName.toLowerCase() + apiKey + seed)
+    .digest('hex');
 
 export type SignatureCheck = { ok: true; account: Account } | { ok: false; message: string };
 

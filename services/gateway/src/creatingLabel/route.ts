@@ -26,7 +26,14 @@ export function creatingLabel(router: Router, ctx: GatewayContext): void {
     // The tracking service reads the parcel, decides, has it rendered and records LB_GN: one read.
     const { clientId } = accountOf(res);
     const trackingNumber = Barcode.toUpperCase();
-    const payload: CreateLabel['payload'] = { clientId, trackingNumber, origin: Origin, destination: Destination, labelType: LabelType, direction: direction as Direction };
+    const payload: CreateLabel['payload'] = {
+      clientId,
+      trackingNumber,
+      origin: Origin,
+      destination: Destination,
+      labelType: LabelType,
+      direction: direction as Direction,
+    };
     const reply = await ctx.bus.request<CreateLabelReply>(
       Topics.trackingCommands,
       { id: randomUUID(), key: trackingNumber, type: 'CreateLabel', payload },

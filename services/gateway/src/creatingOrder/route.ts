@@ -1,8 +1,22 @@
 /** B1 POST create-order: validated here, created by the order service over the bus. */
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
-import { B, CODE_FAILURE, CODE_SUCCESS, DEADLINE_HEADER, deadlineFor, toParcelOrder, Topics, validateCreateOrder } from '@parcel-logistics/contracts';
-import type { CreateOrderReply, CreateOrderValidation, ParcelRegistration, SettleCreateOrder } from '@parcel-logistics/contracts';
+import {
+  B,
+  CODE_FAILURE,
+  CODE_SUCCESS,
+  DEADLINE_HEADER,
+  deadlineFor,
+  toParcelOrder,
+  Topics,
+  validateCreateOrder,
+} from '@parcel-logistics/contracts';
+import type {
+  CreateOrderReply,
+  CreateOrderValidation,
+  ParcelRegistration,
+  SettleCreateOrder,
+} from '@parcel-logistics/contracts';
 import type { CreateOrderResult } from '@parcel-logistics/contracts/api';
 import { lockerStationFor, parcelRules } from '@parcel-logistics/domain';
 import type { Account } from '@parcel-logistics/reference-data';
@@ -12,11 +26,20 @@ import { sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
 /** A validated order as the order service registers it: in the domain's words, weights in the account's unit. */
-export function registrationOf(account: Account, valid: Extract<CreateOrderValidation, { ok: true }>): ParcelRegistration {
+export function registrationOf(
+  account: Account,
+  valid: Extract<CreateOrderValidation, { ok: true }>,
+): ParcelRegistration {
   const { order, carrier, serviceType, assignedStation } = valid;
   const parcelOrder = toParcelOrder(order, account.weightUnit);
   const lockerStation = lockerStationFor(parcelOrder, assignedStation);
-  return { clientId: account.clientId, order: parcelOrder, serviceType, carrier, ...(lockerStation ? { lockerStation } : {}) };
+  return {
+    clientId: account.clientId,
+    order: parcelOrder,
+    serviceType,
+    carrier,
+    ...(lockerStation ? { lockerStation } : {}),
+  };
 }
 
 /**
@@ -26,10 +49,20 @@ export function registrationOf(account: Account, valid: Extract<CreateOrderValid
  * Otherwise (or with no answer) it fails, but not before the command's deadline, after which no
  * handler acts on it: nothing will create it later.
  */
-async function settledAfterFailure(ctx: GatewayContext, error: unknown, key: string, query: SettleCreateOrder['payload'], deadlineMs: number): Promise<CreateOrderReply> {
+async function settledAfterFailure(
+  ctx: GatewayContext,
+  error: unknown,
+  key: string,
+  query: SettleCreateOrder['payload'],
+  deadlineMs: number,
+): Promise<CreateOrderReply> {
   const { commandTimeoutMs } = ctx.config;
   const settled = await ctx.bus
-    .request<CreateOrderReply>(Topics.orderCommands, { id: randomUUID(), key, type: 'SettleCreateOrder', payload: query }, { timeoutMs: commandTimeoutMs })
+    .request<CreateOrderReply>(
+      Topics.orderCommands,
+      { id: randomUUID(), key, type: 'SettleCreateOrder', payload: query },
+      { timeoutMs: commandTimeoutMs },
+    )
     .catch(() => undefined);
   if (settled?.ok) return settled;
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadlineMs - ctx.clock.now().getTime())));
@@ -39,7 +72,11 @@ async function settledAfterFailure(ctx: GatewayContext, error: unknown, key: str
 export function creatingOrder(router: Router, ctx: GatewayContext): void {
   mount(router, ctx, 'createOrder', async (req, res) => {
     const account = accountOf(res);
-    const result = validateCreateOrder(req.body as Record<string, unknown>, { account, ref: ctx.ref, rules: parcelRules });
+    const result = validateCreateOrder(req.body as Record<string, unknown>, {
+      account,
+      ref: ctx.ref,
+      rules: parcelRules,
+    });
     if (!result.ok) return sendB(res, CODE_FAILURE, result.message, []);
     const { order } = result;
     const payload = registrationOf(account, result);
@@ -49,7 +86,11 @@ export function creatingOrder(router: Router, ctx: GatewayContext): void {
     const headers = { [DEADLINE_HEADER]: deadline };
     const key = `${account.clientId}/${order.custom_tracking_num}`;
     const reply = await ctx.bus
-      .request<CreateOrderReply>(Topics.orderCommands, { id: commandId, key, type: 'CreateOrder', payload, headers }, { timeoutMs: commandTimeoutMs })
+      .request<CreateOrderReply>(
+        Topics.orderCommands,
+        { id: commandId, key, type: 'CreateOrder', payload, headers },
+        { timeoutMs: commandTimeoutMs },
+      )
       .catch((error: unknown) => {
         const query = { clientId: account.clientId, customTrackingNum: order.custom_tracking_num, commandId };
         return settledAfterFailure(ctx, error, key, query, Number(deadline));

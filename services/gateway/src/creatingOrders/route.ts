@@ -5,7 +5,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
-import { B, check, CODE_FAILURE, CODE_SUCCESS, CreateOrdersRequest, Topics, validateCreateOrder } from '@parcel-logistics/contracts';
+import {
+  B,
+  check,
+  CODE_FAILURE,
+  CODE_SUCCESS,
+  CreateOrdersRequest,
+  Topics,
+  validateCreateOrder,
+} from '@parcel-logistics/contracts';
 import type { AcceptOrderBatch, AcceptOrderBatchReply, CreateOrder } from '@parcel-logistics/contracts';
 import type { BatchEntry, CreateOrdersResult } from '@parcel-logistics/contracts/api';
 import { formatSgt, parcelRules } from '@parcel-logistics/domain';
@@ -32,7 +40,8 @@ export function creatingOrders(router: Router, ctx: GatewayContext): void {
     for (const raw of body.value.orders) {
       const sent = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
       const ref = typeof sent.custom_tracking_num === 'string' ? sent.custom_tracking_num : '';
-      const reject = (reason: string) => errors.push({ custom_tracking_num: ref, date_time: dateTime, status: 'Rejected', error: [{ reason }] });
+      const reject = (reason: string) =>
+        errors.push({ custom_tracking_num: ref, date_time: dateTime, status: 'Rejected', error: [{ reason }] });
       if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
         reject(B.invalid('orders'));
         continue;
@@ -52,7 +61,11 @@ export function creatingOrders(router: Router, ctx: GatewayContext): void {
       success.push({ custom_tracking_num: ref, date_time: dateTime, status: 'Accepted', error: [] });
     }
     if (accepted.length > 0) {
-      const payload: AcceptOrderBatch['payload'] = { batchId: randomUUID(), clientId: account.clientId, orders: accepted };
+      const payload: AcceptOrderBatch['payload'] = {
+        batchId: randomUUID(),
+        clientId: account.clientId,
+        orders: accepted,
+      };
       await ctx.bus.request<AcceptOrderBatchReply>(
         Topics.orderCommands,
         { id: randomUUID(), key: account.clientId, type: 'AcceptOrderBatch', payload },

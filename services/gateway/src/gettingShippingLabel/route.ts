@@ -19,8 +19,13 @@ export function gettingShippingLabel(router: Router, ctx: GatewayContext): void 
     mount(router, ctx, operation, async (req, res) => {
       const query = check(TrackingNumQuery, req.query);
       if (!query.ok) return sendB(res, CODE_FAILURE, query.message, []);
-      const rendered = await renderLabel(ctx, { clientId: accountOf(res).clientId, trackingNumber: query.value.tracking_num, format });
-      if (!rendered.ok) return sendB(res, CODE_FAILURE, rendered.error === 'ParcelNotFound' ? B.orderNotFound : rendered.message, []);
+      const rendered = await renderLabel(ctx, {
+        clientId: accountOf(res).clientId,
+        trackingNumber: query.value.tracking_num,
+        format,
+      });
+      if (!rendered.ok)
+        return sendB(res, CODE_FAILURE, rendered.error === 'ParcelNotFound' ? B.orderNotFound : rendered.message, []);
       sendB(res, CODE_SUCCESS, B.success, { [field]: rendered.content });
     });
   }

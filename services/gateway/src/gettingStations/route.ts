@@ -15,14 +15,16 @@ export function gettingStations(router: Router, ctx: GatewayContext): void {
     const postcode = query.success ? query.data.postcode : undefined;
     // Omitted (or not a single value): the specified empty list, not an error.
     if (postcode === undefined) return sendB(res, CODE_SUCCESS, B.success, []);
-    const stations = ctx.ref.stationsNear(postcode, STATION_RADIUS_M, STATION_LIMIT).map(({ station, distance }): Station => ({
-      Zipcode: station.zipcode,
-      Station_Name: station.name,
-      Station_Address: station.address,
-      Address_Detail: station.addressDetail,
-      Distance: Math.round(distance * 10) / 10,
-      Station_Code: station.code,
-    }));
+    const stations = ctx.ref
+      .stationsNear(postcode, STATION_RADIUS_M, STATION_LIMIT)
+      .map(({ station, distance }): Station => ({
+        Zipcode: station.zipcode,
+        Station_Name: station.name,
+        Station_Address: station.address,
+        Address_Detail: station.addressDetail,
+        Distance: Math.round(distance * 10) / 10,
+        Station_Code: station.code,
+      }));
     sendB(res, CODE_SUCCESS, B.success, stations);
   });
 }

@@ -14,7 +14,8 @@ import { FIXED_NOW, listeningGateway } from '../../test/gateway.fixtures.ts';
 const projections = createSqliteProjectionStore({ file: ':memory:' });
 let failures = 0;
 const lookup = projections.parcels.getManyForClient.bind(projections.parcels);
-projections.parcels.getManyForClient = (clientId, numbers) => (failures-- > 0 ? Promise.reject(new Error('store down')) : lookup(clientId, numbers));
+projections.parcels.getManyForClient = (clientId, numbers) =>
+  failures-- > 0 ? Promise.reject(new Error('store down')) : lookup(clientId, numbers);
 
 // The order service's stand-in: slow enough for a client to give up first, and counting its calls.
 const bus = createInProcessBus();
@@ -65,9 +66,17 @@ test('the answer is kept before it is sent: the record is done by the time the c
 
 test('a client that gives up before the answer does not lose it: its retry gets the answer of the work done once', async () => {
   const order = {
-    custom_tracking_num: 'ORDER-GIVES-UP', recipient_name: 'Tan Ah Kow', recipient_country: 'SG', recipient_phone: '6591234567',
-    recipient_address: '1 Raffles Place', postal_code: '048616', sender_country: 'SG', client_size: '10,30,20', client_weight: 1.2,
-    declared_value: 49.9, declared_value_currency: 'SGD',
+    custom_tracking_num: 'ORDER-GIVES-UP',
+    recipient_name: 'Tan Ah Kow',
+    recipient_country: 'SG',
+    recipient_phone: '6591234567',
+    recipient_address: '1 Raffles Place',
+    postal_code: '048616',
+    sender_country: 'SG',
+    client_size: '10,30,20',
+    client_weight: 1.2,
+    declared_value: 49.9,
+    declared_value_currency: 'SGD',
     item: [{ description: 'Book', unitPrice: 24.95, quantity: 2, weight: 0.6, currency: 'SGD', totalValue: 49.9 }],
   };
   const send = (signal?: AbortSignal) =>

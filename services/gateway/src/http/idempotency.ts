@@ -91,7 +91,14 @@ export function idempotency(options: IdempotencyOptions): GatewayContext['idempo
   };
 
   /** Runs the route and keeps its answer (sealed when `seal` is given) before sending it. */
-  const run = (res: Response, next: NextFunction, clientId: string, key: string, owner: string, seal: ((text: string) => string) | undefined) => {
+  const run = (
+    res: Response,
+    next: NextFunction,
+    clientId: string,
+    key: string,
+    owner: string,
+    seal: ((text: string) => string) | undefined,
+  ) => {
     // A client that goes away before the answer (its own timeout) does not lose it: the work goes on,
     // its answer is kept when it comes, and the client's retry gets it. A route that never answers
     // leaves the claim to lapse after its lease.
@@ -103,10 +110,13 @@ export function idempotency(options: IdempotencyOptions): GatewayContext['idempo
         status >= 500
           ? store.release(clientId, key, owner)
           : store.complete(clientId, key, owner, { status, body: seal ? seal(text) : text }).then((held) => {
-              if (!held) log.warn({ clientId }, 'idempotency: the claim lapsed and was taken over before the answer was kept');
+              if (!held)
+                log.warn({ clientId }, 'idempotency: the claim lapsed and was taken over before the answer was kept');
             });
       // The answer goes out even when it could not be kept: the work is done, and a retry would find the claim lapsed.
-      kept.catch((err: unknown) => log.error({ err, clientId }, 'idempotency: keeping the answer failed')).finally(send);
+      kept
+        .catch((err: unknown) => log.error({ err, clientId }, 'idempotency: keeping the answer failed'))
+        .finally(send);
       return res;
     };
     next();
@@ -120,14 +130,34 @@ export function idempotency(options: IdempotencyOptions): GatewayContext['idempo
     const secret = secretsOf(account);
     const raw = (res.locals.rawBody as Buffer | undefined) ?? Buffer.alloc(0);
     // A one-shot hash over the secret, the request line and the body: as unguessable as an HMAC here, a tenth of its cost.
-    const fingerprint = hash('sha256', Buffer.concat([secret.fingerprint, Buffer.from(`${req.method} ${req.path}\n`), raw]), 'hex');
+    const fingerprint = hash(
+      'sha256',
+      Buffer.concat([secret.fingerprint, Buffer.from(`${req.method} ${req.path}\n`), raw]),
+      'hex',
+    );
     const owner = randomUUID();
     const giveUpAt = performance.now() + leaseMs + 1000;
     for (;;) {
       const now = clock.now().getTime();
       purge(now);
-      const claim = await store.claim({ clientId: account.clientId, key, fingerprint, owner, now, lockedUntil: now + leaseMs, expiresAt: now + ttlMs });
-      if (claim.claimed) return run(res, next, account.clientId, key, owner, secretAnswer ? (text) => seal(secret.seal, text) : undefined);
+      const claim = await store.claim({
+        clientId: account.clientId,
+        key,
+        fingerprint,
+        owner,
+        now,
+        lockedUntil: now + leaseMs,
+        expiresAt: now + ttlMs,
+      });
+      if (claim.claimed)
+        return run(
+          res,
+          next,
+          account.clientId,
+          key,
+          owner,
+          secretAnswer ? (text) => seal(secret.seal, text) : undefined,
+        );
       const { record } = claim;
       if (record.fingerprint !== fingerprint) return sendFor(req, res, CODE_FAILURE, Idempotency.reused(key), 200);
       if (record.state === 'done') {

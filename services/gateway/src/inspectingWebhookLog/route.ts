@@ -17,7 +17,14 @@ import {
 import type { WebhookAttemptView, WebhookMessageView } from '@parcel-logistics/contracts';
 import { formatSgt } from '@parcel-logistics/domain';
 import { TEST_EVENT_POSITION } from '@parcel-logistics/webhooks';
-import type { DeliveryMessage, MessageCursor, RecordedAttempt, WebhookDeliveries, WebhookEndpoint, WebhookStore } from '@parcel-logistics/webhooks';
+import type {
+  DeliveryMessage,
+  MessageCursor,
+  RecordedAttempt,
+  WebhookDeliveries,
+  WebhookEndpoint,
+  WebhookStore,
+} from '@parcel-logistics/webhooks';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { failB, sendB } from '../http/interfaces.ts';
@@ -81,8 +88,15 @@ export function inspectingWebhookLog(router: Router, ctx: GatewayContext): void 
     if (cursor !== undefined && !before) return failB(res, B.invalid('cursor'));
     const endpoint = await store.get(accountOf(res).clientId, endpoint_id);
     if (!endpoint) return failB(res, Webhook.notFound);
-    const page = paged(await deliveries.messages(endpoint.id, { limit: limit + 1, ...(before ? { before } : {}) }), limit, (m) => `${m.position}.${m.eventId}`);
-    sendB(res, CODE_SUCCESS, B.success, { messages: page.items.map((m) => messageView(m, endpoint)), next_cursor: page.next });
+    const page = paged(
+      await deliveries.messages(endpoint.id, { limit: limit + 1, ...(before ? { before } : {}) }),
+      limit,
+      (m) => `${m.position}.${m.eventId}`,
+    );
+    sendB(res, CODE_SUCCESS, B.success, {
+      messages: page.items.map((m) => messageView(m, endpoint)),
+      next_cursor: page.next,
+    });
   });
 
   mount(router, ctx, 'listWebhookAttempts', async (req, res) => {
@@ -93,7 +107,11 @@ export function inspectingWebhookLog(router: Router, ctx: GatewayContext): void 
     if (cursor !== undefined && before === undefined) return failB(res, B.invalid('cursor'));
     const endpoint = await store.get(accountOf(res).clientId, endpoint_id);
     if (!endpoint) return failB(res, Webhook.notFound);
-    const rows = await deliveries.attempts(endpoint.id, { limit: limit + 1, ...(before === undefined ? {} : { before }), ...(event_id ? { eventId: event_id } : {}) });
+    const rows = await deliveries.attempts(endpoint.id, {
+      limit: limit + 1,
+      ...(before === undefined ? {} : { before }),
+      ...(event_id ? { eventId: event_id } : {}),
+    });
     const page = paged(rows, limit, (a) => String(a.seq));
     sendB(res, CODE_SUCCESS, B.success, { attempts: page.items.map(attemptView), next_cursor: page.next });
   });
@@ -105,6 +123,10 @@ export function inspectingWebhookLog(router: Router, ctx: GatewayContext): void 
     if (!endpoint) return failB(res, Webhook.notFound);
     const outcome = await deliveries.redeliver(endpoint.id, body.value.event_id, ctx.clock.now());
     if (outcome === 'unknown') return failB(res, Webhook.messageNotFound);
-    sendB(res, CODE_SUCCESS, B.success, { endpoint_id: endpoint.id, event_id: body.value.event_id, already_pending: outcome === 'pending' });
+    sendB(res, CODE_SUCCESS, B.success, {
+      endpoint_id: endpoint.id,
+      event_id: body.value.event_id,
+      already_pending: outcome === 'pending',
+    });
   });
 }

@@ -13,8 +13,18 @@ export function issuingToken(router: Router, ctx: GatewayContext): void {
   // The credentials in the body were checked by the guard (auth/credentials.ts).
   mount(router, ctx, 'issueToken', async (_req, res) => {
     const now = ctx.clock.now().getTime();
-    const { token, expiresAt } = await issueToken(ctx.projections.tokens, accountOf(res).clientId, now, ctx.config.tokenTtlS);
-    const data: TokenResult = { AccessToken: token, TokenType: 'Bearer', ExpiresIn: ctx.config.tokenTtlS, ExpiresAt: formatSgt(new Date(expiresAt)) };
+    const { token, expiresAt } = await issueToken(
+      ctx.projections.tokens,
+      accountOf(res).clientId,
+      now,
+      ctx.config.tokenTtlS,
+    );
+    const data: TokenResult = {
+      AccessToken: token,
+      TokenType: 'Bearer',
+      ExpiresIn: ctx.config.tokenTtlS,
+      ExpiresAt: formatSgt(new Date(expiresAt)),
+    };
     sendA(res, CODE_SUCCESS, A.success, data);
   });
 }

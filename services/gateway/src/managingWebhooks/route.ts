@@ -107,8 +107,14 @@ export function managingWebhooks(router: Router, ctx: GatewayContext): void {
     const now = ctx.clock.now();
     const until = new Date(now.getTime() + ROTATION_OVERLAP_MS);
     // Secrets already rotated out keep their own expiry; the current one starts its 24 h now.
-    const kept = found.secrets.filter((s) => s.expiresAt === null || s.expiresAt > now).map((s) => ({ secret: s.secret, expiresAt: s.expiresAt ?? until }));
-    const rotated: WebhookEndpoint = { ...found, secrets: [{ secret: newSigningSecret(), expiresAt: null }, ...kept], updatedAt: now };
+    const kept = found.secrets
+      .filter((s) => s.expiresAt === null || s.expiresAt > now)
+      .map((s) => ({ secret: s.secret, expiresAt: s.expiresAt ?? until }));
+    const rotated: WebhookEndpoint = {
+      ...found,
+      secrets: [{ secret: newSigningSecret(), expiresAt: null }, ...kept],
+      updatedAt: now,
+    };
     if (!(await store.update(rotated))) return failB(res, Webhook.notFound);
     sendB(res, CODE_SUCCESS, B.success, { ...viewOf(rotated), secret: rotated.secrets[0]!.secret });
   });
@@ -120,9 +126,19 @@ export function managingWebhooks(router: Router, ctx: GatewayContext): void {
     if (!endpoint || !ctx.webhookDeliveries) return failB(res, Webhook.notFound);
     const now = ctx.clock.now();
     const eventId = randomUUID();
-    const message = { type: 'WebhookTest', schema: 'WebhookTest.v1', eventId, clientId: endpoint.clientId, endpointId: endpoint.id, time: formatSgt(now) };
+    const message = {
+      type: 'WebhookTest',
+      schema: 'WebhookTest.v1',
+      eventId,
+      clientId: endpoint.clientId,
+      endpointId: endpoint.id,
+      time: formatSgt(now),
+    };
     // Behind every parcel event already queued for the endpoint: a test event has no place in the log.
-    await ctx.webhookDeliveries.enqueue([{ endpointId: endpoint.id, eventId, position: TEST_EVENT_POSITION, body: JSON.stringify(message) }], now);
+    await ctx.webhookDeliveries.enqueue(
+      [{ endpointId: endpoint.id, eventId, position: TEST_EVENT_POSITION, body: JSON.stringify(message) }],
+      now,
+    );
     sendB(res, CODE_SUCCESS, B.success, { endpoint_id: endpoint.id, event_id: eventId });
   });
 

@@ -1,6 +1,14 @@
 /** B3 GET query-status and B4 POST query-multi-status. */
 import type { Router } from 'express';
-import { B, check, CODE_FAILURE, CODE_SUCCESS, QueryMultiStatusRequest, Remarks, TrackingNumQuery } from '@parcel-logistics/contracts';
+import {
+  B,
+  check,
+  CODE_FAILURE,
+  CODE_SUCCESS,
+  QueryMultiStatusRequest,
+  Remarks,
+  TrackingNumQuery,
+} from '@parcel-logistics/contracts';
 import type { MultiStatusResult } from '@parcel-logistics/contracts/api';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';

@@ -39,7 +39,8 @@ export function replayingWebhooks(router: Router, ctx: GatewayContext): void {
     const endpoint = await store.get(accountOf(res).clientId, body.value.endpoint_id);
     if (!endpoint) return failB(res, Webhook.notFound);
     const now = ctx.clock.now();
-    if (now.getTime() - body.value.since.getTime() > replayMaxAgeMs) return failB(res, Webhook.replayTooOld(Math.floor(replayMaxAgeMs / DAY_MS)));
+    if (now.getTime() - body.value.since.getTime() > replayMaxAgeMs)
+      return failB(res, Webhook.replayTooOld(Math.floor(replayMaxAgeMs / DAY_MS)));
     const replay: ReplayRequest = {
       id: `rp_${randomBytes(12).toString('hex')}`,
       endpointId: endpoint.id,

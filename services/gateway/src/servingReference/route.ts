@@ -62,8 +62,14 @@ const INIT = `window.addEventListener('load', function () {
 `;
 
 const ASSETS: Record<string, { type: string; load: () => Buffer }> = {
-  'swagger-ui.css': { type: 'text/css; charset=utf-8', load: () => readFileSync(path.join(swaggerUi, 'swagger-ui.css')) },
-  'swagger-ui-bundle.js': { type: 'text/javascript; charset=utf-8', load: () => readFileSync(path.join(swaggerUi, 'swagger-ui-bundle.js')) },
+  'swagger-ui.css': {
+    type: 'text/css; charset=utf-8',
+    load: () => readFileSync(path.join(swaggerUi, 'swagger-ui.css')),
+  },
+  'swagger-ui-bundle.js': {
+    type: 'text/javascript; charset=utf-8',
+    load: () => readFileSync(path.join(swaggerUi, 'swagger-ui-bundle.js')),
+  },
   'init.js': { type: 'text/javascript; charset=utf-8', load: () => Buffer.from(INIT) },
   'favicon-32x32.png': { type: 'image/png', load: () => readFileSync(path.join(swaggerUi, 'favicon-32x32.png')) },
 };

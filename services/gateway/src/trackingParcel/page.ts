@@ -98,7 +98,15 @@ const nothing = hbs.compile(NOTHING);
 const search = hbs.compile(SEARCH);
 const limited = hbs.compile(LIMITED);
 
-const SGT = new Intl.DateTimeFormat('en-SG', { timeZone: 'Asia/Singapore', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const SGT = new Intl.DateTimeFormat('en-SG', {
+  timeZone: 'Asia/Singapore',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
 
 /** "22 Nov 2026, 14:05 SGT"; a time that does not parse is shown as stored. */
 function sgtTime(iso: string): string {

@@ -17,7 +17,11 @@ import { CSP, limitedPage, nothingPage, searchPage, trackingPage } from './page.
 const ECHO_MAX = 64;
 
 /** A number as people type it: spaces and dashes dropped, upper case. */
-const normalised = (typed: string): string => typed.replace(/[\s-]+/g, '').toUpperCase().slice(0, ECHO_MAX);
+const normalised = (typed: string): string =>
+  typed
+    .replace(/[\s-]+/g, '')
+    .toUpperCase()
+    .slice(0, ECHO_MAX);
 
 const FOUND_CACHE = 'public, max-age=60';
 
@@ -43,9 +47,21 @@ const trackingB = (t: PublicTracking) => ({
   carrier: t.carrier,
   partner_tracking_no: t.partnerTrackingNo,
   ...(t.lockerStation
-    ? { locker_station: { station_code: t.lockerStation.code, station_name: t.lockerStation.name, station_address: t.lockerStation.address, zipcode: t.lockerStation.zipcode } }
+    ? {
+        locker_station: {
+          station_code: t.lockerStation.code,
+          station_name: t.lockerStation.name,
+          station_address: t.lockerStation.address,
+          zipcode: t.lockerStation.zipcode,
+        },
+      }
     : {}),
-  activities: t.activities.map((a) => ({ status_date_time: a.dateTime, status_code: a.statusCode, status_desc: a.statusDesc, location: a.location })),
+  activities: t.activities.map((a) => ({
+    status_date_time: a.dateTime,
+    status_code: a.statusCode,
+    status_desc: a.statusDesc,
+    location: a.location,
+  })),
 });
 
 const wantsJson = (req: Request) => req.path.endsWith('.json');

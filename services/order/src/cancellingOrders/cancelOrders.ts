@@ -31,7 +31,11 @@ interface Candidate {
   partnerTrackingNo: string;
 }
 
-export async function cancelOrders(deps: CancelOrdersDeps, command: CancelOrders['payload'], commandId: string): Promise<CancelOrdersReply> {
+export async function cancelOrders(
+  deps: CancelOrdersDeps,
+  command: CancelOrders['payload'],
+  commandId: string,
+): Promise<CancelOrdersReply> {
   const { clientId, trackingNumbers } = command;
   const unique = [...new Set(trackingNumbers)];
   const views = await deps.views.getManyForClient(clientId, unique);
@@ -40,11 +44,17 @@ export async function cancelOrders(deps: CancelOrdersDeps, command: CancelOrders
 
   for (const trackingNumber of unique) {
     const view = views.get(trackingNumber);
-    const client = view && deps.ref.carriers.get(view.carrier)?.cancellable ? deps.carriers.get(view.carrier) : undefined;
+    const client =
+      view && deps.ref.carriers.get(view.carrier)?.cancellable ? deps.carriers.get(view.carrier) : undefined;
     if (!view || !client) outcomes.set(trackingNumber, { cancelled: false, remarks: Remarks.noRecord });
     else if (view.status === 'cancelled') outcomes.set(trackingNumber, { cancelled: false, remarks: Remarks.canceled });
-    else if (!view.partnerTrackingNo) outcomes.set(trackingNumber, { cancelled: false, remarks: Remarks.notFoundInPartner });
-    else byCarrier.set(view.carrier, [...(byCarrier.get(view.carrier) ?? []), { trackingNumber, partnerTrackingNo: view.partnerTrackingNo }]);
+    else if (!view.partnerTrackingNo)
+      outcomes.set(trackingNumber, { cancelled: false, remarks: Remarks.notFoundInPartner });
+    else
+      byCarrier.set(view.carrier, [
+        ...(byCarrier.get(view.carrier) ?? []),
+        { trackingNumber, partnerTrackingNo: view.partnerTrackingNo },
+      ]);
   }
 
   for (const [carrier, candidates] of byCarrier) {
@@ -64,21 +74,37 @@ export async function cancelOrders(deps: CancelOrdersDeps, command: CancelOrders
   for (const trackingNumber of trackingNumbers) {
     const outcome = outcomes.get(trackingNumber)!;
     if (outcome.cancelled && !answered.has(trackingNumber)) reply.success.push(trackingNumber);
-    else reply.errors.push({ tracking_number: trackingNumber, remarks: outcome.cancelled ? Remarks.canceled : outcome.remarks });
+    else
+      reply.errors.push({
+        tracking_number: trackingNumber,
+        remarks: outcome.cancelled ? Remarks.canceled : outcome.remarks,
+      });
     answered.add(trackingNumber);
   }
   return reply;
 }
 
-async function recordCancellation(deps: CancelOrdersDeps, trackingNumber: string, clientId: string, commandId: string): Promise<Outcome> {
+async function recordCancellation(
+  deps: CancelOrdersDeps,
+  trackingNumber: string,
+  clientId: string,
+  commandId: string,
+): Promise<Outcome> {
   try {
-    await handleParcelCommand(deps, trackingNumber, () => ({ type: 'CancelParcel', data: { clientId, now: deps.clock.now() } }), { commandId, clientId });
+    await handleParcelCommand(
+      deps,
+      trackingNumber,
+      () => ({ type: 'CancelParcel', data: { clientId, now: deps.clock.now() } }),
+      { commandId, clientId },
+    );
     return { cancelled: true };
   } catch (error) {
     // A concurrent cancel got there first.
-    if (error instanceof ParcelError && error.code === 'ParcelAlreadyCancelled') return { cancelled: false, remarks: Remarks.canceled };
+    if (error instanceof ParcelError && error.code === 'ParcelAlreadyCancelled')
+      return { cancelled: false, remarks: Remarks.canceled };
     // The stream is the account's own only if the view said so truly: answered as a missing one otherwise.
-    if (error instanceof ParcelError && error.code === 'ParcelNotFound') return { cancelled: false, remarks: Remarks.noRecord };
+    if (error instanceof ParcelError && error.code === 'ParcelNotFound')
+      return { cancelled: false, remarks: Remarks.noRecord };
     throw error;
   }
 }

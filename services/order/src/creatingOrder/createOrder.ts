@@ -4,7 +4,14 @@
  */
 import { DEADLINE_HEADER, deserializeEvent, parcelStreamName, referenceStreamName } from '@parcel-logistics/contracts';
 import type { CreateOrder, CreateOrderReply, ReferenceClaimed, SettleCreateOrder } from '@parcel-logistics/contracts';
-import { decide, decideClaim, evolveReference, formatSgt, initialReferenceState, initialState } from '@parcel-logistics/domain';
+import {
+  decide,
+  decideClaim,
+  evolveReference,
+  formatSgt,
+  initialReferenceState,
+  initialState,
+} from '@parcel-logistics/domain';
 import type { Clock } from '@parcel-logistics/domain';
 import { WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
 import type { EventStore } from '@parcel-logistics/eventstore';
@@ -32,19 +39,38 @@ export async function createOrder(
   const { clientId, order } = command;
   const referenceStream = referenceStreamName(clientId, order.reference);
   const deadline = meta.headers?.[DEADLINE_HEADER];
-  if (deadline !== undefined && now.getTime() > Number(deadline)) return expiredOrReplay(eventStore, referenceStream, meta.commandId);
-  const metadata = { commandId: meta.commandId, clientId, ...(meta.headers?.traceparent ? { traceparent: meta.headers.traceparent } : {}) };
+  if (deadline !== undefined && now.getTime() > Number(deadline))
+    return expiredOrReplay(eventStore, referenceStream, meta.commandId);
+  const metadata = {
+    commandId: meta.commandId,
+    clientId,
+    ...(meta.headers?.traceparent ? { traceparent: meta.headers.traceparent } : {}),
+  };
 
   for (let draw = 0; draw < MAX_DRAWS; draw++) {
     const trackingNumber = ids.trackingNumber();
-    const events = decide({ type: 'RegisterParcel', data: { ...command, trackingNumber, commandId: meta.commandId, now } }, initialState());
+    const events = decide(
+      { type: 'RegisterParcel', data: { ...command, trackingNumber, commandId: meta.commandId, now } },
+      initialState(),
+    );
     // Decided on a reference never claimed: the append's "no stream" expectation holds the store to it.
-    const claims = decideClaim({ type: 'ClaimReference', data: { clientId, customTrackingNum: order.reference, trackingNumber, now } }, initialReferenceState());
+    const claims = decideClaim(
+      { type: 'ClaimReference', data: { clientId, customTrackingNum: order.reference, trackingNumber, now } },
+      initialReferenceState(),
+    );
     const parcelEvents = events.map((event) => ({ event, eventId: ids.eventId() }));
     try {
       await eventStore.appendMany([
-        { streamName: referenceStream, expectedRevision: 'no_stream', events: claims.map((event) => toAppend({ event, eventId: ids.eventId() }, metadata)) },
-        { streamName: parcelStreamName(trackingNumber), expectedRevision: 'no_stream', events: parcelEvents.map((e) => toAppend(e, metadata)) },
+        {
+          streamName: referenceStream,
+          expectedRevision: 'no_stream',
+          events: claims.map((event) => toAppend({ event, eventId: ids.eventId() }, metadata)),
+        },
+        {
+          streamName: parcelStreamName(trackingNumber),
+          expectedRevision: 'no_stream',
+          events: parcelEvents.map((e) => toAppend(e, metadata)),
+        },
       ]);
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
@@ -52,7 +78,10 @@ export async function createOrder(
       continue;
     }
     await projector
-      .project(trackingNumber, parcelEvents.map((e, revision) => ({ ...e, revision })))
+      .project(
+        trackingNumber,
+        parcelEvents.map((e, revision) => ({ ...e, revision })),
+      )
       .catch((e: unknown) => deps.onProjectionError?.(e));
     return { ok: true, trackingNumber, createdAt: formatSgt(now) };
   }
@@ -60,25 +89,41 @@ export async function createOrder(
 }
 
 /** The outcome of a create-order whose reply was lost, asked once it is settled (SettleCreateOrder). */
-export function settleCreateOrder(deps: { eventStore: EventStore }, query: SettleCreateOrder['payload']): Promise<CreateOrderReply> {
-  return replayOrConflict(deps.eventStore, referenceStreamName(query.clientId, query.customTrackingNum), query.commandId);
+export function settleCreateOrder(
+  deps: { eventStore: EventStore },
+  query: SettleCreateOrder['payload'],
+): Promise<CreateOrderReply> {
+  return replayOrConflict(
+    deps.eventStore,
+    referenceStreamName(query.clientId, query.customTrackingNum),
+    query.commandId,
+  );
 }
 
 /**
  * Past its deadline a command creates nothing. It may still be the redelivery of one that did
  * (its handler died before the reply or the offset commit): then it answers as that one did.
  */
-async function expiredOrReplay(eventStore: EventStore, referenceStream: string, commandId: string): Promise<CreateOrderReply> {
+async function expiredOrReplay(
+  eventStore: EventStore,
+  referenceStream: string,
+  commandId: string,
+): Promise<CreateOrderReply> {
   const reply = await replayOrConflict(eventStore, referenceStream, commandId);
   return reply.ok ? reply : { ok: false, error: 'Expired' };
 }
 
 /** A redelivered command finds its own claim: answer as the first delivery did. */
-async function replayOrConflict(eventStore: EventStore, referenceStream: string, commandId: string): Promise<CreateOrderReply> {
+async function replayOrConflict(
+  eventStore: EventStore,
+  referenceStream: string,
+  commandId: string,
+): Promise<CreateOrderReply> {
   const [claim] = await eventStore.readStream(referenceStream);
   if (claim && claim.metadata.commandId === commandId) {
     const state = evolveReference(initialReferenceState(), deserializeEvent(claim) as ReferenceClaimed);
-    if (state.status === 'claimed') return { ok: true, trackingNumber: state.trackingNumber, createdAt: formatSgt(state.claimedAt) };
+    if (state.status === 'claimed')
+      return { ok: true, trackingNumber: state.trackingNumber, createdAt: formatSgt(state.claimedAt) };
   }
   return { ok: false, error: 'ReferenceExists' };
 }

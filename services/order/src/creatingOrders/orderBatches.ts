@@ -21,7 +21,10 @@ export async function acceptOrderBatch(
 ): Promise<AcceptOrderBatchReply> {
   const { clientId } = command;
   const now = deps.clock.now();
-  const event: OrderBatchAccepted = { type: 'OrderBatchAccepted', data: { batchId: command.batchId, clientId, orders: command.orders, acceptedAt: now } };
+  const event: OrderBatchAccepted = {
+    type: 'OrderBatchAccepted',
+    data: { batchId: command.batchId, clientId, orders: command.orders, acceptedAt: now },
+  };
   try {
     await deps.eventStore.append({
       streamName: batchStreamName(command.batchId),
@@ -36,7 +39,9 @@ export async function acceptOrderBatch(
   return { ok: true, acceptedAt: formatSgt(now) };
 }
 
-export function startBatchWorker(deps: CreateOrderDeps & { pollIntervalMs?: number; onRejected?: (ref: string) => void }): Subscription {
+export function startBatchWorker(
+  deps: CreateOrderDeps & { pollIntervalMs?: number; onRejected?: (ref: string) => void },
+): Subscription {
   async function handle(recorded: RecordedEvent): Promise<void> {
     if (!recorded.streamName.startsWith(BATCH_STREAM_PREFIX)) return;
     const event = deserializeEvent(recorded);

@@ -28,7 +28,12 @@ test('two workers (two processes) on one store register each parcel once, and bo
     for (let i = 0; i < 20; i++) {
       const reply = await createOrder(
         { eventStore, projector, clock, ids: randomIds },
-        { clientId: 'demo', order: sampleParcelOrder({ custom_tracking_num: `R-${i}` }), serviceType: 'LMD', carrier: 'LMX' },
+        {
+          clientId: 'demo',
+          order: sampleParcelOrder({ custom_tracking_num: `R-${i}` }),
+          serviceType: 'LMD',
+          carrier: 'LMX',
+        },
         { commandId: `c-${i}` },
       );
       if (reply.ok) made.push(reply.trackingNumber);
@@ -74,7 +79,12 @@ async function rig() {
   const create = async (i: number, instruction = '') => {
     const reply = await createOrder(
       { eventStore: store, projector, clock, ids: randomIds },
-      { clientId: 'demo', order: sampleParcelOrder({ custom_tracking_num: `P-${i}`, instruction }), serviceType: 'LMD', carrier: 'LMX' },
+      {
+        clientId: 'demo',
+        order: sampleParcelOrder({ custom_tracking_num: `P-${i}`, instruction }),
+        serviceType: 'LMD',
+        carrier: 'LMX',
+      },
       { commandId: `c-${i}` },
     );
     if (!reply.ok) throw new Error('not created');
@@ -114,7 +124,14 @@ test('a parcel cancelled further on in the same page is not registered', async (
     await r.store.append({
       streamName: `parcel-${cancelled}`,
       expectedRevision: 0,
-      events: [{ id: 'cancel-2', type: 'ParcelCancelled.v1', data: { trackingNumber: cancelled, cancelledAt: '2026-11-22T06:01:00.000Z' }, metadata: {} }],
+      events: [
+        {
+          id: 'cancel-2',
+          type: 'ParcelCancelled.v1',
+          data: { trackingNumber: cancelled, cancelledAt: '2026-11-22T06:01:00.000Z' },
+          metadata: {},
+        },
+      ],
     });
     const worker = startRegistrationWorker(r.deps);
     await worker.caughtUp();
@@ -127,7 +144,7 @@ test('a parcel cancelled further on in the same page is not registered', async (
   }
 });
 
-test('a parcel that changed after the page was read fails the page\'s one append whole: each parcel is then recorded alone, once', async () => {
+test("a parcel that changed after the page was read fails the page's one append whole: each parcel is then recorded alone, once", async () => {
   const r = await rig();
   try {
     const tns = [await r.create(1), await r.create(2), await r.create(3)];
@@ -140,7 +157,19 @@ test('a parcel that changed after the page was read fails the page\'s one append
           await r.store.append({
             streamName: `parcel-${tns[1]}`,
             expectedRevision: 0,
-            events: [{ id: 'label-2', type: 'LabelGenerated.v1', data: { trackingNumber: tns[1], labelType: 'CN23', direction: 'vertical', generatedAt: '2026-11-22T06:01:00.000Z' }, metadata: {} }],
+            events: [
+              {
+                id: 'label-2',
+                type: 'LabelGenerated.v1',
+                data: {
+                  trackingNumber: tns[1],
+                  labelType: 'CN23',
+                  direction: 'vertical',
+                  generatedAt: '2026-11-22T06:01:00.000Z',
+                },
+                metadata: {},
+              },
+            ],
           });
         }
         return lmx.register(s);

@@ -64,7 +64,10 @@ async function inPool<T, R>(items: readonly T[], limit: number, work: (item: T) 
 
 const commandFor = (result: RegisterResult, now: Date): ParcelCommand =>
   result.ok
-    ? { type: 'RecordCarrierRegistration', data: { partnerTrackingNo: result.partnerTrackingNo, partnerName: result.partnerName, now } }
+    ? {
+        type: 'RecordCarrierRegistration',
+        data: { partnerTrackingNo: result.partnerTrackingNo, partnerName: result.partnerName, now },
+      }
     : { type: 'RecordCarrierRegistrationFailure', data: { reason: result.reason, now } };
 
 export function startRegistrationWorker(deps: RegistrationDeps): Subscription {
@@ -138,7 +141,9 @@ export function startRegistrationWorker(deps: RegistrationDeps): Subscription {
   async function record(round: Pending[], results: RegisterResult[]): Promise<void> {
     const now = deps.clock.now();
     const commands = round.map((p, i) => commandFor(results[i]!, now));
-    const decided = round.map((p, i) => decide(commands[i]!, p.state).map((event) => ({ event, eventId: deps.ids.eventId() })));
+    const decided = round.map((p, i) =>
+      decide(commands[i]!, p.state).map((event) => ({ event, eventId: deps.ids.eventId() })),
+    );
     try {
       await deps.eventStore.appendMany(
         round.map((p, i) => ({

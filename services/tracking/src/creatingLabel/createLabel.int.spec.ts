@@ -24,14 +24,25 @@ async function setUp(answer: (payload: RenderLabel['payload']) => RenderLabelRep
   const bus = createInProcessBus();
   let streamReads = 0;
   const eventStore: EventStore = { ...store, readStream: (...args) => ((streamReads += 1), store.readStream(...args)) };
-  const deps = { eventStore, projector: createParcelProjector({ eventStore: store, views: projections.parcels }), bus, clock, ids: randomIds, ref: loadReferenceData() };
+  const deps = {
+    eventStore,
+    projector: createParcelProjector({ eventStore: store, views: projections.parcels }),
+    bus,
+    clock,
+    ids: randomIds,
+    ref: loadReferenceData(),
+  };
   const renders: RenderLabel['payload'][] = [];
   await bus.handleRequests(Topics.labelCommands, async (m: Message) => {
     const payload = (m as Message<RenderLabel['payload']>).payload;
     renders.push(payload);
     return answer(payload);
   });
-  const created = await createOrder(deps, { clientId: 'demo', order: sampleParcelOrder(), serviceType: 'LMD', carrier: 'GLX' }, { commandId: 'c1' });
+  const created = await createOrder(
+    deps,
+    { clientId: 'demo', order: sampleParcelOrder(), serviceType: 'LMD', carrier: 'GLX' },
+    { commandId: 'c1' },
+  );
   if (!created.ok) throw new Error('not created');
   streamReads = 0;
   const events = async () => (await store.readStream(parcelStreamName(created.trackingNumber))).map((e) => e.type);
@@ -43,7 +54,14 @@ async function setUp(answer: (payload: RenderLabel['payload']) => RenderLabelRep
   return { deps, tn: created.trackingNumber, renders, streamReads: () => streamReads, events, close };
 }
 
-const request = (tn: string) => ({ clientId: 'demo', trackingNumber: tn, origin: 'SG', destination: 'SG', labelType: 'CN23', direction: 'vertical' as const });
+const request = (tn: string) => ({
+  clientId: 'demo',
+  trackingNumber: tn,
+  origin: 'SG',
+  destination: 'SG',
+  labelType: 'CN23',
+  direction: 'vertical' as const,
+});
 
 test('create-label reads the stream once, hands the parcel as read to the label service, then records LB_GN', async () => {
   const t = await setUp(() => ({ ok: true, content: 'JVBERi0=' }));
@@ -52,8 +70,18 @@ test('create-label reads the stream once, hands the parcel as read to the label 
     expect(reply).toEqual({ ok: true, content: 'JVBERi0=' });
     expect(t.streamReads()).toBe(1);
     expect(t.renders).toHaveLength(1);
-    expect(t.renders[0]).toMatchObject({ clientId: 'demo', trackingNumber: t.tn, format: 'cn23', direction: 'vertical' });
-    expect(t.renders[0]!.parcel).toMatchObject({ trackingNumber: t.tn, clientId: 'demo', revision: 0, order: { sender_country: 'SG' } });
+    expect(t.renders[0]).toMatchObject({
+      clientId: 'demo',
+      trackingNumber: t.tn,
+      format: 'cn23',
+      direction: 'vertical',
+    });
+    expect(t.renders[0]!.parcel).toMatchObject({
+      trackingNumber: t.tn,
+      clientId: 'demo',
+      revision: 0,
+      order: { sender_country: 'SG' },
+    });
     expect(await t.events()).toEqual(['ParcelRegistered.v2', 'LabelGenerated.v1']);
   } finally {
     await t.close();
@@ -63,17 +91,24 @@ test('create-label reads the stream once, hands the parcel as read to the label 
 test('a failed render is answered as it is and records nothing', async () => {
   const t = await setUp(() => ({ ok: false, error: 'RenderFailed', message: 'Label rendering failed: out of paper' }));
   try {
-    expect(await createLabel(t.deps, request(t.tn), 'label-1')).toEqual({ ok: false, error: 'RenderFailed', message: 'Label rendering failed: out of paper' });
+    expect(await createLabel(t.deps, request(t.tn), 'label-1')).toEqual({
+      ok: false,
+      error: 'RenderFailed',
+      message: 'Label rendering failed: out of paper',
+    });
     expect(await t.events()).toEqual(['ParcelRegistered.v2']);
   } finally {
     await t.close();
   }
 });
 
-test('spec A2: another account\'s parcel reads as missing, without a render', async () => {
+test("spec A2: another account's parcel reads as missing, without a render", async () => {
   const t = await setUp(() => ({ ok: true, content: 'JVBERi0=' }));
   try {
-    expect(await createLabel(t.deps, { ...request(t.tn), clientId: 'other' }, 'label-1')).toEqual({ ok: false, error: 'ParcelNotFound' });
+    expect(await createLabel(t.deps, { ...request(t.tn), clientId: 'other' }, 'label-1')).toEqual({
+      ok: false,
+      error: 'ParcelNotFound',
+    });
     expect(t.renders).toHaveLength(0);
     expect(await t.events()).toEqual(['ParcelRegistered.v2']);
   } finally {

@@ -35,7 +35,11 @@ class NotRendered extends Error {
   }
 }
 
-export async function createLabel(deps: CreateLabelDeps, command: CreateLabel['payload'], commandId: string): Promise<CreateLabelReply> {
+export async function createLabel(
+  deps: CreateLabelDeps,
+  command: CreateLabel['payload'],
+  commandId: string,
+): Promise<CreateLabelReply> {
   const { trackingNumber, ...request } = command;
   const { clientId, direction } = command;
   const data = { ...request, selfLabelServiceTypes: selfLabelServiceTypes(deps.ref), now: deps.clock.now() };
@@ -52,11 +56,19 @@ export async function createLabel(deps: CreateLabelDeps, command: CreateLabel['p
     content = reply.content;
   };
   try {
-    await handleParcelCommand(deps, trackingNumber, () => ({ type: 'GenerateLabel', data }), { commandId, clientId }, { beforeAppend: render });
+    await handleParcelCommand(
+      deps,
+      trackingNumber,
+      () => ({ type: 'GenerateLabel', data }),
+      { commandId, clientId },
+      { beforeAppend: render },
+    );
     return { ok: true, content };
   } catch (error) {
-    if (error instanceof NotRendered) return error.reply.error === 'ParcelNotFound' ? { ok: false, error: 'ParcelNotFound' } : error.reply;
-    if (error instanceof ParcelError && (error.code === 'ParcelNotFound' || error.code === 'SelfLabelNotAllowed')) return { ok: false, error: error.code };
+    if (error instanceof NotRendered)
+      return error.reply.error === 'ParcelNotFound' ? { ok: false, error: 'ParcelNotFound' } : error.reply;
+    if (error instanceof ParcelError && (error.code === 'ParcelNotFound' || error.code === 'SelfLabelNotAllowed'))
+      return { ok: false, error: error.code };
     throw error;
   }
 }

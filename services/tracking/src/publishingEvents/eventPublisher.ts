@@ -45,7 +45,8 @@ export function startEventPublisher(deps: { eventStore: EventStore; bus: Bus; po
    */
   async function publishPage(page: readonly RecordedEvent[]): Promise<void> {
     const messages: Message[] = [];
-    for (const recorded of page) if (recorded.streamName.startsWith(PARCEL_STREAM_PREFIX)) messages.push(await message(recorded));
+    for (const recorded of page)
+      if (recorded.streamName.startsWith(PARCEL_STREAM_PREFIX)) messages.push(await message(recorded));
     await Promise.all(messages.map((m) => deps.bus.publish(Topics.parcelEvents, m)));
   }
 

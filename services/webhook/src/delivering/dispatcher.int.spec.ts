@@ -35,9 +35,26 @@ test('another instance’s claim holds the queue back until it expires; then it 
   await endpoints.create(endpointOf('we_1', 'demo', { url }), 10);
   const heldUntil = new Date(Date.now() + 600);
   expect(await deliveries.claim('we_1', 'instance-2', clock.now(), heldUntil)).toBe(true);
-  await deliveries.enqueue([1, 2, 3].map((p) => ({ endpointId: 'we_1', eventId: `ev-${p}`, position: p, body: '{}' })), clock.now());
-  const config = { retryScheduleMs: [100], timeoutMs: 500, disableAfterMs: 60_000, allowPrivate: true, pollIntervalMs: 20, leaseMs: 1000 };
-  const dispatcher = startDispatcher({ endpoints, deliveries, clock, log: pino({ level: 'silent' }), config, owner: 'instance-1' });
+  await deliveries.enqueue(
+    [1, 2, 3].map((p) => ({ endpointId: 'we_1', eventId: `ev-${p}`, position: p, body: '{}' })),
+    clock.now(),
+  );
+  const config = {
+    retryScheduleMs: [100],
+    timeoutMs: 500,
+    disableAfterMs: 60_000,
+    allowPrivate: true,
+    pollIntervalMs: 20,
+    leaseMs: 1000,
+  };
+  const dispatcher = startDispatcher({
+    endpoints,
+    deliveries,
+    clock,
+    log: pino({ level: 'silent' }),
+    config,
+    owner: 'instance-1',
+  });
   try {
     await sleep(300);
     expect(hits).toEqual([]);
@@ -51,7 +68,11 @@ test('another instance’s claim holds the queue back until it expires; then it 
       if (!free) await sleep(20);
     }
     expect(free).toBe(true);
-    expect((await deliveries.messages('we_1', { limit: 10 })).map((m) => m.state)).toEqual(['delivered', 'delivered', 'delivered']);
+    expect((await deliveries.messages('we_1', { limit: 10 })).map((m) => m.state)).toEqual([
+      'delivered',
+      'delivered',
+      'delivered',
+    ]);
   } finally {
     await dispatcher.stop();
   }

@@ -57,9 +57,11 @@ export function startDispatcher(deps: DispatcherDeps) {
   }
 
   /** Holds (or renews) this dispatcher's lease on the endpoint's queue for one more attempt. */
-  const claim = (endpointId: string, now: Date) => deliveries.claim(endpointId, owner, now, new Date(now.getTime() + config.leaseMs));
+  const claim = (endpointId: string, now: Date) =>
+    deliveries.claim(endpointId, owner, now, new Date(now.getTime() + config.leaseMs));
   /** An endpoint whose replay is being queued waits for it, so what it is sent stays in log order. */
-  const replaying = async (endpointId: string) => (await deliveries.openReplays()).some((r) => r.endpointId === endpointId);
+  const replaying = async (endpointId: string) =>
+    (await deliveries.openReplays()).some((r) => r.endpointId === endpointId);
 
   async function drain(endpointId: string): Promise<void> {
     try {
@@ -81,7 +83,11 @@ export function startDispatcher(deps: DispatcherDeps) {
       const endpoint = await endpoints.find(endpointId);
       if (!endpoint) return deliveries.dropEndpoint(endpointId);
       if (!endpoint.enabled) return;
-      const attempt = await send(endpoint.url, headersFor(endpoint, d, now), d.body, { timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivate, connections });
+      const attempt = await send(endpoint.url, headersFor(endpoint, d, now), d.body, {
+        timeoutMs: config.timeoutMs,
+        allowPrivate: config.allowPrivate,
+        connections,
+      });
       const after = clock.now();
       const at = { endpointId, eventId: d.eventId, attempt: d.attempts + 1 };
       await deliveries.recordAttempt({
@@ -129,7 +135,10 @@ export function startDispatcher(deps: DispatcherDeps) {
     }
   }
 
-  const polling = startPolling(() => tick(), { intervalMs: config.pollIntervalMs, onError: (err) => log.error({ err }, 'webhook dispatcher poll failed') });
+  const polling = startPolling(() => tick(), {
+    intervalMs: config.pollIntervalMs,
+    onError: (err) => log.error({ err }, 'webhook dispatcher poll failed'),
+  });
 
   return {
     /** Looks for due deliveries now rather than at the next poll: called when this process queued some. */

@@ -11,7 +11,8 @@ import type { Clock } from '@parcel-logistics/domain';
 import type { EventStore, RecordedEvent } from '@parcel-logistics/eventstore';
 import type { QueuedDelivery, WebhookDeliveries, WebhookEndpoint, WebhookStore } from '@parcel-logistics/webhooks';
 
-const clientVisible = (type: string): type is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
+const clientVisible = (type: string): type is WebhookEventType =>
+  (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
 
 interface VisibleEvent {
   recorded: RecordedEvent;
@@ -39,7 +40,12 @@ export function visibleEvents(eventStore: EventStore) {
       } else {
         clientId = await owners.ownerOf(trackingNumber);
       }
-      visible.push({ recorded, type, clientId, body: () => JSON.stringify(parcelEventMessage(recorded, event, clientId)) });
+      visible.push({
+        recorded,
+        type,
+        clientId,
+        body: () => JSON.stringify(parcelEventMessage(recorded, event, clientId)),
+      });
     }
     return visible;
   };
@@ -47,7 +53,12 @@ export function visibleEvents(eventStore: EventStore) {
 
 export const subscribes = (endpoint: WebhookEndpoint, type: WebhookEventType) => endpoint.eventTypes.includes(type);
 
-export function fanOut(deps: { eventStore: EventStore; endpoints: WebhookStore; deliveries: WebhookDeliveries; clock: Clock }) {
+export function fanOut(deps: {
+  eventStore: EventStore;
+  endpoints: WebhookStore;
+  deliveries: WebhookDeliveries;
+  clock: Clock;
+}) {
   const visible = visibleEvents(deps.eventStore);
   return async (page: readonly RecordedEvent[]): Promise<void> => {
     const queued: QueuedDelivery[] = [];
@@ -55,7 +66,8 @@ export function fanOut(deps: { eventStore: EventStore; endpoints: WebhookStore; 
       const endpoints = (await deps.endpoints.list(v.clientId)).filter((e) => e.enabled && subscribes(e, v.type));
       if (endpoints.length === 0) continue;
       const body = v.body();
-      for (const e of endpoints) queued.push({ endpointId: e.id, eventId: v.recorded.id, position: v.recorded.globalPosition, body });
+      for (const e of endpoints)
+        queued.push({ endpointId: e.id, eventId: v.recorded.id, position: v.recorded.globalPosition, body });
     }
     await deps.deliveries.enqueue(queued, deps.clock.now());
   };

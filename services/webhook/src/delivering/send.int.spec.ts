@@ -28,7 +28,12 @@ test.each([
   ['loopback', 'http://2130706433:9/'],
 ])('%s destination %s is refused before any connection', async (range, url) => {
   const attempt = await send(url, {}, '{}', refuse);
-  expect(attempt).toEqual({ outcome: 'failed', status: null, reason: `refused destination: ${range} address`, answer: '' });
+  expect(attempt).toEqual({
+    outcome: 'failed',
+    status: null,
+    reason: `refused destination: ${range} address`,
+    answer: '',
+  });
 });
 
 describe('against a local server', () => {
@@ -65,25 +70,55 @@ describe('against a local server', () => {
     const port = (server.address() as AddressInfo).port;
     const refused = await send(`http://localhost:${port}/ok`, {}, '{}', refuse);
     expect(refused).toMatchObject({ outcome: 'failed', status: null });
-    expect((refused as { reason: string }).reason).toMatch(/^refused destination: localhost resolves to loopback address/);
+    expect((refused as { reason: string }).reason).toMatch(
+      /^refused destination: localhost resolves to loopback address/,
+    );
     expect(hits).not.toContain('/ok');
-    expect(await send(`http://localhost:${port}/ok`, {}, '{}', allow)).toEqual({ outcome: 'delivered', status: 200, answer: 'ok' });
+    expect(await send(`http://localhost:${port}/ok`, {}, '{}', allow)).toEqual({
+      outcome: 'delivered',
+      status: 200,
+      answer: 'ok',
+    });
   });
 
   test('a redirect is not followed and is not a delivery', async () => {
     hits.length = 0;
-    expect(await send(`${base}/redirect`, {}, '{}', allow)).toEqual({ outcome: 'failed', status: 302, reason: 'HTTP 302', answer: '' });
+    expect(await send(`${base}/redirect`, {}, '{}', allow)).toEqual({
+      outcome: 'failed',
+      status: 302,
+      reason: 'HTTP 302',
+      answer: '',
+    });
     expect(hits).toEqual(['/redirect']);
   });
 
   test('no answer within the deadline is retried; 429 is retried; 400 is not', async () => {
-    expect(await send(`${base}/slow`, {}, '{}', allow)).toEqual({ outcome: 'retry', status: null, reason: 'no answer within 500 ms', answer: '' });
-    expect(await send(`${base}/429`, {}, '{}', allow)).toEqual({ outcome: 'retry', status: 429, reason: 'HTTP 429', answer: '' });
-    expect(await send(`${base}/400`, {}, '{}', allow)).toEqual({ outcome: 'failed', status: 400, reason: 'HTTP 400', answer: 'bad \u00e9 request' });
+    expect(await send(`${base}/slow`, {}, '{}', allow)).toEqual({
+      outcome: 'retry',
+      status: null,
+      reason: 'no answer within 500 ms',
+      answer: '',
+    });
+    expect(await send(`${base}/429`, {}, '{}', allow)).toEqual({
+      outcome: 'retry',
+      status: 429,
+      reason: 'HTTP 429',
+      answer: '',
+    });
+    expect(await send(`${base}/400`, {}, '{}', allow)).toEqual({
+      outcome: 'failed',
+      status: 400,
+      reason: 'HTTP 400',
+      answer: 'bad \u00e9 request',
+    });
   });
 
   test('an endless answer is read only up to the bound, and only its first bytes are kept in the delivery log', async () => {
-    expect(await send(`${base}/huge`, {}, '{}', { ...allow, timeoutMs: 5000 })).toEqual({ outcome: 'delivered', status: 200, answer: 'x'.repeat(ANSWER_KEPT_BYTES) });
+    expect(await send(`${base}/huge`, {}, '{}', { ...allow, timeoutMs: 5000 })).toEqual({
+      outcome: 'delivered',
+      status: 200,
+      answer: 'x'.repeat(ANSWER_KEPT_BYTES),
+    });
   });
 
   describe('kept-alive connections', () => {
@@ -123,7 +158,9 @@ describe('against a local server', () => {
       const connections = keptAlive(false);
       try {
         const refused = await send(`http://localhost:${port}/ok`, {}, '{}', { ...refuse, connections });
-        expect((refused as { reason: string }).reason).toMatch(/^refused destination: localhost resolves to loopback address/);
+        expect((refused as { reason: string }).reason).toMatch(
+          /^refused destination: localhost resolves to loopback address/,
+        );
       } finally {
         connections.close();
       }

@@ -13,7 +13,9 @@ import type { LookupFunction } from 'node:net';
 import { literalAddress, refusedRange } from '@parcel-logistics/webhooks';
 
 /** `answer`: the first bytes of the answer's body as text (the delivery log keeps them); empty when there was none. */
-export type Attempt = { outcome: 'delivered'; status: number; answer: string } | { outcome: 'retry' | 'failed'; status: number | null; reason: string; answer: string };
+export type Attempt =
+  | { outcome: 'delivered'; status: number; answer: string }
+  | { outcome: 'retry' | 'failed'; status: number | null; reason: string; answer: string };
 
 /** Bytes of an answer's body kept as text for the delivery log. */
 export const ANSWER_KEPT_BYTES = 256;
@@ -41,8 +43,15 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 4);
-      const refused = addresses.map((a) => ({ a, range: refusedRange(a.address, { allowPrivate }) })).find((r) => r.range !== undefined);
-      if (refused) return callback(new RefusedDestination(`${hostname} resolves to ${refused.range} address ${refused.a.address}`), '', 4);
+      const refused = addresses
+        .map((a) => ({ a, range: refusedRange(a.address, { allowPrivate }) }))
+        .find((r) => r.range !== undefined);
+      if (refused)
+        return callback(
+          new RefusedDestination(`${hostname} resolves to ${refused.range} address ${refused.a.address}`),
+          '',
+          4,
+        );
       if (options.all) return (callback as unknown as (e: null, all: dns.LookupAddress[]) => void)(null, addresses);
       const first = addresses[0]!;
       callback(null, first.address, first.family);
@@ -57,10 +66,21 @@ export function keptAlive(allowPrivate: boolean): Connections {
   return { ...agents, close: () => Object.values(agents).forEach((a) => a.destroy()) };
 }
 
-export function send(url: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<Attempt> {
+export function send(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  options: SendOptions,
+): Promise<Attempt> {
   const literal = literalAddress(url);
   const range = literal === undefined ? undefined : refusedRange(literal, { allowPrivate: options.allowPrivate });
-  if (range) return Promise.resolve({ outcome: 'failed', status: null, reason: `refused destination: ${range} address`, answer: '' });
+  if (range)
+    return Promise.resolve({
+      outcome: 'failed',
+      status: null,
+      reason: `refused destination: ${range} address`,
+      answer: '',
+    });
   const maxAnswerBytes = options.maxAnswerBytes ?? 4096;
   const target = new URL(url);
   const secure = target.protocol === 'https:';
@@ -81,7 +101,10 @@ export function send(url: string, headers: Record<string, string>, body: string,
       lookup: guardedLookup(options.allowPrivate),
       agent: options.connections ? (secure ? options.connections.https : options.connections.http) : false,
     });
-    const timer = setTimeout(() => settle({ outcome: 'retry', status: null, reason: `no answer within ${options.timeoutMs} ms`, answer: '' }), options.timeoutMs);
+    const timer = setTimeout(
+      () => settle({ outcome: 'retry', status: null, reason: `no answer within ${options.timeoutMs} ms`, answer: '' }),
+      options.timeoutMs,
+    );
     req.on('error', (err) =>
       settle(
         err instanceof RefusedDestination
@@ -96,7 +119,8 @@ export function send(url: string, headers: Record<string, string>, body: string,
       const done = () => {
         const answer = Buffer.concat(kept).subarray(0, ANSWER_KEPT_BYTES).toString('utf8');
         if (status >= 200 && status < 300) settle({ outcome: 'delivered', status, answer });
-        else if (status >= 500 || RETRIED_STATUSES.has(status)) settle({ outcome: 'retry', status, reason: `HTTP ${status}`, answer });
+        else if (status >= 500 || RETRIED_STATUSES.has(status))
+          settle({ outcome: 'retry', status, reason: `HTTP ${status}`, answer });
         else settle({ outcome: 'failed', status, reason: `HTTP ${status}`, answer });
       };
       res.on('data', (chunk: Buffer) => {

@@ -84,18 +84,34 @@ export function startReplayer(deps: ReplayDeps) {
   async function performHeld(request: ReplayRequest, stopping: AbortSignal): Promise<void> {
     let replay: ReplayRequest = { ...request, status: 'running' };
     // A replay resumed after a crash goes on from its stored position.
-    if (replay.position === 0 && replay.scanned === 0) replay = { ...replay, position: await startAfter(eventStore, replay.since) };
+    if (replay.position === 0 && replay.scanned === 0)
+      replay = { ...replay, position: await startAfter(eventStore, replay.since) };
     await deliveries.updateReplay(replay);
     const endpoint = await endpoints.find(replay.endpointId);
     while (endpoint && !stopping.aborted) {
       const page = await eventStore.readAll({ afterPosition: replay.position, limit: PAGE });
       const queued: QueuedDelivery[] = [];
       for (const v of await visible(page)) {
-        if (v.clientId !== endpoint.clientId || !subscribes(endpoint, v.type) || new Date(v.recorded.recordedAt) < replay.since) continue;
-        queued.push({ endpointId: endpoint.id, eventId: v.recorded.id, position: v.recorded.globalPosition, body: v.body() });
+        if (
+          v.clientId !== endpoint.clientId ||
+          !subscribes(endpoint, v.type) ||
+          new Date(v.recorded.recordedAt) < replay.since
+        )
+          continue;
+        queued.push({
+          endpointId: endpoint.id,
+          eventId: v.recorded.id,
+          position: v.recorded.globalPosition,
+          body: v.body(),
+        });
       }
       await deliveries.requeue(queued, clock.now());
-      replay = { ...replay, position: page.at(-1)?.globalPosition ?? replay.position, scanned: replay.scanned + page.length, queued: replay.queued + queued.length };
+      replay = {
+        ...replay,
+        position: page.at(-1)?.globalPosition ?? replay.position,
+        scanned: replay.scanned + page.length,
+        queued: replay.queued + queued.length,
+      };
       if (page.length < PAGE) break;
       await deliveries.updateReplay(replay);
       if (!(await claim(replay.endpointId))) return;
@@ -104,7 +120,10 @@ export function startReplayer(deps: ReplayDeps) {
     // A deleted endpoint's replay is done with what it had (dropEndpoint forgets it anyway).
     replay = { ...replay, status: 'done', finishedAt: clock.now() };
     await deliveries.updateReplay(replay);
-    log.info({ replayId: replay.id, endpointId: replay.endpointId, scanned: replay.scanned, queued: replay.queued }, 'webhook replay done');
+    log.info(
+      { replayId: replay.id, endpointId: replay.endpointId, scanned: replay.scanned, queued: replay.queued },
+      'webhook replay done',
+    );
   }
 
   return startPolling(

@@ -17,6 +17,9 @@ export function startPruner(deps: { deliveries: WebhookDeliveries; clock: Clock;
       const counts = await deliveries.prune(new Date(clock.now().getTime() - retentionMs));
       if (counts.messages + counts.attempts + counts.replays > 0) log.info(counts, 'webhook delivery log pruned');
     },
-    { intervalMs: Math.min(HOUR_MS, retentionMs), onError: (err) => log.error({ err }, 'webhook delivery log pruning failed; will try again') },
+    {
+      intervalMs: Math.min(HOUR_MS, retentionMs),
+      onError: (err) => log.error({ err }, 'webhook delivery log pruning failed; will try again'),
+    },
   );
 }
