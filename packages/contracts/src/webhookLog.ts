@@ -88,20 +88,14 @@ export const WebhookAttemptView = z
     attempt: z.number().int().meta({ description: '1 for the first attempt since the message was last queued.' }),
     at: time,
     duration_ms: z.number().int(),
-    status: z
-      .number()
-      .int()
-      .nullable()
-      .meta({
-        description: 'The HTTP status answered; null when none was (network error, timeout, refused destination).',
-      }),
+    status: z.number().int().nullable().meta({
+      description: 'The HTTP status answered; null when none was (network error, timeout, refused destination).',
+    }),
     answer: z.string().meta({ description: 'The first 256 bytes of the answer’s body, as text.' }),
-    reason: z
-      .string()
-      .meta({
-        description:
-          'Why it failed (`HTTP 503`, `no answer within 10000 ms`, `network error: …`, `refused destination: …`); empty when delivered.',
-      }),
+    reason: z.string().meta({
+      description:
+        'Why it failed (`HTTP 503`, `no answer within 10000 ms`, `network error: …`, `refused destination: …`); empty when delivered.',
+    }),
   })
   .meta({ id: 'WebhookAttempt' });
 

@@ -5,4240 +5,4188 @@
  */
 
 export interface paths {
-  '/api/auth/token': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/auth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a bearer token
+         * @description Exchanges the account’s API name and key (the same credentials that sign interface B) for a bearer token. A new token replaces every older token of the account at once, on every gateway: an older one then answers `1003 Token error`. The server keeps only a hash of the token.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `ApiName require` | ApiName is missing or blank |
+         *     | 200 | 1 | `ApiName invalid` | ApiName is not a string |
+         *     | 200 | 1 | `max size of ApiName must be 64` | ApiName is longer than 64 |
+         *     | 200 | 1 | `ApiKey require` | ApiKey is missing or blank |
+         *     | 200 | 1 | `ApiKey invalid` | ApiKey is not a string |
+         *     | 200 | 1 | `max size of ApiKey must be 256` | ApiKey is longer than 256 |
+         *     | 200 | 1 | `Invalid credentials` | no account has this name and key |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `Error encountered, please contact <support mailbox>` | an unexpected failure; nothing is half-written |
+         */
+        post: operations["issueToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Issue a bearer token
-     * @description Exchanges the account’s API name and key (the same credentials that sign interface B) for a bearer token. A new token replaces every older token of the account at once, on every gateway: an older one then answers `1003 Token error`. The server keeps only a hash of the token.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `ApiName require` | ApiName is missing or blank |
-     *     | 200 | 1 | `ApiName invalid` | ApiName is not a string |
-     *     | 200 | 1 | `max size of ApiName must be 64` | ApiName is longer than 64 |
-     *     | 200 | 1 | `ApiKey require` | ApiKey is missing or blank |
-     *     | 200 | 1 | `ApiKey invalid` | ApiKey is not a string |
-     *     | 200 | 1 | `max size of ApiKey must be 256` | ApiKey is longer than 256 |
-     *     | 200 | 1 | `Invalid credentials` | no account has this name and key |
-     *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
-     *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
-     *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
-     *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
-     *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `Error encountered, please contact <support mailbox>` | an unexpected failure; nothing is half-written |
-     */
-    post: operations['issueToken'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/status/lookup': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/status/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A1 Status of many parcels
+         * @description Resolves every number on its own, matched exactly (no case folding). Found numbers go to `Success`, the others to `Errors` with `No Record(s)`, together in the order sent; a number of another account reads as not found. A partial or total miss still answers Code 0. There is no cap on the count: the whole list is read in one query.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1003 | `Token error` | the bearer token is missing, unknown, expired, or superseded by a newer token of the account |
+         *     | 200 | 1 | `TrackingNumber require` | TrackingNumber is missing, null or an empty array |
+         *     | 200 | 1 | `TrackingNumber invalid` | TrackingNumber is not an array of strings (a bare string included) |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `Error encountered, please contact <support mailbox>` | an unexpected failure; nothing is half-written |
+         *
+         *     **Per-number remarks** (in the answer’s errors list)
+         *
+         *     | remarks | when |
+         *     |---|---|
+         *     | `No Record(s)` | no parcel of the account has this number |
+         */
+        post: operations["lookUpStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * A1 Status of many parcels
-     * @description Resolves every number on its own, matched exactly (no case folding). Found numbers go to `Success`, the others to `Errors` with `No Record(s)`, together in the order sent; a number of another account reads as not found. A partial or total miss still answers Code 0. There is no cap on the count: the whole list is read in one query.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1003 | `Token error` | the bearer token is missing, unknown, expired, or superseded by a newer token of the account |
-     *     | 200 | 1 | `TrackingNumber require` | TrackingNumber is missing, null or an empty array |
-     *     | 200 | 1 | `TrackingNumber invalid` | TrackingNumber is not an array of strings (a bare string included) |
-     *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
-     *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
-     *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
-     *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
-     *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `Error encountered, please contact <support mailbox>` | an unexpected failure; nothing is half-written |
-     *
-     *     **Per-number remarks** (in the answer’s errors list)
-     *
-     *     | remarks | when |
-     *     |---|---|
-     *     | `No Record(s)` | no parcel of the account has this number |
-     */
-    post: operations['lookUpStatus'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/create-label': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/create-label": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A2 CN23 customs declaration (PDF)
+         * @description Renders the CN23 customs declaration of a parcel as a Base64 PDF and records `LB_GN` (shipping label generated) in its history. The parcel is matched on the upper-cased Barcode (the platform number), with Origin equal to its sender_country and Destination to its recipient_country, exactly as sent. Direction `vertical` renders portrait, `horizontal` (the default) landscape; LabelType is checked for length only. Parcels of a self-label service cannot be labelled here.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1003 | `Token error` | the bearer token is missing, unknown, expired, or superseded by a newer token of the account |
+         *     | 200 | 1 | `Barcode require` | Barcode is missing or blank |
+         *     | 200 | 1 | `Barcode invalid` | Barcode is not a string |
+         *     | 200 | 1 | `max size of Barcode must be 50` | Barcode is longer than 50 |
+         *     | 200 | 1 | `LabelType require` | LabelType is missing or blank |
+         *     | 200 | 1 | `LabelType invalid` | LabelType is not a string |
+         *     | 200 | 1 | `max size of LabelType must be 10` | LabelType is longer than 10 |
+         *     | 200 | 1 | `Origin require` | Origin is missing or blank |
+         *     | 200 | 1 | `Origin invalid` | Origin is not a string |
+         *     | 200 | 1 | `max size of Origin must be 2` | Origin is longer than 2 |
+         *     | 200 | 1 | `Destination require` | Destination is missing or blank |
+         *     | 200 | 1 | `Destination invalid` | Destination is not a string |
+         *     | 200 | 1 | `max size of Destination must be 2` | Destination is longer than 2 |
+         *     | 200 | 1 | `Error encountered, please contact <support mailbox>` | Direction is neither horizontal nor vertical |
+         *     | 200 | 1 | `Parcel not found` | no parcel of the account matches Barcode, Origin and Destination |
+         *     | 200 | 1 | `The package cannot undergo this operation` | the parcel ships under a self-label service type |
+         *     | 200 | 1 | `<renderer message>` | the label could not be rendered |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `Error encountered, please contact <support mailbox>` | an unexpected failure; nothing is half-written |
+         */
+        post: operations["createLabel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * A2 CN23 customs declaration (PDF)
-     * @description Renders the CN23 customs declaration of a parcel as a Base64 PDF and records `LB_GN` (shipping label generated) in its history. The parcel is matched on the upper-cased Barcode (the platform number), with Origin equal to its sender_country and Destination to its recipient_country, exactly as sent. Direction `vertical` renders portrait, `horizontal` (the default) landscape; LabelType is checked for length only. Parcels of a self-label service cannot be labelled here.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1003 | `Token error` | the bearer token is missing, unknown, expired, or superseded by a newer token of the account |
-     *     | 200 | 1 | `Barcode require` | Barcode is missing or blank |
-     *     | 200 | 1 | `Barcode invalid` | Barcode is not a string |
-     *     | 200 | 1 | `max size of Barcode must be 50` | Barcode is longer than 50 |
-     *     | 200 | 1 | `LabelType require` | LabelType is missing or blank |
-     *     | 200 | 1 | `LabelType invalid` | LabelType is not a string |
-     *     | 200 | 1 | `max size of LabelType must be 10` | LabelType is longer than 10 |
-     *     | 200 | 1 | `Origin require` | Origin is missing or blank |
-     *     | 200 | 1 | `Origin invalid` | Origin is not a string |
-     *     | 200 | 1 | `max size of Origin must be 2` | Origin is longer than 2 |
-     *     | 200 | 1 | `Destination require` | Destination is missing or blank |
-     *     | 200 | 1 | `Destination invalid` | Destination is not a string |
-     *     | 200 | 1 | `max size of Destination must be 2` | Destination is longer than 2 |
-     *     | 200 | 1 | `Error encountered, please contact <support mailbox>` | Direction is neither horizontal nor vertical |
-     *     | 200 | 1 | `Parcel not found` | no parcel of the account matches Barcode, Origin and Destination |
-     *     | 200 | 1 | `The package cannot undergo this operation` | the parcel ships under a self-label service type |
-     *     | 200 | 1 | `<renderer message>` | the label could not be rendered |
-     *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
-     *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
-     *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
-     *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
-     *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `Error encountered, please contact <support mailbox>` | an unexpected failure; nothing is half-written |
-     */
-    post: operations['createLabel'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/tracking-number': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/tracking-number": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Platform number of your own reference
+         * @description Finds the platform tracking number of the order you created with this `custom_tracking_num`, matched exactly (case-sensitive).
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1003 | `Token error` | the bearer token is missing, unknown, expired, or superseded by a newer token of the account |
+         *     | 200 | 1 | `Barcode require` | Barcode is missing or blank |
+         *     | 200 | 1 | `Barcode invalid` | Barcode is not a string |
+         *     | 200 | 1 | `max size of Barcode must be 50` | Barcode is longer than 50 |
+         *     | 200 | 1 | `Parcel not found` | the account has no order with this reference |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `Error encountered, please contact <support mailbox>` | an unexpected failure; nothing is half-written |
+         */
+        post: operations["lookUpTrackingNumber"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Platform number of your own reference
-     * @description Finds the platform tracking number of the order you created with this `custom_tracking_num`, matched exactly (case-sensitive).
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1003 | `Token error` | the bearer token is missing, unknown, expired, or superseded by a newer token of the account |
-     *     | 200 | 1 | `Barcode require` | Barcode is missing or blank |
-     *     | 200 | 1 | `Barcode invalid` | Barcode is not a string |
-     *     | 200 | 1 | `max size of Barcode must be 50` | Barcode is longer than 50 |
-     *     | 200 | 1 | `Parcel not found` | the account has no order with this reference |
-     *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
-     *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
-     *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
-     *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
-     *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `Error encountered, please contact <support mailbox>` | an unexpected failure; nothing is half-written |
-     */
-    post: operations['lookUpTrackingNumber'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/order/create-order': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/order/create-order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * B1 Create an order
+         * @description Validates the order, assigns a platform tracking number (`wmg_tracking_num`), routes the parcel to a carrier and records `DR_DR`. Once it has answered, every query endpoint sees the parcel. The reference (`custom_tracking_num`) is unique per account: of concurrent orders with one reference exactly one is created. Registration with the carrier follows in the background (partner_tracking_no fills in within seconds). The checks, in the order they run, with their messages, are in the Order schema and below.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `<field> require` | a required field is missing, null or blank |
+         *     | 200 | 1 | `<field> invalid` | a field has the wrong type, length, format, range or value |
+         *     | 200 | 1 | `Client Size invalid` | client_size is not three non-negative numbers separated by commas |
+         *     | 200 | 1 | `Item <row> <field> require` | a required field of item row <row> (from 1) is missing |
+         *     | 200 | 1 | `Item <row> <field> invalid` | a field of item row <row> is invalid |
+         *     | 200 | 1 | `locker_station.<field> require` | a field of locker_station is missing (locker_type A) |
+         *     | 200 | 1 | `locker_station.<field> invalid` | a field of locker_station is invalid; station_code must name a known station |
+         *     | 200 | 1 | `recipient_country(<XX>) not allow` | the destination is not one the platform ships to |
+         *     | 200 | 1 | `Service code invalid` | recipient_country is US and service_code is missing or not a US code |
+         *     | 200 | 1 | `Service code (<code>) invalid` | recipient_country is SG and the service_code sent is not an SG code |
+         *     | 200 | 1 | `custom_tracking_num (<custom_tracking_num>) already exist` | the account has used this reference before |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         *
+         *     **The checks, in order**
+         *
+         *     Order fields:
+         *
+         *     | # | field | required | accepts | messages |
+         *     |---|---|---|---|---|
+         *     | 1 | `custom_tracking_num` | always | string, at most 32 characters, `^[A-Za-z0-9_-]+$` | `custom_tracking_num require`, `custom_tracking_num invalid` |
+         *     | 2 | `recipient_name` | always | string, at most 64 characters | `recipient_name require`, `recipient_name invalid` |
+         *     | 3 | `recipient_country` | always | one of SG, MY, HK, JP, KR, US, AU, TH, PH, VN, ID, TW | `recipient_country require`, `recipient_country invalid`, `recipient_country(<XX>) not allow` |
+         *     | 4 | `recipient_phone` | always | string, at most 24 characters, `^[0-9]+$` | `recipient_phone require`, `recipient_phone invalid` |
+         *     | 5 | `recipient_address` | always | string, at most 512 characters | `recipient_address require`, `recipient_address invalid` |
+         *     | 6 | `sender_country` | always | string, at most 2 characters, `^[A-Z]{2}$` | `sender_country require`, `sender_country invalid` |
+         *     | 7 | `client_size` | always | string, at most 30 characters, `^\s*\d+(\.\d+)?\s*,\s*\d+(\.\d+)?\s*,\s*\d+(\.\d+)?\s*$` | `client_size require`, `Client Size invalid` |
+         *     | 8 | `client_weight` | always | number 0 to 9999 (or a numeric string) | `client_weight require`, `client_weight invalid` |
+         *     | 9 | `declared_value` | always | number 0 to 9999.99 (or a numeric string) | `declared_value require`, `declared_value invalid` |
+         *     | 10 | `declared_value_currency` | always | string, at most 3 characters, `^[A-Z]{3}$` | `declared_value_currency require`, `declared_value_currency invalid` |
+         *     | 11 | `item` | always | array of 1-1000 OrderItem | `item require`, `item invalid`, `Item <row> <field> require`, `Item <row> <field> invalid` |
+         *     | 12 | `postal_code` | when recipient_country is not HK | string | `postal_code require`, `postal_code invalid` |
+         *     | 13 | `recipient_state` | when recipient_country is US | string, at most 60 characters | `recipient_state require`, `recipient_state invalid` |
+         *     | 14 | `recipient_city` | no | string, at most 64 characters | `recipient_city invalid` |
+         *     | 15 | `recipient_email` | no | string, at most 320 characters | `recipient_email invalid` |
+         *     | 16 | `sender_name` | when service_type is a pickup type (PUD) | string, at most 64 characters | `sender_name require`, `sender_name invalid` |
+         *     | 17 | `sender_phone` | when service_type is a pickup type (PUD) | string, at most 24 characters, `^[0-9]+$` | `sender_phone require`, `sender_phone invalid` |
+         *     | 18 | `sender_address` | when service_type is a pickup type (PUD) | string, at most 512 characters | `sender_address require`, `sender_address invalid` |
+         *     | 19 | `sender_postal_code` | when service_type is a pickup type (PUD) and sender_country is not HK | string, 3-10 characters | `sender_postal_code require`, `sender_postal_code invalid` |
+         *     | 20 | `sender_city` | no | string, at most 64 characters | `sender_city invalid` |
+         *     | 21 | `sender_email` | no | string, at most 320 characters | `sender_email invalid` |
+         *     | 22 | `service_type` | no | one of LMD, PUD, SLF | `service_type invalid` |
+         *     | 23 | `service_code` | when recipient_country is US | one of USG, USE, USP, SGS, SGN, SGL | `Service code invalid`, `Service code (<code>) invalid` |
+         *     | 24 | `instruction` | no | string, at most 1024 characters | `instruction invalid` |
+         *     | 25 | `cash` | when cash_currency is sent | number 0 to 9999.99 (or a numeric string) | `cash require`, `cash invalid` |
+         *     | 26 | `cash_currency` | when cash is sent | string, at most 3 characters, `^[A-Z]{3}$` | `cash_currency require`, `cash_currency invalid` |
+         *     | 27 | `supplier_name` | no | string, at most 64 characters | `supplier_name invalid` |
+         *     | 28 | `supplier_gstn` | no | string, at most 64 characters | `supplier_gstn invalid` |
+         *     | 29 | `total_gst_amount` | no | number 0 to 9999.99 (or a numeric string) | `total_gst_amount invalid` |
+         *     | 30 | `gst_currency` | no | string, at most 3 characters, `^[A-Z]{3}$` | `gst_currency invalid` |
+         *     | 31 | `gst_paid` | no | one of Y, N | `gst_paid invalid` |
+         *     | 32 | `incoterm_type` | no | one of DDU, DDP | `incoterm_type invalid` |
+         *     | 33 | `locker_type` | no | one of A, B | `locker_type invalid` |
+         *     | 34 | `locker_station` | when locker_type is A | OrderLockerStation | `locker_station require`, `locker_station invalid`, `locker_station.<field> require`, `locker_station.<field> invalid` |
+         *
+         *     locker_station fields (locker_type A):
+         *
+         *     | # | field | required | accepts | messages |
+         *     |---|---|---|---|---|
+         *     | 1 | `locker_station.zipcode` | always | string, at most 16 characters | `locker_station.zipcode require`, `locker_station.zipcode invalid` |
+         *     | 2 | `locker_station.station_name` | always | string, at most 64 characters | `locker_station.station_name require`, `locker_station.station_name invalid` |
+         *     | 3 | `locker_station.station_address` | always | string, at most 255 characters | `locker_station.station_address require`, `locker_station.station_address invalid` |
+         *     | 4 | `locker_station.address_detail` | always | string, at most 255 characters | `locker_station.address_detail require`, `locker_station.address_detail invalid` |
+         *     | 5 | `locker_station.distance` | always | number ≥ 0 (or a numeric string) | `locker_station.distance require`, `locker_station.distance invalid` |
+         *     | 6 | `locker_station.station_code` | always | string, at most 10 characters | `locker_station.station_code require`, `locker_station.station_code invalid` |
+         *
+         *     Then each item row, counted from 1:
+         *
+         *     | # | field | required | accepts | messages |
+         *     |---|---|---|---|---|
+         *     | 1 | `item[].description` | always | string, at most 255 characters | `Item <row> description require`, `Item <row> description invalid` |
+         *     | 2 | `item[].unitPrice` | always | number ≥ 0 (or a numeric string) | `Item <row> unitPrice require`, `Item <row> unitPrice invalid` |
+         *     | 3 | `item[].quantity` | always | number ≥ 0 (or a numeric string) | `Item <row> quantity require`, `Item <row> quantity invalid` |
+         *     | 4 | `item[].weight` | always | number ≥ 0 (or a numeric string) | `Item <row> weight require`, `Item <row> weight invalid` |
+         *     | 5 | `item[].currency` | always | string, at most 3 characters, `^[A-Z]{3}$` | `Item <row> currency require`, `Item <row> currency invalid` |
+         *     | 6 | `item[].totalValue` | always | number ≥ 0 (or a numeric string) | `Item <row> totalValue require`, `Item <row> totalValue invalid` |
+         *     | 7 | `item[].countryOfOrigin` | no | string, at most 2 characters, `^[A-Z]{2}$` | `Item <row> countryOfOrigin invalid` |
+         *     | 8 | `item[].itemHSCode` | no | string, at most 255 characters | `Item <row> itemHSCode invalid` |
+         *     | 9 | `item[].productURL` | no | string, at most 500 characters | `Item <row> productURL invalid` |
+         */
+        post: operations["createOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * B1 Create an order
-     * @description Validates the order, assigns a platform tracking number (`wmg_tracking_num`), routes the parcel to a carrier and records `DR_DR`. Once it has answered, every query endpoint sees the parcel. The reference (`custom_tracking_num`) is unique per account: of concurrent orders with one reference exactly one is created. Registration with the carrier follows in the background (partner_tracking_no fills in within seconds). The checks, in the order they run, with their messages, are in the Order schema and below.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 200 | 1 | `<field> require` | a required field is missing, null or blank |
-     *     | 200 | 1 | `<field> invalid` | a field has the wrong type, length, format, range or value |
-     *     | 200 | 1 | `Client Size invalid` | client_size is not three non-negative numbers separated by commas |
-     *     | 200 | 1 | `Item <row> <field> require` | a required field of item row <row> (from 1) is missing |
-     *     | 200 | 1 | `Item <row> <field> invalid` | a field of item row <row> is invalid |
-     *     | 200 | 1 | `locker_station.<field> require` | a field of locker_station is missing (locker_type A) |
-     *     | 200 | 1 | `locker_station.<field> invalid` | a field of locker_station is invalid; station_code must name a known station |
-     *     | 200 | 1 | `recipient_country(<XX>) not allow` | the destination is not one the platform ships to |
-     *     | 200 | 1 | `Service code invalid` | recipient_country is US and service_code is missing or not a US code |
-     *     | 200 | 1 | `Service code (<code>) invalid` | recipient_country is SG and the service_code sent is not an SG code |
-     *     | 200 | 1 | `custom_tracking_num (<custom_tracking_num>) already exist` | the account has used this reference before |
-     *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
-     *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
-     *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
-     *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
-     *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     *
-     *     **The checks, in order**
-     *
-     *     Order fields:
-     *
-     *     | # | field | required | accepts | messages |
-     *     |---|---|---|---|---|
-     *     | 1 | `custom_tracking_num` | always | string, at most 32 characters, `^[A-Za-z0-9_-]+$` | `custom_tracking_num require`, `custom_tracking_num invalid` |
-     *     | 2 | `recipient_name` | always | string, at most 64 characters | `recipient_name require`, `recipient_name invalid` |
-     *     | 3 | `recipient_country` | always | one of SG, MY, HK, JP, KR, US, AU, TH, PH, VN, ID, TW | `recipient_country require`, `recipient_country invalid`, `recipient_country(<XX>) not allow` |
-     *     | 4 | `recipient_phone` | always | string, at most 24 characters, `^[0-9]+$` | `recipient_phone require`, `recipient_phone invalid` |
-     *     | 5 | `recipient_address` | always | string, at most 512 characters | `recipient_address require`, `recipient_address invalid` |
-     *     | 6 | `sender_country` | always | string, at most 2 characters, `^[A-Z]{2}$` | `sender_country require`, `sender_country invalid` |
-     *     | 7 | `client_size` | always | string, at most 30 characters, `^\s*\d+(\.\d+)?\s*,\s*\d+(\.\d+)?\s*,\s*\d+(\.\d+)?\s*$` | `client_size require`, `Client Size invalid` |
-     *     | 8 | `client_weight` | always | number 0 to 9999 (or a numeric string) | `client_weight require`, `client_weight invalid` |
-     *     | 9 | `declared_value` | always | number 0 to 9999.99 (or a numeric string) | `declared_value require`, `declared_value invalid` |
-     *     | 10 | `declared_value_currency` | always | string, at most 3 characters, `^[A-Z]{3}$` | `declared_value_currency require`, `declared_value_currency invalid` |
-     *     | 11 | `item` | always | array of 1-1000 OrderItem | `item require`, `item invalid`, `Item <row> <field> require`, `Item <row> <field> invalid` |
-     *     | 12 | `postal_code` | when recipient_country is not HK | string | `postal_code require`, `postal_code invalid` |
-     *     | 13 | `recipient_state` | when recipient_country is US | string, at most 60 characters | `recipient_state require`, `recipient_state invalid` |
-     *     | 14 | `recipient_city` | no | string, at most 64 characters | `recipient_city invalid` |
-     *     | 15 | `recipient_email` | no | string, at most 320 characters | `recipient_email invalid` |
-     *     | 16 | `sender_name` | when service_type is a pickup type (PUD) | string, at most 64 characters | `sender_name require`, `sender_name invalid` |
-     *     | 17 | `sender_phone` | when service_type is a pickup type (PUD) | string, at most 24 characters, `^[0-9]+$` | `sender_phone require`, `sender_phone invalid` |
-     *     | 18 | `sender_address` | when service_type is a pickup type (PUD) | string, at most 512 characters | `sender_address require`, `sender_address invalid` |
-     *     | 19 | `sender_postal_code` | when service_type is a pickup type (PUD) and sender_country is not HK | string, 3-10 characters | `sender_postal_code require`, `sender_postal_code invalid` |
-     *     | 20 | `sender_city` | no | string, at most 64 characters | `sender_city invalid` |
-     *     | 21 | `sender_email` | no | string, at most 320 characters | `sender_email invalid` |
-     *     | 22 | `service_type` | no | one of LMD, PUD, SLF | `service_type invalid` |
-     *     | 23 | `service_code` | when recipient_country is US | one of USG, USE, USP, SGS, SGN, SGL | `Service code invalid`, `Service code (<code>) invalid` |
-     *     | 24 | `instruction` | no | string, at most 1024 characters | `instruction invalid` |
-     *     | 25 | `cash` | when cash_currency is sent | number 0 to 9999.99 (or a numeric string) | `cash require`, `cash invalid` |
-     *     | 26 | `cash_currency` | when cash is sent | string, at most 3 characters, `^[A-Z]{3}$` | `cash_currency require`, `cash_currency invalid` |
-     *     | 27 | `supplier_name` | no | string, at most 64 characters | `supplier_name invalid` |
-     *     | 28 | `supplier_gstn` | no | string, at most 64 characters | `supplier_gstn invalid` |
-     *     | 29 | `total_gst_amount` | no | number 0 to 9999.99 (or a numeric string) | `total_gst_amount invalid` |
-     *     | 30 | `gst_currency` | no | string, at most 3 characters, `^[A-Z]{3}$` | `gst_currency invalid` |
-     *     | 31 | `gst_paid` | no | one of Y, N | `gst_paid invalid` |
-     *     | 32 | `incoterm_type` | no | one of DDU, DDP | `incoterm_type invalid` |
-     *     | 33 | `locker_type` | no | one of A, B | `locker_type invalid` |
-     *     | 34 | `locker_station` | when locker_type is A | OrderLockerStation | `locker_station require`, `locker_station invalid`, `locker_station.<field> require`, `locker_station.<field> invalid` |
-     *
-     *     locker_station fields (locker_type A):
-     *
-     *     | # | field | required | accepts | messages |
-     *     |---|---|---|---|---|
-     *     | 1 | `locker_station.zipcode` | always | string, at most 16 characters | `locker_station.zipcode require`, `locker_station.zipcode invalid` |
-     *     | 2 | `locker_station.station_name` | always | string, at most 64 characters | `locker_station.station_name require`, `locker_station.station_name invalid` |
-     *     | 3 | `locker_station.station_address` | always | string, at most 255 characters | `locker_station.station_address require`, `locker_station.station_address invalid` |
-     *     | 4 | `locker_station.address_detail` | always | string, at most 255 characters | `locker_station.address_detail require`, `locker_station.address_detail invalid` |
-     *     | 5 | `locker_station.distance` | always | number ≥ 0 (or a numeric string) | `locker_station.distance require`, `locker_station.distance invalid` |
-     *     | 6 | `locker_station.station_code` | always | string, at most 10 characters | `locker_station.station_code require`, `locker_station.station_code invalid` |
-     *
-     *     Then each item row, counted from 1:
-     *
-     *     | # | field | required | accepts | messages |
-     *     |---|---|---|---|---|
-     *     | 1 | `item[].description` | always | string, at most 255 characters | `Item <row> description require`, `Item <row> description invalid` |
-     *     | 2 | `item[].unitPrice` | always | number ≥ 0 (or a numeric string) | `Item <row> unitPrice require`, `Item <row> unitPrice invalid` |
-     *     | 3 | `item[].quantity` | always | number ≥ 0 (or a numeric string) | `Item <row> quantity require`, `Item <row> quantity invalid` |
-     *     | 4 | `item[].weight` | always | number ≥ 0 (or a numeric string) | `Item <row> weight require`, `Item <row> weight invalid` |
-     *     | 5 | `item[].currency` | always | string, at most 3 characters, `^[A-Z]{3}$` | `Item <row> currency require`, `Item <row> currency invalid` |
-     *     | 6 | `item[].totalValue` | always | number ≥ 0 (or a numeric string) | `Item <row> totalValue require`, `Item <row> totalValue invalid` |
-     *     | 7 | `item[].countryOfOrigin` | no | string, at most 2 characters, `^[A-Z]{2}$` | `Item <row> countryOfOrigin invalid` |
-     *     | 8 | `item[].itemHSCode` | no | string, at most 255 characters | `Item <row> itemHSCode invalid` |
-     *     | 9 | `item[].productURL` | no | string, at most 500 characters | `Item <row> productURL invalid` |
-     */
-    post: operations['createOrder'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/order/create-orders': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/order/create-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * B2 Create orders in a batch (off by default)
+         * @description Off unless the service runs with `PARCEL_BATCH_CREATE=on`: until then every request answers `Api not found`. When on, each order gets create-order’s checks, and a reference repeated in the batch or used before is rejected with create-order’s message as its `reason`. The accepted orders are recorded before the answer and created from the log right after.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `Api not found` | batch creation is off (the default) |
+         *     | 200 | 1 | `orders require` | orders is missing or an empty array |
+         *     | 200 | 1 | `orders invalid` | orders is not an array |
+         *     | 200 | 1 | `The one-time push order data cannot exceed 50 pieces` | the batch holds more orders than PARCEL_BATCH_MAX (default 50) |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        post: operations["createOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * B2 Create orders in a batch (off by default)
-     * @description Off unless the service runs with `PARCEL_BATCH_CREATE=on`: until then every request answers `Api not found`. When on, each order gets create-order’s checks, and a reference repeated in the batch or used before is rejected with create-order’s message as its `reason`. The accepted orders are recorded before the answer and created from the log right after.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 200 | 1 | `Api not found` | batch creation is off (the default) |
-     *     | 200 | 1 | `orders require` | orders is missing or an empty array |
-     *     | 200 | 1 | `orders invalid` | orders is not an array |
-     *     | 200 | 1 | `The one-time push order data cannot exceed 50 pieces` | the batch holds more orders than PARCEL_BATCH_MAX (default 50) |
-     *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
-     *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
-     *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
-     *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
-     *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     */
-    post: operations['createOrders'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/order/query-status': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/order/query-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * B3 Status of one parcel
+         * @description The parcel’s client-visible history, most recent first, with the carrier and its number once registered, and the locker station when the order goes to one. A number of another account reads as not found.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `tracking_num require` | tracking_num is missing or blank |
+         *     | 200 | 1 | `tracking_num invalid` | tracking_num is repeated or longer than 64 |
+         *     | 200 | 1 | `fail` | no parcel of the account has this number; data is `{tracking_number, remarks: "No Record(s)"}` |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        get: operations["queryStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * B3 Status of one parcel
-     * @description The parcel’s client-visible history, most recent first, with the carrier and its number once registered, and the locker station when the order goes to one. A number of another account reads as not found.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 200 | 1 | `tracking_num require` | tracking_num is missing or blank |
-     *     | 200 | 1 | `tracking_num invalid` | tracking_num is repeated or longer than 64 |
-     *     | 200 | 1 | `fail` | no parcel of the account has this number; data is `{tracking_number, remarks: "No Record(s)"}` |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     */
-    get: operations['queryStatus'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/order/query-multi-status': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/order/query-multi-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * B4 Status of many parcels
+         * @description Found numbers go to `success`, the others to `errors` with `No Record(s)`; misses never change the code. An empty array answers two empty arrays.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `something error` | tracking_nums is missing or not an array of strings |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         *
+         *     **Per-number remarks** (in the answer’s errors list)
+         *
+         *     | remarks | when |
+         *     |---|---|
+         *     | `No Record(s)` | no parcel of the account has this number |
+         */
+        post: operations["queryMultiStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * B4 Status of many parcels
-     * @description Found numbers go to `success`, the others to `errors` with `No Record(s)`; misses never change the code. An empty array answers two empty arrays.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 200 | 1 | `something error` | tracking_nums is missing or not an array of strings |
-     *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
-     *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
-     *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
-     *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
-     *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     *
-     *     **Per-number remarks** (in the answer’s errors list)
-     *
-     *     | remarks | when |
-     *     |---|---|
-     *     | `No Record(s)` | no parcel of the account has this number |
-     */
-    post: operations['queryMultiStatus'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/station/get-stations': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/station/get-stations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * B5 Lockers and collection points near a postal code
+         * @description Stations within 5 km of the postal code’s location, nearest first, at most 20, `Distance` in metres to one decimal. An omitted or unknown postal code answers an empty list. The station data covers Singapore.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        get: operations["getStations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * B5 Lockers and collection points near a postal code
-     * @description Stations within 5 km of the postal code’s location, nearest first, at most 20, `Distance` in metres to one decimal. An omitted or unknown postal code answers an empty list. The station data covers Singapore.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     */
-    get: operations['getStations'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/order/cancel-orders': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/order/cancel-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * B6 Cancel orders of the LMX carrier
+         * @description Cancels 1 to 100 parcels routed to the LMX carrier (or its pickup variant LMX-PU), for accounts allowed to cancel. The carrier is asked first; a cancelled parcel records `CN_CN`. Each number is answered on its own, and the code stays 0 even when every number fails (see the remarks below). A number repeated in one request is answered for each occurrence; the repeat reads `Canceled`.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `Permission denied` | the account may not cancel |
+         *     | 200 | 1 | `tracking_nums required` | tracking_nums is missing or an empty array |
+         *     | 200 | 1 | `tracking_nums invalid` | tracking_nums is not an array of strings |
+         *     | 200 | 1 | `Batch Cancel Maximum 100 tracking nums` | more than 100 numbers |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         *
+         *     **Per-number remarks** (in the answer’s errors list)
+         *
+         *     | remarks | when |
+         *     |---|---|
+         *     | `No Record(s)` | not a parcel of the account, or not one of the LMX carrier |
+         *     | `Canceled` | cancelled before |
+         *     | `Not Found In Partner System` | the carrier holds no number for it (never registered) |
+         *     | `Cancel Fail` | the carrier refused the batch, or could not be reached; nothing changed |
+         *     | `<carrier message>` | the carrier refused this parcel, e.g. `Parcel already picked up` |
+         */
+        post: operations["cancelOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * B6 Cancel orders of the LMX carrier
-     * @description Cancels 1 to 100 parcels routed to the LMX carrier (or its pickup variant LMX-PU), for accounts allowed to cancel. The carrier is asked first; a cancelled parcel records `CN_CN`. Each number is answered on its own, and the code stays 0 even when every number fails (see the remarks below). A number repeated in one request is answered for each occurrence; the repeat reads `Canceled`.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 200 | 1 | `Permission denied` | the account may not cancel |
-     *     | 200 | 1 | `tracking_nums required` | tracking_nums is missing or an empty array |
-     *     | 200 | 1 | `tracking_nums invalid` | tracking_nums is not an array of strings |
-     *     | 200 | 1 | `Batch Cancel Maximum 100 tracking nums` | more than 100 numbers |
-     *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
-     *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
-     *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
-     *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
-     *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     *
-     *     **Per-number remarks** (in the answer’s errors list)
-     *
-     *     | remarks | when |
-     *     |---|---|
-     *     | `No Record(s)` | not a parcel of the account, or not one of the LMX carrier |
-     *     | `Canceled` | cancelled before |
-     *     | `Not Found In Partner System` | the carrier holds no number for it (never registered) |
-     *     | `Cancel Fail` | the carrier refused the batch, or could not be reached; nothing changed |
-     *     | `<carrier message>` | the carrier refused this parcel, e.g. `Parcel already picked up` |
-     */
-    post: operations['cancelOrders'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/order-shipping-label/get-shipping-label': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/order-shipping-label/get-shipping-label": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * B7 Shipping label (PDF)
+         * @description The parcel’s shipping label as PDF. The size follows the service type: 100 x 150 mm for last-mile and pickup parcels, A6 for self-label ones, 4 x 6 in to the US. The three formats show the same data; every barcode decodes to the tracking number. No event is recorded.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `tracking_num require` | tracking_num is missing or blank |
+         *     | 200 | 1 | `tracking_num invalid` | tracking_num is repeated or longer than 64 |
+         *     | 200 | 1 | `Order Not Found!` | no parcel of the account has this number |
+         *     | 200 | 1 | `<renderer message>` | the label could not be rendered |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        get: operations["getShippingLabel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * B7 Shipping label (PDF)
-     * @description The parcel’s shipping label as PDF. The size follows the service type: 100 x 150 mm for last-mile and pickup parcels, A6 for self-label ones, 4 x 6 in to the US. The three formats show the same data; every barcode decodes to the tracking number. No event is recorded.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 200 | 1 | `tracking_num require` | tracking_num is missing or blank |
-     *     | 200 | 1 | `tracking_num invalid` | tracking_num is repeated or longer than 64 |
-     *     | 200 | 1 | `Order Not Found!` | no parcel of the account has this number |
-     *     | 200 | 1 | `<renderer message>` | the label could not be rendered |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     */
-    get: operations['getShippingLabel'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/order-shipping-label/get-shipping-label-html': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/order-shipping-label/get-shipping-label-html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * B8 Shipping label (HTML)
+         * @description The parcel’s shipping label as HTML. The size follows the service type: 100 x 150 mm for last-mile and pickup parcels, A6 for self-label ones, 4 x 6 in to the US. The three formats show the same data; every barcode decodes to the tracking number. No event is recorded.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `tracking_num require` | tracking_num is missing or blank |
+         *     | 200 | 1 | `tracking_num invalid` | tracking_num is repeated or longer than 64 |
+         *     | 200 | 1 | `Order Not Found!` | no parcel of the account has this number |
+         *     | 200 | 1 | `<renderer message>` | the label could not be rendered |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        get: operations["getShippingLabelHtml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * B8 Shipping label (HTML)
-     * @description The parcel’s shipping label as HTML. The size follows the service type: 100 x 150 mm for last-mile and pickup parcels, A6 for self-label ones, 4 x 6 in to the US. The three formats show the same data; every barcode decodes to the tracking number. No event is recorded.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 200 | 1 | `tracking_num require` | tracking_num is missing or blank |
-     *     | 200 | 1 | `tracking_num invalid` | tracking_num is repeated or longer than 64 |
-     *     | 200 | 1 | `Order Not Found!` | no parcel of the account has this number |
-     *     | 200 | 1 | `<renderer message>` | the label could not be rendered |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     */
-    get: operations['getShippingLabelHtml'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/order-shipping-label/get-shipping-label-zpl': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/order-shipping-label/get-shipping-label-zpl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * B9 Shipping label (ZPL)
+         * @description The parcel’s shipping label as ZPL. The size follows the service type: 100 x 150 mm for last-mile and pickup parcels, A6 for self-label ones, 4 x 6 in to the US. The three formats show the same data; every barcode decodes to the tracking number. No event is recorded.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `tracking_num require` | tracking_num is missing or blank |
+         *     | 200 | 1 | `tracking_num invalid` | tracking_num is repeated or longer than 64 |
+         *     | 200 | 1 | `Order Not Found!` | no parcel of the account has this number |
+         *     | 200 | 1 | `<renderer message>` | the label could not be rendered |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        get: operations["getShippingLabelZpl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * B9 Shipping label (ZPL)
-     * @description The parcel’s shipping label as ZPL. The size follows the service type: 100 x 150 mm for last-mile and pickup parcels, A6 for self-label ones, 4 x 6 in to the US. The three formats show the same data; every barcode decodes to the tracking number. No event is recorded.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 200 | 1 | `tracking_num require` | tracking_num is missing or blank |
-     *     | 200 | 1 | `tracking_num invalid` | tracking_num is repeated or longer than 64 |
-     *     | 200 | 1 | `Order Not Found!` | no parcel of the account has this number |
-     *     | 200 | 1 | `<renderer message>` | the label could not be rendered |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     */
-    get: operations['getShippingLabelZpl'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/order/get-barcode': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/order/get-barcode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * B10 Platform number of your own reference
+         * @description The platform tracking number of the order created with this reference, matched exactly (case-sensitive).
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `custom_tracking_num require` | custom_tracking_num is missing or blank |
+         *     | 200 | 1 | `custom_tracking_num invalid` | custom_tracking_num is repeated or longer than 64 |
+         *     | 200 | 1 | `Order Not Found!` | the account has no order with this reference |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        get: operations["getBarcode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * B10 Platform number of your own reference
-     * @description The platform tracking number of the order created with this reference, matched exactly (case-sensitive).
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 200 | 1 | `custom_tracking_num require` | custom_tracking_num is missing or blank |
-     *     | 200 | 1 | `custom_tracking_num invalid` | custom_tracking_num is repeated or longer than 64 |
-     *     | 200 | 1 | `Order Not Found!` | the account has no order with this reference |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     */
-    get: operations['getBarcode'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/carrier-events/{carrierCode}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/carrier-events/{carrierCode}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A carrier reports a tracking event
+         * @description Called by carriers, not clients. The event is matched to the parcel by the carrier’s own number, its code mapped to a status code (an unknown code is kept and shown as sent), and recorded once: a replay (same carrier, number, code and time) answers `recorded: false` and changes nothing. Nothing is recorded for any failure. Uses interface B’s envelope.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 404 | 1 | `Unknown carrier` | no carrier has this code, or it sends no events |
+         *     | 401 | 1 | `X-Carrier-Signature: INVALID` | the signature is missing or is not the HMAC of the body |
+         *     | 400 | 1 | `<field> require` | a required field of the event is missing |
+         *     | 400 | 1 | `<field> invalid` | a field of the event is malformed (event_time included) |
+         *     | 404 | 1 | `No Record(s)` | no parcel has this partner number |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        post: operations["receiveCarrierEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * A carrier reports a tracking event
-     * @description Called by carriers, not clients. The event is matched to the parcel by the carrier’s own number, its code mapped to a status code (an unknown code is kept and shown as sent), and recorded once: a replay (same carrier, number, code and time) answers `recorded: false` and changes nothing. Nothing is recorded for any failure. Uses interface B’s envelope.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 404 | 1 | `Unknown carrier` | no carrier has this code, or it sends no events |
-     *     | 401 | 1 | `X-Carrier-Signature: INVALID` | the signature is missing or is not the HMAC of the body |
-     *     | 400 | 1 | `<field> require` | a required field of the event is missing |
-     *     | 400 | 1 | `<field> invalid` | a field of the event is malformed (event_time included) |
-     *     | 404 | 1 | `No Record(s)` | no parcel has this partner number |
-     *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
-     *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     */
-    post: operations['receiveCarrierEvent'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/healthz': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Alive
+         * @description Answers as long as the process runs. Every service process serves it.
+         */
+        get: operations["alive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Alive
-     * @description Answers as long as the process runs. Every service process serves it.
-     */
-    get: operations['alive'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/readyz': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ready
+         * @description Ready when the process’s bus and stores answer; 503 `{"status":"not ready"}` otherwise. Every service process serves it.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 503 | 1 | `not ready` | the bus or a store does not answer |
+         */
+        get: operations["ready"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Ready
-     * @description Ready when the process’s bus and stores answer; 503 `{"status":"not ready"}` otherwise. Every service process serves it.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 503 | 1 | `not ready` | the bus or a store does not answer |
-     */
-    get: operations['ready'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/metrics': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Metrics (Prometheus)
+         * @description The process’s metrics in the Prometheus text format (version 0.0.4), collected when asked: request durations by route, bus request latency, and the process’s CPU, memory and event loop; where the process holds the event store (the embedded service) also append latency, commit-group sizes, subscription lag and the carrier-registration backlog. Every service process serves it, the order, tracking and label processes on their health port. The metrics are listed in packages/telemetry/README.md.
+         */
+        get: operations["metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Metrics (Prometheus)
-     * @description The process’s metrics in the Prometheus text format (version 0.0.4), collected when asked: request durations by route, bus request latency, and the process’s CPU, memory and event loop; where the process holds the event store (the embedded service) also append latency, commit-group sizes, subscription lag and the carrier-registration backlog. Every service process serves it, the order, tracking and label processes on their health port. The metrics are listed in packages/telemetry/README.md.
-     */
-    get: operations['metrics'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/openapi.json': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This document
+         * @description The OpenAPI 3.1 description of the whole HTTP surface, generated from the schemas that validate requests and shape answers.
+         */
+        get: operations["openApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * This document
-     * @description The OpenAPI 3.1 description of the whole HTTP surface, generated from the schemas that validate requests and shape answers.
-     */
-    get: operations['openApiDocument'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/docs': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API reference page
+         * @description This document rendered as a page, served with its scripts and styles from the gateway itself: it works offline. `/docs/` redirects here (301).
+         */
+        get: operations["apiReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * The API reference page
-     * @description This document rendered as a page, served with its scripts and styles from the gateway itself: it works offline. `/docs/` redirects here (301).
-     */
-    get: operations['apiReference'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/docs/{asset}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/docs/{asset}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file of the reference page
+         * @description Swagger UI’s script, style and icon, and the page’s own start-up script. Any other name answers 404 `Api not found`.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 404 | 1 | `Api not found` | no such file |
+         */
+        get: operations["apiReferenceAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * A file of the reference page
-     * @description Swagger UI’s script, style and icon, and the page’s own start-up script. Any other name answers 404 `Api not found`.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 404 | 1 | `Api not found` | no such file |
-     */
-    get: operations['apiReferenceAsset'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/track': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/track": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public tracking: the search form
+         * @description A page with a form that needs no script: it sends `?tracking_number=`, which is answered with 303 to `/track/{tracking_number}` (spaces and dashes dropped, upper case). No account.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 429 | 1 | `Too many requests` | more than PARCEL_TRACK_RATE_LIMIT_PER_MIN requests a minute from this client address (60 by default); Retry-After says when to try again |
+         */
+        get: operations["trackingSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Public tracking: the search form
-     * @description A page with a form that needs no script: it sends `?tracking_number=`, which is answered with 303 to `/track/{tracking_number}` (spaces and dashes dropped, upper case). No account.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 429 | 1 | `Too many requests` | more than PARCEL_TRACK_RATE_LIMIT_PER_MIN requests a minute from this client address (60 by default); Retry-After says when to try again |
-     */
-    get: operations['trackingSearch'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/track/{tracking_number}.json': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/track/{tracking_number}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public tracking, as JSON for embedding
+         * @description The facts of the tracking page in interface B’s envelope, with `Access-Control-Allow-Origin: *`. A found parcel is cached for 60 s (`Cache-Control: public, max-age=60`); a miss is not cached.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 404 | 1 | `No Record(s)` | no parcel has this number, the number is malformed, or the parcel has nothing to show yet: the same answer for each |
+         *     | 429 | 1 | `Too many requests` | more than PARCEL_TRACK_RATE_LIMIT_PER_MIN requests a minute from this client address (60 by default); Retry-After says when to try again |
+         */
+        get: operations["trackingJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Public tracking, as JSON for embedding
-     * @description The facts of the tracking page in interface B’s envelope, with `Access-Control-Allow-Origin: *`. A found parcel is cached for 60 s (`Cache-Control: public, max-age=60`); a miss is not cached.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 404 | 1 | `No Record(s)` | no parcel has this number, the number is malformed, or the parcel has nothing to show yet: the same answer for each |
-     *     | 429 | 1 | `Too many requests` | more than PARCEL_TRACK_RATE_LIMIT_PER_MIN requests a minute from this client address (60 by default); Retry-After says when to try again |
-     */
-    get: operations['trackingJson'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/track/{tracking_number}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/track/{tracking_number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public tracking page
+         * @description Server-rendered HTML, no script and no external asset (a strict Content-Security-Policy): the status history most recent first with descriptions, Singapore times and locations, the carrier and its number, the locker station. No account. A miss answers 404 with the same page whatever the reason, not cached; a found parcel is cached for 60 s.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 404 | 1 | `No Record(s)` | no parcel has this number, the number is malformed, or the parcel has nothing to show yet: the same answer for each (an HTML page) |
+         *     | 429 | 1 | `Too many requests` | more than PARCEL_TRACK_RATE_LIMIT_PER_MIN requests a minute from this client address (60 by default); Retry-After says when to try again (an HTML page) |
+         */
+        get: operations["trackingPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Public tracking page
-     * @description Server-rendered HTML, no script and no external asset (a strict Content-Security-Policy): the status history most recent first with descriptions, Singapore times and locations, the carrier and its number, the locker station. No account. A miss answers 404 with the same page whatever the reason, not cached; a found parcel is cached for 60 s.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 404 | 1 | `No Record(s)` | no parcel has this number, the number is malformed, or the parcel has nothing to show yet: the same answer for each (an HTML page) |
-     *     | 429 | 1 | `Too many requests` | more than PARCEL_TRACK_RATE_LIMIT_PER_MIN requests a minute from this client address (60 by default); Retry-After says when to try again (an HTML page) |
-     */
-    get: operations['trackingPage'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/webhook/create-endpoint': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/webhook/create-endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Subscribes a URL to the account’s parcel events of the given types, enabled. The answer holds the endpoint’s signing secret, `whsec_` plus base64 as Standard Webhooks defines it: it is shown only here, never again. An account has at most 10 endpoints (PARCEL_WEBHOOK_MAX_ENDPOINTS).
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `url require` | url is missing or blank |
+         *     | 200 | 1 | `url invalid` | url is not an absolute http or https URL, carries a user name or password, or is over 2048 characters |
+         *     | 200 | 1 | `url refused` | url names a private, loopback or link-local IP address, or another that is not public unicast; the service accepts them only when started with `PARCEL_WEBHOOK_ALLOW_PRIVATE=on` (a receiver on your own machine, a private network on purpose) |
+         *     | 200 | 1 | `event_types require` | event_types is missing or an empty array |
+         *     | 200 | 1 | `event_types invalid` | event_types is not an array of the client-visible `parcel.events.v1` types |
+         *     | 200 | 1 | `description invalid` | description is not a string, or over 256 characters |
+         *     | 200 | 1 | `Maximum 10 webhook endpoints per account` | the account has as many endpoints as the cap allows |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Create a webhook endpoint
-     * @description Subscribes a URL to the account’s parcel events of the given types, enabled. The answer holds the endpoint’s signing secret, `whsec_` plus base64 as Standard Webhooks defines it: it is shown only here, never again. An account has at most 10 endpoints (PARCEL_WEBHOOK_MAX_ENDPOINTS).
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 200 | 1 | `url require` | url is missing or blank |
-     *     | 200 | 1 | `url invalid` | url is not an absolute http or https URL, carries a user name or password, or is over 2048 characters |
-     *     | 200 | 1 | `url refused` | url names a private, loopback or link-local IP address, or another that is not public unicast; the service accepts them only when started with `PARCEL_WEBHOOK_ALLOW_PRIVATE=on` (a receiver on your own machine, a private network on purpose) |
-     *     | 200 | 1 | `event_types require` | event_types is missing or an empty array |
-     *     | 200 | 1 | `event_types invalid` | event_types is not an array of the client-visible `parcel.events.v1` types |
-     *     | 200 | 1 | `description invalid` | description is not a string, or over 256 characters |
-     *     | 200 | 1 | `Maximum 10 webhook endpoints per account` | the account has as many endpoints as the cap allows |
-     *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
-     *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
-     *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
-     *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
-     *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     */
-    post: operations['createWebhookEndpoint'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/webhook/list-endpoints': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/webhook/list-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account’s webhook endpoints
+         * @description Every endpoint of the account, oldest first, without secrets.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * The account’s webhook endpoints
-     * @description Every endpoint of the account, oldest first, without secrets.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     */
-    get: operations['listWebhookEndpoints'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/webhook/get-endpoint': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/webhook/get-endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook endpoint
+         * @description The endpoint without its secret; `disabled_reason` says why delivery disabled it.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
+         *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
+         *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * One webhook endpoint
-     * @description The endpoint without its secret; `disabled_reason` says why delivery disabled it.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
-     *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
-     *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     */
-    get: operations['getWebhookEndpoint'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/webhook/update-endpoint': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/webhook/update-endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Changes the fields the body names: url, event_types, description, and `enabled` (false disables the endpoint; true enables it again and clears `disabled_reason`). The secret stays.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
+         *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
+         *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
+         *     | 200 | 1 | `url require` | url is missing or blank |
+         *     | 200 | 1 | `url invalid` | url is not an absolute http or https URL, carries a user name or password, or is over 2048 characters |
+         *     | 200 | 1 | `url refused` | url names a private, loopback or link-local IP address, or another that is not public unicast; the service accepts them only when started with `PARCEL_WEBHOOK_ALLOW_PRIVATE=on` (a receiver on your own machine, a private network on purpose) |
+         *     | 200 | 1 | `event_types require` | event_types is missing or an empty array |
+         *     | 200 | 1 | `event_types invalid` | event_types is not an array of the client-visible `parcel.events.v1` types |
+         *     | 200 | 1 | `description invalid` | description is not a string, or over 256 characters |
+         *     | 200 | 1 | `enabled invalid` | enabled is not a boolean |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        post: operations["updateWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Change a webhook endpoint
-     * @description Changes the fields the body names: url, event_types, description, and `enabled` (false disables the endpoint; true enables it again and clears `disabled_reason`). The secret stays.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
-     *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
-     *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
-     *     | 200 | 1 | `url require` | url is missing or blank |
-     *     | 200 | 1 | `url invalid` | url is not an absolute http or https URL, carries a user name or password, or is over 2048 characters |
-     *     | 200 | 1 | `url refused` | url names a private, loopback or link-local IP address, or another that is not public unicast; the service accepts them only when started with `PARCEL_WEBHOOK_ALLOW_PRIVATE=on` (a receiver on your own machine, a private network on purpose) |
-     *     | 200 | 1 | `event_types require` | event_types is missing or an empty array |
-     *     | 200 | 1 | `event_types invalid` | event_types is not an array of the client-visible `parcel.events.v1` types |
-     *     | 200 | 1 | `description invalid` | description is not a string, or over 256 characters |
-     *     | 200 | 1 | `enabled invalid` | enabled is not a boolean |
-     *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
-     *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
-     *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
-     *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
-     *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     */
-    post: operations['updateWebhookEndpoint'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/webhook/rotate-secret': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/webhook/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint’s signing secret
+         * @description Makes a new signing secret, shown only in this answer. The secret it replaces keeps signing alongside it for 24 hours, so each delivery carries both signatures (space-separated in `webhook-signature`) while receivers switch over.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
+         *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
+         *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Rotate a webhook endpoint’s signing secret
-     * @description Makes a new signing secret, shown only in this answer. The secret it replaces keeps signing alongside it for 24 hours, so each delivery carries both signatures (space-separated in `webhook-signature`) while receivers switch over.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
-     *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
-     *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
-     *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
-     *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
-     *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
-     *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
-     *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     */
-    post: operations['rotateWebhookSecret'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/webhook/send-test-event': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/webhook/send-test-event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook endpoint
+         * @description Queues a `WebhookTest` message for the endpoint: signed, retried and ordered like parcel events (after those already queued for it), sent once the endpoint is enabled. Its body is `{type: "WebhookTest", schema: "WebhookTest.v1", eventId, clientId, endpointId, time}`; `data.event_id` is its `webhook-id`.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
+         *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
+         *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Send a test event to a webhook endpoint
-     * @description Queues a `WebhookTest` message for the endpoint: signed, retried and ordered like parcel events (after those already queued for it), sent once the endpoint is enabled. Its body is `{type: "WebhookTest", schema: "WebhookTest.v1", eventId, clientId, endpointId, time}`; `data.event_id` is its `webhook-id`.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
-     *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
-     *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
-     *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
-     *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
-     *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
-     *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
-     *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     */
-    post: operations['sendWebhookTestEvent'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/webhook/delete-endpoint': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/webhook/delete-endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Removes the endpoint; nothing more is sent to it. `data` is the id deleted.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
+         *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
+         *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        post: operations["deleteWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Delete a webhook endpoint
-     * @description Removes the endpoint; nothing more is sent to it. `data` is the id deleted.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
-     *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
-     *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
-     *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
-     *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
-     *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
-     *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
-     *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     */
-    post: operations['deleteWebhookEndpoint'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/webhook/list-messages': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/webhook/list-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The messages of a webhook endpoint
+         * @description The endpoint’s messages, newest (latest in the log) first, a page at a time: pending, delivered, failed (given up on) and waiting (pending for a disabled endpoint), with their attempts and next attempt. Delivered and failed messages are kept for PARCEL_WEBHOOK_RETENTION_MS (30 days). `limit` defaults to 20, at most 100.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
+         *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
+         *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
+         *     | 200 | 1 | `limit invalid` | limit is not a whole number from 1 to 100 |
+         *     | 200 | 1 | `cursor invalid` | cursor is not a next_cursor this operation answered |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        get: operations["listWebhookMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * The messages of a webhook endpoint
-     * @description The endpoint’s messages, newest (latest in the log) first, a page at a time: pending, delivered, failed (given up on) and waiting (pending for a disabled endpoint), with their attempts and next attempt. Delivered and failed messages are kept for PARCEL_WEBHOOK_RETENTION_MS (30 days). `limit` defaults to 20, at most 100.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
-     *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
-     *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
-     *     | 200 | 1 | `limit invalid` | limit is not a whole number from 1 to 100 |
-     *     | 200 | 1 | `cursor invalid` | cursor is not a next_cursor this operation answered |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     */
-    get: operations['listWebhookMessages'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/webhook/list-attempts': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/webhook/list-attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery attempts of a webhook endpoint
+         * @description Every attempt at the endpoint’s messages, newest first, or at one message with `event_id`: when, how long, the HTTP status (null when there was no answer), the first 256 bytes of the answer and why it failed. Kept for PARCEL_WEBHOOK_RETENTION_MS.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
+         *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
+         *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
+         *     | 200 | 1 | `event_id require` | event_id is blank |
+         *     | 200 | 1 | `event_id invalid` | event_id is longer than 64 |
+         *     | 200 | 1 | `limit invalid` | limit is not a whole number from 1 to 100 |
+         *     | 200 | 1 | `cursor invalid` | cursor is not a next_cursor this operation answered |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        get: operations["listWebhookAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * The delivery attempts of a webhook endpoint
-     * @description Every attempt at the endpoint’s messages, newest first, or at one message with `event_id`: when, how long, the HTTP status (null when there was no answer), the first 256 bytes of the answer and why it failed. Kept for PARCEL_WEBHOOK_RETENTION_MS.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
-     *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
-     *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
-     *     | 200 | 1 | `event_id require` | event_id is blank |
-     *     | 200 | 1 | `event_id invalid` | event_id is longer than 64 |
-     *     | 200 | 1 | `limit invalid` | limit is not a whole number from 1 to 100 |
-     *     | 200 | 1 | `cursor invalid` | cursor is not a next_cursor this operation answered |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     */
-    get: operations['listWebhookAttempts'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/webhook/redeliver': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/webhook/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook message again
+         * @description Queues the message again, pending from now with no attempts: it goes out with the same `webhook-id` and a fresh timestamp and signature, in its place in the log order (before messages queued after it that still wait). A message still pending is left as it is: the answer says `already_pending: true` and nothing is queued twice.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
+         *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
+         *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
+         *     | 200 | 1 | `event_id require` | event_id is missing or blank |
+         *     | 200 | 1 | `event_id invalid` | event_id is not a string, or longer than 64 |
+         *     | 200 | 1 | `Webhook message not found` | the endpoint has no message of this event id (or retention pruned it) |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        post: operations["redeliverWebhookMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Send a webhook message again
-     * @description Queues the message again, pending from now with no attempts: it goes out with the same `webhook-id` and a fresh timestamp and signature, in its place in the log order (before messages queued after it that still wait). A message still pending is left as it is: the answer says `already_pending: true` and nothing is queued twice.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
-     *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
-     *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
-     *     | 200 | 1 | `event_id require` | event_id is missing or blank |
-     *     | 200 | 1 | `event_id invalid` | event_id is not a string, or longer than 64 |
-     *     | 200 | 1 | `Webhook message not found` | the endpoint has no message of this event id (or retention pruned it) |
-     *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
-     *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
-     *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
-     *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
-     *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     */
-    post: operations['redeliverWebhookMessage'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/webhook/replay': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/webhook/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay a webhook endpoint’s events since a time
+         * @description Asks for every event of the account recorded since `since`, of the types the endpoint subscribes to, to be sent to it again, read from the event store’s log (delivered ones too), in log order: so in order per parcel. The webhook service performs it in the background; get-replay says how far it is. One replay per endpoint at a time; `since` at most 30 days back (PARCEL_WEBHOOK_REPLAY_MAX_AGE_MS). The endpoint’s deliveries wait while its replay is queued.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
+         *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
+         *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
+         *     | 200 | 1 | `since require` | since is missing or blank |
+         *     | 200 | 1 | `since invalid` | since is not an ISO 8601 time with seconds and `Z` or an offset |
+         *     | 200 | 1 | `since must be within the last 30 days` | since is further back than PARCEL_WEBHOOK_REPLAY_MAX_AGE_MS |
+         *     | 200 | 1 | `A replay of this webhook endpoint is already under way` | a replay of the endpoint is requested or running |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        post: operations["replayWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Replay a webhook endpoint’s events since a time
-     * @description Asks for every event of the account recorded since `since`, of the types the endpoint subscribes to, to be sent to it again, read from the event store’s log (delivered ones too), in log order: so in order per parcel. The webhook service performs it in the background; get-replay says how far it is. One replay per endpoint at a time; `since` at most 30 days back (PARCEL_WEBHOOK_REPLAY_MAX_AGE_MS). The endpoint’s deliveries wait while its replay is queued.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
-     *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
-     *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
-     *     | 200 | 1 | `since require` | since is missing or blank |
-     *     | 200 | 1 | `since invalid` | since is not an ISO 8601 time with seconds and `Z` or an offset |
-     *     | 200 | 1 | `since must be within the last 30 days` | since is further back than PARCEL_WEBHOOK_REPLAY_MAX_AGE_MS |
-     *     | 200 | 1 | `A replay of this webhook endpoint is already under way` | a replay of the endpoint is requested or running |
-     *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
-     *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
-     *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
-     *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
-     *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     */
-    post: operations['replayWebhookEndpoint'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/openapi/webhook/get-replay': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/openapi/webhook/get-replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How far a webhook replay is
+         * @description The replay’s status (`requested`, `running`, `done`), the events of the log read so far and how many were queued again.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
+         *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
+         *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
+         *     | 200 | 1 | `replay_id require` | replay_id is missing or blank |
+         *     | 200 | 1 | `replay_id invalid` | replay_id is longer than 64 |
+         *     | 200 | 1 | `Webhook replay not found` | the endpoint has no replay of this id |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        get: operations["getWebhookReplay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * How far a webhook replay is
-     * @description The replay’s status (`requested`, `running`, `done`), the events of the log read so far and how many were queued again.
-     *
-     *     **Errors**
-     *
-     *     | HTTP | code | message | when |
-     *     |---|---|---|---|
-     *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
-     *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
-     *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
-     *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
-     *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
-     *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
-     *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
-     *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
-     *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
-     *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
-     *     | 200 | 1 | `replay_id require` | replay_id is missing or blank |
-     *     | 200 | 1 | `replay_id invalid` | replay_id is longer than 64 |
-     *     | 200 | 1 | `Webhook replay not found` | the endpoint has no replay of this id |
-     *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
-     *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
-     */
-    get: operations['getWebhookReplay'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    ActivityA: {
-      StatusDateTime: components['schemas']['SgtTime'];
-      StatusCode: components['schemas']['StatusCode'];
-      StatusDesc: string;
-      Remarks: string;
-      /**
-       * @description Reserved: always empty on interface A.
-       * @constant
-       */
-      ReceiveBy: '';
-    };
-    ActivityB: {
-      status_date_time: components['schemas']['SgtTime'];
-      status_code: components['schemas']['StatusCode'];
-      /** @description English description; branch on status_code, never on this text. */
-      status_desc: string;
-      remarks: string;
-      /** @description Who signed for a delivery; empty for every other event. */
-      receive_by: string;
-      /** @description Proof-of-delivery references; empty when none. */
-      pod: string[];
-      /** @description Where the event happened: the carrier location, or the sender country for the platform’s own events. */
-      location: string;
-    };
-    Alive: {
-      /** @constant */
-      status: 'ok';
-    };
-    BarcodeResult: {
-      barcode: components['schemas']['TrackingNumber'];
-    };
-    BatchEntry: {
-      custom_tracking_num: string;
-      date_time: components['schemas']['SgtTime'];
-      /** @enum {string} */
-      status: 'Accepted' | 'Rejected';
-      /** @description Empty when accepted; why it was rejected (a create-order message) otherwise. */
-      error: {
-        reason: string;
-      }[];
-    };
-    CancelResult: {
-      /** @description The numbers cancelled by this request. */
-      success: components['schemas']['TrackingNumber'][];
-      errors: {
-        tracking_number: string;
-        remarks: string;
-      }[];
-    };
-    CarrierEventResult: {
-      /** @description false: the same event was recorded before (a replay), and nothing changed. */
-      recorded: boolean;
-    };
-    CreateLabelResult: {
-      /**
-       * Format: base64
-       * @description The CN23 declaration as a PDF.
-       */
-      Base64: string;
-    };
-    CreateOrderResult: {
-      custom_tracking_num: string;
-      wmg_tracking_num: components['schemas']['TrackingNumber'];
-      date_time: components['schemas']['SgtTime'];
-      /**
-       * @description Empty for an order created at once.
-       * @constant
-       */
-      status: '';
-      error: unknown[];
-    };
-    CreateOrdersResult: {
-      success: components['schemas']['BatchEntry'][];
-      errors: components['schemas']['BatchEntry'][];
-    };
-    /** @description Interface A failure: Code 1 (1003 for token errors) and the message. */
-    FailureA: {
-      Code: 1 | 1003;
-      Message: string;
-      /** @description Always an empty array on failure. */
-      Data: unknown[];
-    };
-    /** @description Interface B failure (the carrier callback too): code 1 and the message. */
-    FailureB: {
-      /** @constant */
-      code: 1;
-      message: string;
-      /** @description Always an empty array on failure. */
-      data: unknown[];
-    };
-    HtmlLabel: {
-      /** @description A complete HTML document. */
-      html: string;
-    };
-    /** @description The locker of a parcel sent to one: as sent (locker_type A) or assigned (locker_type B). */
-    LockerStationB: {
-      station_code: string;
-      station_name: string;
-      station_address: string;
-      address_detail: string;
-      zipcode: string;
-      /** @description Metres from the order postal code (locker_type B), or as sent (locker_type A). */
-      distance: number;
-    };
-    MultiStatusResult: {
-      success: components['schemas']['StatusRecordB'][];
-      errors: {
-        tracking_number: string;
-        remarks: string;
-      }[];
-    };
-    NotReady: {
-      /** @constant */
-      status: 'not ready';
-    };
-    /** @description Checked field by field in the order listed here, then the item rows in order; the first failure is the answer’s message, with `data: []`. An optional field sent as null, an empty string or white space only counts as not sent. A numeric field takes a JSON number or a string holding one (`-?digits[.digits]`). Strings are stored as sent, without trimming; lengths count Unicode code points; control characters are refused, except tab and line breaks in addresses and instruction. Unknown fields are ignored and never stored. */
-    Order: {
-      /** @description Your own order reference, unique in your account. */
-      custom_tracking_num: string;
-      recipient_name: string;
-      /** @enum {string} */
-      recipient_country: 'SG' | 'MY' | 'HK' | 'JP' | 'KR' | 'US' | 'AU' | 'TH' | 'PH' | 'VN' | 'ID' | 'TW';
-      /** @description Digits only. */
-      recipient_phone: string;
-      recipient_address: string;
-      sender_country: string;
-      /** @description `L,W,H` in centimetres; stored reordered largest first. */
-      client_size: string;
-      /** @description In the account’s weight unit. */
-      client_weight: number | string;
-      declared_value: number | string;
-      declared_value_currency: string;
-      /** @description Rows are checked after every other field, in order. */
-      item: components['schemas']['OrderItem'][];
-      /** @description Non-digits are stripped first, then the length is checked by destination: SG 5-6, MY 4-5, KR 4-5, JP 5-7, every other destination 3-10. The digits are stored. Required when recipient_country is not HK. */
-      postal_code?: string;
-      /** @description Required when recipient_country is US. */
-      recipient_state?: string;
-      recipient_city?: string;
-      recipient_email?: string;
-      /** @description Required when service_type is a pickup type (PUD). */
-      sender_name?: string;
-      /** @description Required when service_type is a pickup type (PUD). */
-      sender_phone?: string;
-      /** @description Required when service_type is a pickup type (PUD). */
-      sender_address?: string;
-      /** @description Required when service_type is a pickup type (PUD) and sender_country is not HK. */
-      sender_postal_code?: string;
-      sender_city?: string;
-      sender_email?: string;
-      /**
-       * @description A code assigned to the account (`service_type invalid` otherwise); without one the order is handled as LMD. LMD: Last-mile delivery; PUD: Pickup and delivery (to SG, MY only); SLF: Self-label.
-       * @enum {string}
-       */
-      service_type?: 'LMD' | 'PUD' | 'SLF';
-      /**
-       * @description Carrier routing code of the destination, ignored for the others: US USG (Ground), USE (Express), USP (Priority); SG SGS (Standard), SGN (Next day), SGL (Locker). Required when recipient_country is US. Read only when recipient_country is US or SG; ignored otherwise.
-       * @enum {string}
-       */
-      service_code?: 'USG' | 'USE' | 'USP' | 'SGS' | 'SGN' | 'SGL';
-      /** @description Delivery instructions. */
-      instruction?: string;
-      /** @description Cash on delivery; needs cash_currency. Required when cash_currency is sent. */
-      cash?: number | string;
-      /** @description SGD when recipient_country is SG. Required when cash is sent. */
-      cash_currency?: string;
-      supplier_name?: string;
-      /** @description Supplier GST registration number. */
-      supplier_gstn?: string;
-      total_gst_amount?: number | string;
-      gst_currency?: string;
-      /** @enum {string} */
-      gst_paid?: 'Y' | 'N';
-      /** @enum {string} */
-      incoterm_type?: 'DDU' | 'DDP';
-      /**
-       * @description A: the address is a locker already (send locker_station). B: the order goes to the nearest station within 5 km of postal_code (Singapore destinations only; none near: `locker_type invalid`).
-       * @enum {string}
-       */
-      locker_type?: 'A' | 'B';
-      /** @description Required when locker_type is A. Ignored unless locker_type is A. */
-      locker_station?: components['schemas']['OrderLockerStation'];
-    } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
-    /** @description One item row of an Order; rows are counted from 1 in messages. */
-    OrderItem: {
-      description: string;
-      unitPrice: number | string;
-      quantity: number | string;
-      weight: number | string;
-      currency: string;
-      totalValue: number | string;
-      countryOfOrigin?: string;
-      itemHSCode?: string;
-      productURL?: string;
-    };
-    /** @description The locker an Order with locker_type A goes to: every field is required. */
-    OrderLockerStation: {
-      zipcode: string;
-      station_name: string;
-      station_address: string;
-      address_detail: string;
-      distance: number | string;
-      /** @description The Station_Code of a station that get-stations lists. */
-      station_code: string;
-    };
-    PdfLabel: {
-      /**
-       * Format: base64
-       * @description The label as a PDF.
-       */
-      base64: string;
-    };
-    QueryStatusMiss: {
-      tracking_number: string;
-      remarks: string;
-    };
-    Ready: {
-      /** @constant */
-      status: 'ready';
-    };
-    RedeliveredWebhookMessage: {
-      endpoint_id: string;
-      event_id: string;
-      /** @description true: it was still waiting to go out, and nothing was queued again. */
-      already_pending: boolean;
-    };
-    /**
-     * @description Singapore time (UTC+08:00), ISO 8601 to the second, with its offset.
-     * @example 2026-11-22T14:05:09+08:00
-     */
-    SgtTime: string;
-    Station: {
-      Zipcode: string;
-      Station_Name: string;
-      Station_Address: string;
-      Address_Detail: string;
-      /** @description Metres from the queried postal code, to one decimal. */
-      Distance: number;
-      /** @description Send it as locker_station.station_code with locker_type A. */
-      Station_Code: string;
-    };
-    /**
-     * @description A status code; branch on it, never on its description. The platform’s codes: `DR_DR` Data Received via API; `LB_GN` Shipping label generated; `CN_CN` Order cancelled; `PU_PU` Parcel picked up; `IT_IT` Parcel in transit; `OD_OD` Out for delivery; `DL_DL` Parcel delivered; `FD_BA` Parcel has a bad recipient address; `FD_NA` Delivery failed, recipient not available; `RS_RS` Returned to sender. A carrier’s code that has no mapping is shown as the carrier sent it.
-     * @example DR_DR
-     */
-    StatusCode: string;
-    /** @description Every submitted number once, in submission order: found ones in Success, the others in Errors. */
-    StatusLookupResult: {
-      Success: components['schemas']['StatusRecordA'][];
-      Errors: {
+    schemas: {
+        ActivityA: {
+            StatusDateTime: components["schemas"]["SgtTime"];
+            StatusCode: components["schemas"]["StatusCode"];
+            StatusDesc: string;
+            Remarks: string;
+            /**
+             * @description Reserved: always empty on interface A.
+             * @constant
+             */
+            ReceiveBy: "";
+        };
+        ActivityB: {
+            status_date_time: components["schemas"]["SgtTime"];
+            status_code: components["schemas"]["StatusCode"];
+            /** @description English description; branch on status_code, never on this text. */
+            status_desc: string;
+            remarks: string;
+            /** @description Who signed for a delivery; empty for every other event. */
+            receive_by: string;
+            /** @description Proof-of-delivery references; empty when none. */
+            pod: string[];
+            /** @description Where the event happened: the carrier location, or the sender country for the platform’s own events. */
+            location: string;
+        };
+        Alive: {
+            /** @constant */
+            status: "ok";
+        };
+        BarcodeResult: {
+            barcode: components["schemas"]["TrackingNumber"];
+        };
+        BatchEntry: {
+            custom_tracking_num: string;
+            date_time: components["schemas"]["SgtTime"];
+            /** @enum {string} */
+            status: "Accepted" | "Rejected";
+            /** @description Empty when accepted; why it was rejected (a create-order message) otherwise. */
+            error: {
+                reason: string;
+            }[];
+        };
+        CancelResult: {
+            /** @description The numbers cancelled by this request. */
+            success: components["schemas"]["TrackingNumber"][];
+            errors: {
+                tracking_number: string;
+                remarks: string;
+            }[];
+        };
+        CarrierEventResult: {
+            /** @description false: the same event was recorded before (a replay), and nothing changed. */
+            recorded: boolean;
+        };
+        CreateLabelResult: {
+            /**
+             * Format: base64
+             * @description The CN23 declaration as a PDF.
+             */
+            Base64: string;
+        };
+        CreateOrderResult: {
+            custom_tracking_num: string;
+            wmg_tracking_num: components["schemas"]["TrackingNumber"];
+            date_time: components["schemas"]["SgtTime"];
+            /**
+             * @description Empty for an order created at once.
+             * @constant
+             */
+            status: "";
+            error: unknown[];
+        };
+        CreateOrdersResult: {
+            success: components["schemas"]["BatchEntry"][];
+            errors: components["schemas"]["BatchEntry"][];
+        };
+        /** @description Interface A failure: Code 1 (1003 for token errors) and the message. */
+        FailureA: {
+            Code: 1 | 1003;
+            Message: string;
+            /** @description Always an empty array on failure. */
+            Data: unknown[];
+        };
+        /** @description Interface B failure (the carrier callback too): code 1 and the message. */
+        FailureB: {
+            /** @constant */
+            code: 1;
+            message: string;
+            /** @description Always an empty array on failure. */
+            data: unknown[];
+        };
+        HtmlLabel: {
+            /** @description A complete HTML document. */
+            html: string;
+        };
+        /** @description The locker of a parcel sent to one: as sent (locker_type A) or assigned (locker_type B). */
+        LockerStationB: {
+            station_code: string;
+            station_name: string;
+            station_address: string;
+            address_detail: string;
+            zipcode: string;
+            /** @description Metres from the order postal code (locker_type B), or as sent (locker_type A). */
+            distance: number;
+        };
+        MultiStatusResult: {
+            success: components["schemas"]["StatusRecordB"][];
+            errors: {
+                tracking_number: string;
+                remarks: string;
+            }[];
+        };
+        NotReady: {
+            /** @constant */
+            status: "not ready";
+        };
+        /** @description Checked field by field in the order listed here, then the item rows in order; the first failure is the answer’s message, with `data: []`. An optional field sent as null, an empty string or white space only counts as not sent. A numeric field takes a JSON number or a string holding one (`-?digits[.digits]`). Strings are stored as sent, without trimming; lengths count Unicode code points; control characters are refused, except tab and line breaks in addresses and instruction. Unknown fields are ignored and never stored. */
+        Order: {
+            /** @description Your own order reference, unique in your account. */
+            custom_tracking_num: string;
+            recipient_name: string;
+            /** @enum {string} */
+            recipient_country: "SG" | "MY" | "HK" | "JP" | "KR" | "US" | "AU" | "TH" | "PH" | "VN" | "ID" | "TW";
+            /** @description Digits only. */
+            recipient_phone: string;
+            recipient_address: string;
+            sender_country: string;
+            /** @description `L,W,H` in centimetres; stored reordered largest first. */
+            client_size: string;
+            /** @description In the account’s weight unit. */
+            client_weight: number | string;
+            declared_value: number | string;
+            declared_value_currency: string;
+            /** @description Rows are checked after every other field, in order. */
+            item: components["schemas"]["OrderItem"][];
+            /** @description Non-digits are stripped first, then the length is checked by destination: SG 5-6, MY 4-5, KR 4-5, JP 5-7, every other destination 3-10. The digits are stored. Required when recipient_country is not HK. */
+            postal_code?: string;
+            /** @description Required when recipient_country is US. */
+            recipient_state?: string;
+            recipient_city?: string;
+            recipient_email?: string;
+            /** @description Required when service_type is a pickup type (PUD). */
+            sender_name?: string;
+            /** @description Required when service_type is a pickup type (PUD). */
+            sender_phone?: string;
+            /** @description Required when service_type is a pickup type (PUD). */
+            sender_address?: string;
+            /** @description Required when service_type is a pickup type (PUD) and sender_country is not HK. */
+            sender_postal_code?: string;
+            sender_city?: string;
+            sender_email?: string;
+            /**
+             * @description A code assigned to the account (`service_type invalid` otherwise); without one the order is handled as LMD. LMD: Last-mile delivery; PUD: Pickup and delivery (to SG, MY only); SLF: Self-label.
+             * @enum {string}
+             */
+            service_type?: "LMD" | "PUD" | "SLF";
+            /**
+             * @description Carrier routing code of the destination, ignored for the others: US USG (Ground), USE (Express), USP (Priority); SG SGS (Standard), SGN (Next day), SGL (Locker). Required when recipient_country is US. Read only when recipient_country is US or SG; ignored otherwise.
+             * @enum {string}
+             */
+            service_code?: "USG" | "USE" | "USP" | "SGS" | "SGN" | "SGL";
+            /** @description Delivery instructions. */
+            instruction?: string;
+            /** @description Cash on delivery; needs cash_currency. Required when cash_currency is sent. */
+            cash?: number | string;
+            /** @description SGD when recipient_country is SG. Required when cash is sent. */
+            cash_currency?: string;
+            supplier_name?: string;
+            /** @description Supplier GST registration number. */
+            supplier_gstn?: string;
+            total_gst_amount?: number | string;
+            gst_currency?: string;
+            /** @enum {string} */
+            gst_paid?: "Y" | "N";
+            /** @enum {string} */
+            incoterm_type?: "DDU" | "DDP";
+            /**
+             * @description A: the address is a locker already (send locker_station). B: the order goes to the nearest station within 5 km of postal_code (Singapore destinations only; none near: `locker_type invalid`).
+             * @enum {string}
+             */
+            locker_type?: "A" | "B";
+            /** @description Required when locker_type is A. Ignored unless locker_type is A. */
+            locker_station?: components["schemas"]["OrderLockerStation"];
+        } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown);
+        /** @description One item row of an Order; rows are counted from 1 in messages. */
+        OrderItem: {
+            description: string;
+            unitPrice: number | string;
+            quantity: number | string;
+            weight: number | string;
+            currency: string;
+            totalValue: number | string;
+            countryOfOrigin?: string;
+            itemHSCode?: string;
+            productURL?: string;
+        };
+        /** @description The locker an Order with locker_type A goes to: every field is required. */
+        OrderLockerStation: {
+            zipcode: string;
+            station_name: string;
+            station_address: string;
+            address_detail: string;
+            distance: number | string;
+            /** @description The Station_Code of a station that get-stations lists. */
+            station_code: string;
+        };
+        PdfLabel: {
+            /**
+             * Format: base64
+             * @description The label as a PDF.
+             */
+            base64: string;
+        };
+        QueryStatusMiss: {
+            tracking_number: string;
+            remarks: string;
+        };
+        Ready: {
+            /** @constant */
+            status: "ready";
+        };
+        RedeliveredWebhookMessage: {
+            endpoint_id: string;
+            event_id: string;
+            /** @description true: it was still waiting to go out, and nothing was queued again. */
+            already_pending: boolean;
+        };
+        /**
+         * @description Singapore time (UTC+08:00), ISO 8601 to the second, with its offset.
+         * @example 2026-11-22T14:05:09+08:00
+         */
+        SgtTime: string;
+        Station: {
+            Zipcode: string;
+            Station_Name: string;
+            Station_Address: string;
+            Address_Detail: string;
+            /** @description Metres from the queried postal code, to one decimal. */
+            Distance: number;
+            /** @description Send it as locker_station.station_code with locker_type A. */
+            Station_Code: string;
+        };
+        /**
+         * @description A status code; branch on it, never on its description. The platform’s codes: `DR_DR` Data Received via API; `LB_GN` Shipping label generated; `CN_CN` Order cancelled; `PU_PU` Parcel picked up; `IT_IT` Parcel in transit; `OD_OD` Out for delivery; `DL_DL` Parcel delivered; `FD_BA` Parcel has a bad recipient address; `FD_NA` Delivery failed, recipient not available; `RS_RS` Returned to sender. A carrier’s code that has no mapping is shown as the carrier sent it.
+         * @example DR_DR
+         */
+        StatusCode: string;
+        /** @description Every submitted number once, in submission order: found ones in Success, the others in Errors. */
+        StatusLookupResult: {
+            Success: components["schemas"]["StatusRecordA"][];
+            Errors: {
+                TrackingNumber: string;
+                Remarks: string;
+            }[];
+        };
+        StatusRecordA: {
+            TrackingNumber: components["schemas"]["TrackingNumber"];
+            LastStatus: components["schemas"]["StatusCode"] | "";
+            LastStatusDateTime: components["schemas"]["SgtTime"] | "";
+            /** @description Client-visible events, most recent first; internal records never appear. */
+            Activities: components["schemas"]["ActivityA"][];
+        };
+        StatusRecordB: {
+            tracking_number: components["schemas"]["TrackingNumber"];
+            last_status: components["schemas"]["StatusCode"] | "";
+            last_status_date_time: components["schemas"]["SgtTime"] | "";
+            /** @description Client-visible events, most recent first. */
+            activities: components["schemas"]["ActivityB"][];
+            /** @description The carrier’s own number; empty until the carrier registered the parcel. */
+            partner_tracking_no: string;
+            /** @description The carrier’s name; empty until registered. */
+            partner_name: string;
+            locker_station?: components["schemas"]["LockerStationB"];
+        };
+        TokenResult: {
+            AccessToken: string;
+            /** @constant */
+            TokenType: "Bearer";
+            /** @description Seconds until the token expires. */
+            ExpiresIn: number;
+            ExpiresAt: components["schemas"]["SgtTime"];
+        };
+        /**
+         * @description `PX` then 15 random symbols and 1 check symbol, 18 characters from Crockford's base-32 alphabet (0123456789ABCDEFGHJKMNPQRSTVWXYZ: digits and upper-case letters without I, L, O and U). The random part (75 bits) makes numbers unguessable and unordered; the check symbol (Luhn mod 32 over the random symbols) catches any single mistyped symbol and most swaps of neighbours. Numbers are unique across the platform.
+         * @example PX7K2P9S4W8Y1Q3T55
+         */
         TrackingNumber: string;
-        Remarks: string;
-      }[];
+        TrackingNumberResult: {
+            TrackingNumber: components["schemas"]["TrackingNumber"];
+        };
+        WebhookAttempt: {
+            event_id: string;
+            /** @description 1 for the first attempt since the message was last queued. */
+            attempt: number;
+            /** @description Singapore time, like every B answer. */
+            at: string;
+            duration_ms: number;
+            /** @description The HTTP status answered; null when none was (network error, timeout, refused destination). */
+            status: number | null;
+            /** @description The first 256 bytes of the answer’s body, as text. */
+            answer: string;
+            /** @description Why it failed (`HTTP 503`, `no answer within 10000 ms`, `network error: …`, `refused destination: …`); empty when delivered. */
+            reason: string;
+        };
+        WebhookAttemptsPage: {
+            attempts: components["schemas"]["WebhookAttempt"][];
+            /** @description Pass it as `cursor` for the next (older) page; null on the last page. */
+            next_cursor: string | null;
+        };
+        WebhookEndpoint: {
+            endpoint_id: string;
+            url: string;
+            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded")[];
+            description: string;
+            enabled: boolean;
+            /** @description Why delivery disabled it; empty while enabled. */
+            disabled_reason: string;
+            created_at: string;
+            updated_at: string;
+        };
+        WebhookEndpointWithSecret: {
+            endpoint_id: string;
+            url: string;
+            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded")[];
+            description: string;
+            enabled: boolean;
+            /** @description Why delivery disabled it; empty while enabled. */
+            disabled_reason: string;
+            created_at: string;
+            updated_at: string;
+            /** @description The signing secret, `whsec_` plus base64 (Standard Webhooks). Shown only in this answer. */
+            secret: string;
+        };
+        WebhookMessage: {
+            /** @description The `webhook-id` of every attempt and redelivery. */
+            event_id: string;
+            /** @description The message’s `type`: a `parcel.events.v1` type, or `WebhookTest`. */
+            event_type: string;
+            tracking_num: string | null;
+            /** @description The event’s position in the log (the order of delivery); null for a test event. */
+            position: number | null;
+            /**
+             * @description `failed`: given up on after the retry schedule (or not retried); `waiting`: pending for a disabled endpoint.
+             * @enum {string}
+             */
+            state: "pending" | "delivered" | "failed" | "waiting";
+            /** @description Attempts since it was last queued. */
+            attempts: number;
+            /** @description When it is tried next; null once settled. */
+            next_attempt_at: string | null;
+            /** @description Singapore time, like every B answer. */
+            queued_at: string;
+            /** @description When it was delivered or given up on; null while pending. */
+            settled_at: string | null;
+        };
+        WebhookMessagesPage: {
+            messages: components["schemas"]["WebhookMessage"][];
+            /** @description Pass it as `cursor` for the next (older) page; null on the last page. */
+            next_cursor: string | null;
+        };
+        WebhookReplay: {
+            replay_id: string;
+            endpoint_id: string;
+            /** @description Singapore time, like every B answer. */
+            since: string;
+            /** @description Singapore time, like every B answer. */
+            requested_at: string;
+            /** @enum {string} */
+            status: "requested" | "running" | "done";
+            /** @description Events of the log read so far. */
+            scanned: number;
+            /** @description Of those, the events queued again for the endpoint. */
+            queued: number;
+            finished_at: string | null;
+        };
+        ZplLabel: {
+            /** @description A complete ZPL II label (^XA … ^XZ). */
+            zpl: string;
+        };
     };
-    StatusRecordA: {
-      TrackingNumber: components['schemas']['TrackingNumber'];
-      LastStatus: components['schemas']['StatusCode'] | '';
-      LastStatusDateTime: components['schemas']['SgtTime'] | '';
-      /** @description Client-visible events, most recent first; internal records never appear. */
-      Activities: components['schemas']['ActivityA'][];
+    responses: never;
+    parameters: {
+        /**
+         * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+         * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+         */
+        IdempotencyKey: string;
     };
-    StatusRecordB: {
-      tracking_number: components['schemas']['TrackingNumber'];
-      last_status: components['schemas']['StatusCode'] | '';
-      last_status_date_time: components['schemas']['SgtTime'] | '';
-      /** @description Client-visible events, most recent first. */
-      activities: components['schemas']['ActivityB'][];
-      /** @description The carrier’s own number; empty until the carrier registered the parcel. */
-      partner_tracking_no: string;
-      /** @description The carrier’s name; empty until registered. */
-      partner_name: string;
-      locker_station?: components['schemas']['LockerStationB'];
+    requestBodies: never;
+    headers: {
+        /** @description Requests the account may burst (the token bucket’s size). */
+        "RateLimit-Limit": number;
+        /** @description Requests left in the bucket after this one. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the bucket is full again. */
+        "RateLimit-Reset": number;
+        /** @description Seconds to wait before the next request (429 only). */
+        "Retry-After": number;
+        /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
+        "Idempotent-Replayed": "true";
     };
-    TokenResult: {
-      AccessToken: string;
-      /** @constant */
-      TokenType: 'Bearer';
-      /** @description Seconds until the token expires. */
-      ExpiresIn: number;
-      ExpiresAt: components['schemas']['SgtTime'];
-    };
-    /**
-     * @description `PX` then 15 random symbols and 1 check symbol, 18 characters from Crockford's base-32 alphabet (0123456789ABCDEFGHJKMNPQRSTVWXYZ: digits and upper-case letters without I, L, O and U). The random part (75 bits) makes numbers unguessable and unordered; the check symbol (Luhn mod 32 over the random symbols) catches any single mistyped symbol and most swaps of neighbours. Numbers are unique across the platform.
-     * @example PX7K2P9S4W8Y1Q3T55
-     */
-    TrackingNumber: string;
-    TrackingNumberResult: {
-      TrackingNumber: components['schemas']['TrackingNumber'];
-    };
-    WebhookAttempt: {
-      event_id: string;
-      /** @description 1 for the first attempt since the message was last queued. */
-      attempt: number;
-      /** @description Singapore time, like every B answer. */
-      at: string;
-      duration_ms: number;
-      /** @description The HTTP status answered; null when none was (network error, timeout, refused destination). */
-      status: number | null;
-      /** @description The first 256 bytes of the answer’s body, as text. */
-      answer: string;
-      /** @description Why it failed (`HTTP 503`, `no answer within 10000 ms`, `network error: …`, `refused destination: …`); empty when delivered. */
-      reason: string;
-    };
-    WebhookAttemptsPage: {
-      attempts: components['schemas']['WebhookAttempt'][];
-      /** @description Pass it as `cursor` for the next (older) page; null on the last page. */
-      next_cursor: string | null;
-    };
-    WebhookEndpoint: {
-      endpoint_id: string;
-      url: string;
-      event_types: ('ParcelRegistered' | 'LabelGenerated' | 'ParcelCancelled' | 'CarrierEventRecorded')[];
-      description: string;
-      enabled: boolean;
-      /** @description Why delivery disabled it; empty while enabled. */
-      disabled_reason: string;
-      created_at: string;
-      updated_at: string;
-    };
-    WebhookEndpointWithSecret: {
-      endpoint_id: string;
-      url: string;
-      event_types: ('ParcelRegistered' | 'LabelGenerated' | 'ParcelCancelled' | 'CarrierEventRecorded')[];
-      description: string;
-      enabled: boolean;
-      /** @description Why delivery disabled it; empty while enabled. */
-      disabled_reason: string;
-      created_at: string;
-      updated_at: string;
-      /** @description The signing secret, `whsec_` plus base64 (Standard Webhooks). Shown only in this answer. */
-      secret: string;
-    };
-    WebhookMessage: {
-      /** @description The `webhook-id` of every attempt and redelivery. */
-      event_id: string;
-      /** @description The message’s `type`: a `parcel.events.v1` type, or `WebhookTest`. */
-      event_type: string;
-      tracking_num: string | null;
-      /** @description The event’s position in the log (the order of delivery); null for a test event. */
-      position: number | null;
-      /**
-       * @description `failed`: given up on after the retry schedule (or not retried); `waiting`: pending for a disabled endpoint.
-       * @enum {string}
-       */
-      state: 'pending' | 'delivered' | 'failed' | 'waiting';
-      /** @description Attempts since it was last queued. */
-      attempts: number;
-      /** @description When it is tried next; null once settled. */
-      next_attempt_at: string | null;
-      /** @description Singapore time, like every B answer. */
-      queued_at: string;
-      /** @description When it was delivered or given up on; null while pending. */
-      settled_at: string | null;
-    };
-    WebhookMessagesPage: {
-      messages: components['schemas']['WebhookMessage'][];
-      /** @description Pass it as `cursor` for the next (older) page; null on the last page. */
-      next_cursor: string | null;
-    };
-    WebhookReplay: {
-      replay_id: string;
-      endpoint_id: string;
-      /** @description Singapore time, like every B answer. */
-      since: string;
-      /** @description Singapore time, like every B answer. */
-      requested_at: string;
-      /** @enum {string} */
-      status: 'requested' | 'running' | 'done';
-      /** @description Events of the log read so far. */
-      scanned: number;
-      /** @description Of those, the events queued again for the endpoint. */
-      queued: number;
-      finished_at: string | null;
-    };
-    ZplLabel: {
-      /** @description A complete ZPL II label (^XA … ^XZ). */
-      zpl: string;
-    };
-  };
-  responses: never;
-  parameters: {
-    /**
-     * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
-     * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
-     */
-    IdempotencyKey: string;
-  };
-  requestBodies: never;
-  headers: {
-    /** @description Requests the account may burst (the token bucket’s size). */
-    'RateLimit-Limit': number;
-    /** @description Requests left in the bucket after this one. */
-    'RateLimit-Remaining': number;
-    /** @description Seconds until the bucket is full again. */
-    'RateLimit-Reset': number;
-    /** @description Seconds to wait before the next request (429 only). */
-    'Retry-After': number;
-    /** @description `true` when the answer is the stored answer of an earlier request with the same Idempotency-Key. */
-    'Idempotent-Replayed': 'true';
-  };
-  pathItems: never;
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  issueToken: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
-         * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
-         */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          ApiName: string;
-          ApiKey: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                Code: 0;
-                /** @constant */
-                Message: 'Success';
-                Data: components['schemas']['TokenResult'];
-              }
-            | components['schemas']['FailureA'];
-        };
-      };
-      /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureA'];
-        };
-      };
-      /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureA'];
-        };
-      };
-      /** @description Request body too large: the body is over 5 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureA'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureA'];
-        };
-      };
-      /** @description Error encountered, please contact <support mailbox>: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureA'];
-        };
-      };
-    };
-  };
-  lookUpStatus: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
-         * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
-         */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          TrackingNumber: string[];
-        };
-      };
-    };
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                Code: 0;
-                /** @constant */
-                Message: 'Success';
-                Data: components['schemas']['StatusLookupResult'];
-              }
-            | components['schemas']['FailureA'];
-        };
-      };
-      /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureA'];
-        };
-      };
-      /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureA'];
-        };
-      };
-      /** @description Request body too large: the body is over 5 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureA'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureA'];
-        };
-      };
-      /** @description Error encountered, please contact <support mailbox>: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureA'];
-        };
-      };
-    };
-  };
-  createLabel: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
-         * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
-         */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          Barcode: string;
-          LabelType: string;
-          Origin: string;
-          Destination: string;
-          Direction?: unknown;
-        };
-      };
-    };
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                Code: 0;
-                /** @constant */
-                Message: 'Success';
-                Data: components['schemas']['CreateLabelResult'];
-              }
-            | components['schemas']['FailureA'];
-        };
-      };
-      /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureA'];
-        };
-      };
-      /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureA'];
-        };
-      };
-      /** @description Request body too large: the body is over 5 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureA'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureA'];
-        };
-      };
-      /** @description Error encountered, please contact <support mailbox>: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureA'];
-        };
-      };
-    };
-  };
-  lookUpTrackingNumber: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
-         * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
-         */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          Barcode: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                Code: 0;
-                /** @constant */
-                Message: 'Success';
-                Data: components['schemas']['TrackingNumberResult'];
-              }
-            | components['schemas']['FailureA'];
-        };
-      };
-      /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureA'];
-        };
-      };
-      /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureA'];
-        };
-      };
-      /** @description Request body too large: the body is over 5 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureA'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureA'];
-        };
-      };
-      /** @description Error encountered, please contact <support mailbox>: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureA'];
-        };
-      };
-    };
-  };
-  createOrder: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
-         * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
-         */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['Order'];
-      };
-    };
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: components['schemas']['CreateOrderResult'];
-              }
-            | components['schemas']['FailureB'];
-        };
-      };
-      /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Request body too large: the body is over 5 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  createOrders: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
-         * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
-         */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          orders: unknown[];
-        };
-      };
-    };
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: components['schemas']['CreateOrdersResult'];
-              }
-            | components['schemas']['FailureB'];
-        };
-      };
-      /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Request body too large: the body is over 5 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  queryStatus: {
-    parameters: {
-      query: {
-        /** @description The platform tracking number. */
-        tracking_num: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: components['schemas']['StatusRecordB'];
-              }
-            | {
-                /** @constant */
-                code: 1;
-                message: string;
-                data: components['schemas']['QueryStatusMiss'];
-              };
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  queryMultiStatus: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
-         * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
-         */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          tracking_nums: string[];
-        };
-      };
-    };
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: components['schemas']['MultiStatusResult'];
-              }
-            | components['schemas']['FailureB'];
-        };
-      };
-      /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Request body too large: the body is over 5 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  getStations: {
-    parameters: {
-      query?: {
-        /** @description A Singapore postal code; omitted, the list is empty. */
-        postcode?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: components['schemas']['Station'][];
-              }
-            | components['schemas']['FailureB'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  cancelOrders: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
-         * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
-         */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          tracking_nums: string[];
-        };
-      };
-    };
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: components['schemas']['CancelResult'];
-              }
-            | components['schemas']['FailureB'];
-        };
-      };
-      /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Request body too large: the body is over 5 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  getShippingLabel: {
-    parameters: {
-      query: {
-        /** @description The platform tracking number. */
-        tracking_num: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: components['schemas']['PdfLabel'];
-              }
-            | components['schemas']['FailureB'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  getShippingLabelHtml: {
-    parameters: {
-      query: {
-        /** @description The platform tracking number. */
-        tracking_num: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: components['schemas']['HtmlLabel'];
-              }
-            | components['schemas']['FailureB'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  getShippingLabelZpl: {
-    parameters: {
-      query: {
-        /** @description The platform tracking number. */
-        tracking_num: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: components['schemas']['ZplLabel'];
-              }
-            | components['schemas']['FailureB'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  getBarcode: {
-    parameters: {
-      query: {
-        /** @description Your own reference, exactly as sent to create-order. */
-        custom_tracking_num: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: components['schemas']['BarcodeResult'];
-              }
-            | components['schemas']['FailureB'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  receiveCarrierEvent: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The carrier’s code in the reference data, e.g. LMX. */
-        carrierCode: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description The carrier’s own number of the parcel. */
-          partner_tracking_no: string;
-          /** @description The carrier’s code; mapped to a status code, an unknown one is kept as sent. */
-          event_code: string;
-          /**
-           * @description ISO 8601 with `Z` or an offset (a local time without one is refused).
-           * @example 2026-11-23T10:00:00+08:00
-           */
-          event_time: string;
-          location?: string | null;
-          remarks?: string | null;
-          /** @description Who signed for a delivery. */
-          receive_by?: string | null;
-          /** @description Proof-of-delivery references. */
-          pod?: string[] | null;
-        };
-      };
-    };
-    responses: {
-      /** @description Success. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @constant */
-            code: 0;
-            /** @constant */
-            message: 'success';
-            data: components['schemas']['CarrierEventResult'];
-          };
-        };
-      };
-      /** @description <field> require: a required field of the event is missing; <field> invalid: a field of the event is malformed (event_time included); Invalid JSON body: the body is not JSON, not a JSON object, or empty */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description X-Carrier-Signature: INVALID: the signature is missing or is not the HMAC of the body */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Unknown carrier: no carrier has this code, or it sends no events; No Record(s): no parcel has this partner number */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Request body too large: the body is over 5 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  alive: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Alive'];
-        };
-      };
-    };
-  };
-  ready: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Ready'];
-        };
-      };
-      /** @description not ready: the bus or a store does not answer */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['NotReady'];
-        };
-      };
-    };
-  };
-  metrics: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/plain': string;
-        };
-      };
-    };
-  };
-  openApiDocument: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            [key: string]: unknown;
-          };
-        };
-      };
-    };
-  };
-  apiReference: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html': string;
-        };
-      };
-    };
-  };
-  apiReferenceAsset: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description swagger-ui.css, swagger-ui-bundle.js, init.js or favicon-32x32.png. */
-        asset: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/css': string;
-          'text/javascript': string;
-          'image/png': string;
-        };
-      };
-      /** @description Api not found: no such file */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  trackingSearch: {
-    parameters: {
-      query?: {
-        /** @description A number typed into the form. */
-        tracking_number?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html': string;
-        };
-      };
-      /** @description Too many requests: more than PARCEL_TRACK_RATE_LIMIT_PER_MIN requests a minute from this client address (60 by default); Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  trackingJson: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The platform’s tracking number. */
-        tracking_number: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @constant */
-            code: 0;
-            /** @constant */
-            message: 'success';
-            /** @description What anyone with the number may see: never a name, phone, email or street address, the client’s reference or the declared value. */
-            data: {
-              tracking_number: string;
-              /** @description The carrier’s name. */
-              carrier: string;
-              /** @description The carrier’s own number; empty until it registered the parcel. */
-              partner_tracking_no: string;
-              /** @description Present when the parcel goes to a locker station. */
-              locker_station?: {
-                station_code: string;
-                station_name: string;
-                station_address: string;
-                zipcode: string;
-              };
-              /** @description Most recent first. */
-              activities: {
-                /** @description Singapore time, ISO 8601 with offset (+08:00). */
-                status_date_time: string;
-                status_code: string;
-                status_desc: string;
-                location: string;
-              }[];
+    issueToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
-          };
-        };
-      };
-      /** @description No Record(s): no parcel has this number, the number is malformed, or the parcel has nothing to show yet: the same answer for each */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Too many requests: more than PARCEL_TRACK_RATE_LIMIT_PER_MIN requests a minute from this client address (60 by default); Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  trackingPage: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The platform’s tracking number. */
-        tracking_number: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/html': string;
-        };
-      };
-      /** @description No Record(s): no parcel has this number, the number is malformed, or the parcel has nothing to show yet: the same answer for each (an HTML page) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Too many requests: more than PARCEL_TRACK_RATE_LIMIT_PER_MIN requests a minute from this client address (60 by default); Retry-After says when to try again (an HTML page) */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  createWebhookEndpoint: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
-         * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
-         */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description Where events are POSTed: an absolute http or https URL without credentials, at most 2048 characters. */
-          url: string;
-          /** @description The `parcel.events.v1` types to send, at least one. */
-          event_types: ('ParcelRegistered' | 'LabelGenerated' | 'ParcelCancelled' | 'CarrierEventRecorded')[];
-          /** @description Free text, at most 256 characters. */
-          description?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: components['schemas']['WebhookEndpointWithSecret'];
-              }
-            | components['schemas']['FailureB'];
-        };
-      };
-      /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Request body too large: the body is over 5 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  listWebhookEndpoints: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: components['schemas']['WebhookEndpoint'][];
-              }
-            | components['schemas']['FailureB'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  getWebhookEndpoint: {
-    parameters: {
-      query: {
-        /** @description The endpoint’s id, as create answered it. */
-        endpoint_id: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: components['schemas']['WebhookEndpoint'];
-              }
-            | components['schemas']['FailureB'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  updateWebhookEndpoint: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
-         * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
-         */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          endpoint_id: string;
-          /** @description Where events are POSTed: an absolute http or https URL without credentials, at most 2048 characters. */
-          url?: string;
-          /** @description The `parcel.events.v1` types to send, at least one. */
-          event_types?: ('ParcelRegistered' | 'LabelGenerated' | 'ParcelCancelled' | 'CarrierEventRecorded')[];
-          /** @description Free text, at most 256 characters. */
-          description?: string;
-          /** @description false disables the endpoint; true enables it again and clears the disabled reason. */
-          enabled?: boolean;
-        };
-      };
-    };
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: components['schemas']['WebhookEndpoint'];
-              }
-            | components['schemas']['FailureB'];
-        };
-      };
-      /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Request body too large: the body is over 5 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  rotateWebhookSecret: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
-         * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
-         */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          endpoint_id: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: components['schemas']['WebhookEndpointWithSecret'];
-              }
-            | components['schemas']['FailureB'];
-        };
-      };
-      /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Request body too large: the body is over 5 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  sendWebhookTestEvent: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
-         * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
-         */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          endpoint_id: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: {
-                  endpoint_id: string;
-                  event_id: string;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ApiName: string;
+                    ApiKey: string;
                 };
-              }
-            | components['schemas']['FailureB'];
+            };
         };
-      };
-      /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Request body too large: the body is over 5 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-    };
-  };
-  deleteWebhookEndpoint: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
-         * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
-         */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          endpoint_id: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: {
-                  endpoint_id: string;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
                 };
-              }
-            | components['schemas']['FailureB'];
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Code: 0;
+                        /** @constant */
+                        Message: "Success";
+                        Data: components["schemas"]["TokenResult"];
+                    } | components["schemas"]["FailureA"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureA"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureA"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureA"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureA"];
+                };
+            };
+            /** @description Error encountered, please contact <support mailbox>: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureA"];
+                };
+            };
         };
-      };
-      /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Request body too large: the body is over 5 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
     };
-  };
-  listWebhookMessages: {
-    parameters: {
-      query: {
-        /** @description The endpoint’s id, as create answered it. */
-        endpoint_id: string;
-        /** @description How many to answer, 1 to 100; 20 when omitted. */
-        limit?: string;
-        /** @description The `next_cursor` of the page before; omitted, the newest page. */
-        cursor?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
+    lookUpStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    TrackingNumber: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Code: 0;
+                        /** @constant */
+                        Message: "Success";
+                        Data: components["schemas"]["StatusLookupResult"];
+                    } | components["schemas"]["FailureA"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureA"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureA"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureA"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureA"];
+                };
+            };
+            /** @description Error encountered, please contact <support mailbox>: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureA"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
+    createLabel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: components['schemas']['WebhookMessagesPage'];
-              }
-            | components['schemas']['FailureB'];
+        requestBody: {
+            content: {
+                "application/json": {
+                    Barcode: string;
+                    LabelType: string;
+                    Origin: string;
+                    Destination: string;
+                    Direction?: unknown;
+                };
+            };
         };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Code: 0;
+                        /** @constant */
+                        Message: "Success";
+                        Data: components["schemas"]["CreateLabelResult"];
+                    } | components["schemas"]["FailureA"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureA"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureA"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureA"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureA"];
+                };
+            };
+            /** @description Error encountered, please contact <support mailbox>: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureA"];
+                };
+            };
         };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
     };
-  };
-  listWebhookAttempts: {
-    parameters: {
-      query: {
-        /** @description The endpoint’s id, as create answered it. */
-        endpoint_id: string;
-        /** @description Only the attempts at this message. */
-        event_id?: string;
-        /** @description How many to answer, 1 to 100; 20 when omitted. */
-        limit?: string;
-        /** @description The `next_cursor` of the page before; omitted, the newest page. */
-        cursor?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
+    lookUpTrackingNumber: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    Barcode: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        Code: 0;
+                        /** @constant */
+                        Message: "Success";
+                        Data: components["schemas"]["TrackingNumberResult"];
+                    } | components["schemas"]["FailureA"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureA"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureA"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureA"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureA"];
+                };
+            };
+            /** @description Error encountered, please contact <support mailbox>: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureA"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
+    createOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: components['schemas']['WebhookAttemptsPage'];
-              }
-            | components['schemas']['FailureB'];
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Order"];
+            };
         };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["CreateOrderResult"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
         };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
     };
-  };
-  redeliverWebhookMessage: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
-         * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
-         */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
+    createOrders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    orders: unknown[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["CreateOrdersResult"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
     };
-    requestBody: {
-      content: {
-        'application/json': {
-          endpoint_id: string;
-          /** @description The message’s event id: its `webhook-id`. */
-          event_id: string;
+    queryStatus: {
+        parameters: {
+            query: {
+                /** @description The platform tracking number. */
+                tracking_num: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-      };
+        requestBody?: never;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["StatusRecordB"];
+                    } | {
+                        /** @constant */
+                        code: 1;
+                        message: string;
+                        data: components["schemas"]["QueryStatusMiss"];
+                    };
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
     };
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          [name: string]: unknown;
+    queryMultiStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: components['schemas']['RedeliveredWebhookMessage'];
-              }
-            | components['schemas']['FailureB'];
+        requestBody: {
+            content: {
+                "application/json": {
+                    tracking_nums: string[];
+                };
+            };
         };
-      };
-      /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
-      400: {
-        headers: {
-          [name: string]: unknown;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["MultiStatusResult"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
         };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Request body too large: the body is over 5 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
     };
-  };
-  replayWebhookEndpoint: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
-         * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
-         */
-        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
-      };
-      path?: never;
-      cookie?: never;
+    getStations: {
+        parameters: {
+            query?: {
+                /** @description A Singapore postal code; omitted, the list is empty. */
+                postcode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["Station"][];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
     };
-    requestBody: {
-      content: {
-        'application/json': {
-          endpoint_id: string;
-          /** @description ISO 8601 with seconds and `Z` or an offset: `2026-11-22T14:05:09+08:00`. */
-          since: string;
+    cancelOrders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
         };
-      };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tracking_nums: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["CancelResult"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
     };
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          [name: string]: unknown;
+    getShippingLabel: {
+        parameters: {
+            query: {
+                /** @description The platform tracking number. */
+                tracking_num: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: components['schemas']['WebhookReplay'];
-              }
-            | components['schemas']['FailureB'];
+        requestBody?: never;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["PdfLabel"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
         };
-      };
-      /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Request body too large: the body is over 5 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
     };
-  };
-  getWebhookReplay: {
-    parameters: {
-      query: {
-        /** @description The endpoint’s id, as create answered it. */
-        endpoint_id: string;
-        /** @description The id replay answered. */
-        replay_id: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
+    getShippingLabelHtml: {
+        parameters: {
+            query: {
+                /** @description The platform tracking number. */
+                tracking_num: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["HtmlLabel"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
+    getShippingLabelZpl: {
+        parameters: {
+            query: {
+                /** @description The platform tracking number. */
+                tracking_num: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json':
-            | {
-                /** @constant */
-                code: 0;
-                /** @constant */
-                message: 'success';
-                data: components['schemas']['WebhookReplay'];
-              }
-            | components['schemas']['FailureB'];
+        requestBody?: never;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["ZplLabel"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
         };
-      };
-      /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
-      429: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
-      /** @description server error: an unexpected failure; nothing is half-written */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['FailureB'];
-        };
-      };
     };
-  };
+    getBarcode: {
+        parameters: {
+            query: {
+                /** @description Your own reference, exactly as sent to create-order. */
+                custom_tracking_num: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["BarcodeResult"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    receiveCarrierEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The carrier’s code in the reference data, e.g. LMX. */
+                carrierCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The carrier’s own number of the parcel. */
+                    partner_tracking_no: string;
+                    /** @description The carrier’s code; mapped to a status code, an unknown one is kept as sent. */
+                    event_code: string;
+                    /**
+                     * @description ISO 8601 with `Z` or an offset (a local time without one is refused).
+                     * @example 2026-11-23T10:00:00+08:00
+                     */
+                    event_time: string;
+                    location?: string | null;
+                    remarks?: string | null;
+                    /** @description Who signed for a delivery. */
+                    receive_by?: string | null;
+                    /** @description Proof-of-delivery references. */
+                    pod?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["CarrierEventResult"];
+                    };
+                };
+            };
+            /** @description <field> require: a required field of the event is missing; <field> invalid: a field of the event is malformed (event_time included); Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description X-Carrier-Signature: INVALID: the signature is missing or is not the HMAC of the body */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Unknown carrier: no carrier has this code, or it sends no events; No Record(s): no parcel has this partner number */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    alive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alive"];
+                };
+            };
+        };
+    };
+    ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ready"];
+                };
+            };
+            /** @description not ready: the bus or a store does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReady"];
+                };
+            };
+        };
+    };
+    metrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    openApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    apiReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    apiReferenceAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description swagger-ui.css, swagger-ui-bundle.js, init.js or favicon-32x32.png. */
+                asset: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/css": string;
+                    "text/javascript": string;
+                    "image/png": string;
+                };
+            };
+            /** @description Api not found: no such file */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    trackingSearch: {
+        parameters: {
+            query?: {
+                /** @description A number typed into the form. */
+                tracking_number?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests: more than PARCEL_TRACK_RATE_LIMIT_PER_MIN requests a minute from this client address (60 by default); Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    trackingJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform’s tracking number. */
+                tracking_number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        /** @description What anyone with the number may see: never a name, phone, email or street address, the client’s reference or the declared value. */
+                        data: {
+                            tracking_number: string;
+                            /** @description The carrier’s name. */
+                            carrier: string;
+                            /** @description The carrier’s own number; empty until it registered the parcel. */
+                            partner_tracking_no: string;
+                            /** @description Present when the parcel goes to a locker station. */
+                            locker_station?: {
+                                station_code: string;
+                                station_name: string;
+                                station_address: string;
+                                zipcode: string;
+                            };
+                            /** @description Most recent first. */
+                            activities: {
+                                /** @description Singapore time, ISO 8601 with offset (+08:00). */
+                                status_date_time: string;
+                                status_code: string;
+                                status_desc: string;
+                                location: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description No Record(s): no parcel has this number, the number is malformed, or the parcel has nothing to show yet: the same answer for each */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: more than PARCEL_TRACK_RATE_LIMIT_PER_MIN requests a minute from this client address (60 by default); Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    trackingPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform’s tracking number. */
+                tracking_number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No Record(s): no parcel has this number, the number is malformed, or the parcel has nothing to show yet: the same answer for each (an HTML page) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: more than PARCEL_TRACK_RATE_LIMIT_PER_MIN requests a minute from this client address (60 by default); Retry-After says when to try again (an HTML page) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where events are POSTed: an absolute http or https URL without credentials, at most 2048 characters. */
+                    url: string;
+                    /** @description The `parcel.events.v1` types to send, at least one. */
+                    event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded")[];
+                    /** @description Free text, at most 256 characters. */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["WebhookEndpointWithSecret"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["WebhookEndpoint"][];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query: {
+                /** @description The endpoint’s id, as create answered it. */
+                endpoint_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["WebhookEndpoint"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpoint_id: string;
+                    /** @description Where events are POSTed: an absolute http or https URL without credentials, at most 2048 characters. */
+                    url?: string;
+                    /** @description The `parcel.events.v1` types to send, at least one. */
+                    event_types?: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded")[];
+                    /** @description Free text, at most 256 characters. */
+                    description?: string;
+                    /** @description false disables the endpoint; true enables it again and clears the disabled reason. */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["WebhookEndpoint"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpoint_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["WebhookEndpointWithSecret"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpoint_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: {
+                            endpoint_id: string;
+                            event_id: string;
+                        };
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpoint_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: {
+                            endpoint_id: string;
+                        };
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    listWebhookMessages: {
+        parameters: {
+            query: {
+                /** @description The endpoint’s id, as create answered it. */
+                endpoint_id: string;
+                /** @description How many to answer, 1 to 100; 20 when omitted. */
+                limit?: string;
+                /** @description The `next_cursor` of the page before; omitted, the newest page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["WebhookMessagesPage"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    listWebhookAttempts: {
+        parameters: {
+            query: {
+                /** @description The endpoint’s id, as create answered it. */
+                endpoint_id: string;
+                /** @description Only the attempts at this message. */
+                event_id?: string;
+                /** @description How many to answer, 1 to 100; 20 when omitted. */
+                limit?: string;
+                /** @description The `next_cursor` of the page before; omitted, the newest page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["WebhookAttemptsPage"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    redeliverWebhookMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpoint_id: string;
+                    /** @description The message’s event id: its `webhook-id`. */
+                    event_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["RedeliveredWebhookMessage"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    replayWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpoint_id: string;
+                    /** @description ISO 8601 with seconds and `Z` or an offset: `2026-11-22T14:05:09+08:00`. */
+                    since: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["WebhookReplay"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    getWebhookReplay: {
+        parameters: {
+            query: {
+                /** @description The endpoint’s id, as create answered it. */
+                endpoint_id: string;
+                /** @description The id replay answered. */
+                replay_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["WebhookReplay"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
 }

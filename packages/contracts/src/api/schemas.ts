@@ -49,12 +49,10 @@ export const ActivityB = z
     remarks: z.string(),
     receive_by: z.string().meta({ description: 'Who signed for a delivery; empty for every other event.' }),
     pod: z.array(z.string()).meta({ description: 'Proof-of-delivery references; empty when none.' }),
-    location: z
-      .string()
-      .meta({
-        description:
-          'Where the event happened: the carrier location, or the sender country for the platform’s own events.',
-      }),
+    location: z.string().meta({
+      description:
+        'Where the event happened: the carrier location, or the sender country for the platform’s own events.',
+    }),
   })
   .meta({ id: 'ActivityB' });
 
