@@ -22,7 +22,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import type { ParcelView } from '../packages/contracts/src/index.ts';
+import type { StoredParcelView } from '../packages/contracts/src/index.ts';
 import { signature } from '@parcel-logistics/gateway';
 import { loadSettings } from '../packages/config/src/index.ts';
 import { loadReferenceData } from '../packages/reference-data/src/index.ts';
@@ -109,7 +109,7 @@ const CHECK = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 let seq = 0;
 
 /** A parcel no render has seen: its own tracking number, name, address, weight and reference. */
-function freshParcel(): ParcelView {
+function freshParcel(): StoredParcelView {
   const i = ++seq;
   const tn = `PB${(i * 7919).toString(36).toUpperCase().padStart(10, '0')}${CHECK[i % CHECK.length]}${CHECK[(i * 7) % CHECK.length]}`;
   return view(tn, {
@@ -130,8 +130,8 @@ const round = (n: number, digits = 2): number => Number(n.toFixed(digits));
 async function measure(
   format: string,
   parcel: string,
-  next: () => ParcelView,
-  render: (v: ParcelView) => unknown,
+  next: () => StoredParcelView,
+  render: (v: StoredParcelView) => unknown,
   target?: number,
 ): Promise<Result> {
   const loop = async (until: number, times?: number[]): Promise<void> => {
@@ -169,7 +169,7 @@ const FRESH = 'fresh each render';
 
 /** On this thread, one render at a time: the renderer's own methods. */
 async function onThisThread(renderer: LabelRenderer): Promise<Result[]> {
-  const formats: [Format, (v: ParcelView) => unknown][] = [
+  const formats: [Format, (v: StoredParcelView) => unknown][] = [
     ['CN23 PDF', (v) => renderer.cn23Pdf(v, 'horizontal')],
     ['100x150 PDF', (v) => renderer.shippingLabelPdf(v)],
     ['HTML', (v) => renderer.shippingLabelHtml(v)],

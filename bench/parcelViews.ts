@@ -2,7 +2,7 @@
  * Parcel views built by hand, for the label benchmark (bench/labels.bench.ts); the label tests'
  * fixtures (services/label/test/fixtures.ts) build theirs on these.
  */
-import type { OrderItem, ParcelView, ValidOrder } from '@parcel-logistics/contracts';
+import type { OrderItem, StoredParcelView, ValidOrder } from '@parcel-logistics/contracts';
 
 export const item = (over: Partial<OrderItem> = {}): OrderItem => ({
   description: 'Cotton T-shirt',
@@ -34,7 +34,11 @@ function order(over: Partial<ValidOrder>): ValidOrder {
   };
 }
 
-export function view(trackingNumber: string, over: Partial<ValidOrder>, extra: Partial<ParcelView> = {}): ParcelView {
+export function view(
+  trackingNumber: string,
+  over: Partial<ValidOrder>,
+  extra: Partial<StoredParcelView> = {},
+): StoredParcelView {
   const o = order(over);
   return {
     trackingNumber,

@@ -1,8 +1,7 @@
 /** Runs a parcel command: read the stream, decide, append with the expected revision, project inline. */
-import { deserializeEvent, isParcelEvent, parcelStreamName } from '@parcel-logistics/contracts';
-import type { ParcelEvent } from '@parcel-logistics/contracts';
-import { decide, evolve, initialState } from '@parcel-logistics/domain';
-import type { ParcelCommand, ParcelState } from '@parcel-logistics/domain';
+import { deserializeEvent, parcelStreamName } from '@parcel-logistics/contracts';
+import { decide, evolve, initialState, isParcelEvent } from '@parcel-logistics/domain';
+import type { ParcelCommand, ParcelEvent, ParcelState } from '@parcel-logistics/domain';
 import { WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
 import type { EventStore } from '@parcel-logistics/eventstore';
 import type { Ids } from './ids.ts';

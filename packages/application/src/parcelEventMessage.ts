@@ -1,6 +1,7 @@
 /** The downstream message of one stored parcel event (packages/contracts/src/downstream.ts). */
 import { deserializeEvent, parcelRegisteredV1 } from '@parcel-logistics/contracts';
-import type { ParcelEvent, ParcelEventMessage } from '@parcel-logistics/contracts';
+import type { ParcelEventMessage } from '@parcel-logistics/contracts';
+import type { ParcelEvent } from '@parcel-logistics/domain';
 import { formatSgt } from '@parcel-logistics/domain';
 import type { RecordedEvent } from '@parcel-logistics/eventstore';
 

@@ -1,6 +1,6 @@
 /** The account of a parcel, read off its first event (ParcelRegistered) and cached: it never changes. */
 import { parcelStreamName } from '@parcel-logistics/contracts';
-import type { ParcelRegistered } from '@parcel-logistics/contracts';
+import type { ParcelRegistered } from '@parcel-logistics/domain';
 import type { EventStore } from '@parcel-logistics/eventstore';
 import { toParcelEvent } from './parcelEventMessage.ts';
 

@@ -1,5 +1,5 @@
-import type { ParcelEvent } from '@parcel-logistics/contracts';
 import { parcelStreamName } from '@parcel-logistics/contracts';
+import type { ParcelEvent } from '@parcel-logistics/domain';
 import { sampleParcelOrder } from '@parcel-logistics/domain/testing';
 import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
 import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';

@@ -4,9 +4,16 @@
  * after a crash or a missed inline update). Both are safe at once: each write is a compare-and-set on the
  * stream revision, and a gap is filled from the stream itself.
  */
-import { deserializeEvent, isParcelEvent, PARCEL_STREAM_PREFIX, parcelStreamName } from '@parcel-logistics/contracts';
-import type { ParcelEvent, ParcelView } from '@parcel-logistics/contracts';
-import { evolveParcelView } from '@parcel-logistics/domain';
+import {
+  deserializeEvent,
+  fromStoredParcelView,
+  PARCEL_STREAM_PREFIX,
+  parcelStreamName,
+  toStoredParcelView,
+} from '@parcel-logistics/contracts';
+import type { StoredParcelView } from '@parcel-logistics/contracts';
+import { evolveParcelView, isParcelEvent } from '@parcel-logistics/domain';
+import type { ParcelEvent, ParcelView } from '@parcel-logistics/domain';
 import type { EventStore, RecordedEvent } from '@parcel-logistics/eventstore';
 import type { ParcelViewStore } from '@parcel-logistics/projections';
 
@@ -46,9 +53,10 @@ export function createParcelProjector(deps: { eventStore: EventStore; views: Par
       if (current >= target) return;
       const events = await eventsAfter(trackingNumber, current, known);
       if (events.length === 0) return;
-      let next: ParcelView | null = view;
+      // The view evolves in the domain's words and is stored in the shape its readers read.
+      let next: ParcelView | null = view && fromStoredParcelView(view);
       for (const e of events) next = evolveParcelView(next, e.event, e);
-      if (!next || (await views.save(next, current))) return;
+      if (!next || (await views.save(toStoredParcelView(next), current))) return;
     }
     throw new Error(`parcel view ${trackingNumber}: gave up after ${MAX_ATTEMPTS} concurrent updates`);
   }
@@ -97,11 +105,14 @@ export function createParcelProjector(deps: { eventStore: EventStore; views: Par
 
 export type ParcelProjector = ReturnType<typeof createParcelProjector>;
 
-/** The view of a parcel from its whole history (from revision 0); null when the history holds no registration. */
-export function parcelViewOf(history: readonly PositionedEvent[]): ParcelView | null {
+/**
+ * The view of a parcel from its whole history (from revision 0), in the shape the projections store
+ * and the label service reads; null when the history holds no registration.
+ */
+export function parcelViewOf(history: readonly PositionedEvent[]): StoredParcelView | null {
   let view: ParcelView | null = null;
   for (const e of history) view = evolveParcelView(view, e.event, e);
-  return view;
+  return view && toStoredParcelView(view);
 }
 
 function positioned(recorded: RecordedEvent): PositionedEvent | null {

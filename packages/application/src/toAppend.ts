@@ -1,5 +1,5 @@
 import { serializeEvent } from '@parcel-logistics/contracts';
-import type { DomainEvent } from '@parcel-logistics/contracts';
+import type { DomainEvent } from '@parcel-logistics/domain';
 import type { EventToAppend } from '@parcel-logistics/eventstore';
 
 export interface EventWithId<E extends DomainEvent = DomainEvent> {

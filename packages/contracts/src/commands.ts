@@ -1,6 +1,6 @@
 /** Commands sent over the bus from the gateway to the services, and their replies. */
-import type { ParcelRegistration } from './events.ts';
-import type { ParcelView } from './views.ts';
+import type { ParcelRegistration } from '@parcel-logistics/domain';
+import type { StoredParcelView } from './views.ts';
 
 export const Topics = {
   orderCommands: 'parcel.commands.order',
@@ -113,7 +113,7 @@ export interface RenderLabel {
     trackingNumber: string;
     format: 'cn23' | 'pdf' | 'html' | 'zpl';
     direction?: 'horizontal' | 'vertical';
-    parcel?: ParcelView;
+    parcel?: StoredParcelView;
   };
 }
 

@@ -1,11 +1,11 @@
 export * from './messages.ts';
 export * from './envelopes.ts';
 export * from './order.ts';
-export * from './parcelOrder.ts';
+export * from './orderMapping.ts';
 export { parcelRegisteredV1 } from './upcasters.ts';
 export * from './views.ts';
 export * from './publicTracking.ts';
-export * from './events.ts';
+export * from './storedEvents.ts';
 export * from './commands.ts';
 export * from './requests.ts';
 export * from './validation/createOrder.ts';

@@ -4,7 +4,7 @@
  * phone, email or street address of a person, the client's reference, the declared value, the
  * remarks (a carrier may write a name there), who received it or the proof of delivery.
  */
-import type { ParcelView } from './views.ts';
+import type { StoredParcelView } from './views.ts';
 
 interface PublicActivity {
   /** Singapore time, ISO 8601 with offset. */
@@ -27,7 +27,7 @@ export interface PublicTracking {
 }
 
 /** The public view of a parcel; null when it has nothing to show (no published activity). */
-export function publicTrackingOf(view: ParcelView): PublicTracking | null {
+export function publicTrackingOf(view: StoredParcelView): PublicTracking | null {
   if (view.activities.length === 0) return null;
   const s = view.lockerStation;
   return {

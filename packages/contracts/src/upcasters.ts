@@ -4,9 +4,9 @@
  * unit named beside it); from version 2 as the domain's ParcelOrder. `parcel.events.v1` still
  * speaks version 1, so the way back is kept here beside the way up.
  */
+import type { ParcelOrder, WeightUnit } from '@parcel-logistics/domain';
 import type { ValidOrder } from './order.ts';
-import { toParcelOrder, toValidOrder } from './parcelOrder.ts';
-import type { ParcelOrder, WeightUnit } from './parcelOrder.ts';
+import { toParcelOrder, toValidOrder } from './orderMapping.ts';
 
 type Data = Record<string, unknown>;
 

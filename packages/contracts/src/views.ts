@@ -1,45 +1,34 @@
-/** Read models served by the query endpoints. */
+/**
+ * The parcel view as the projections store it and its readers (the query endpoints, the label
+ * service, the tracking page) read it: the domain's ParcelView with the order in the interface B
+ * body's shape and the account's weight unit beside it, as stored views have always been. The
+ * projector maps the domain's view to it and back.
+ */
+import type { ParcelView, WeightUnit } from '@parcel-logistics/domain';
 import type { ValidOrder } from './order.ts';
+import { toParcelOrder, toValidOrder } from './orderMapping.ts';
 
-export interface Activity {
-  /** Singapore time, ISO 8601 with offset. */
-  dateTime: string;
-  statusCode: string;
-  statusDesc: string;
-  remarks: string;
-  receiveBy: string;
-  pod: string[];
-  location: string;
-  eventId: string;
+export type StoredParcelView = Omit<ParcelView, 'order'> & { weightUnit: string; order: ValidOrder };
+
+/** The stored shape of a view, keys in the order stored views have always had them. */
+export function toStoredParcelView(view: ParcelView): StoredParcelView {
+  const { trackingNumber, clientId, customTrackingNum, revision, status, serviceType, carrier, order, ...rest } = view;
+  return {
+    trackingNumber,
+    clientId,
+    customTrackingNum,
+    revision,
+    status,
+    serviceType,
+    carrier,
+    weightUnit: order.weight.unit,
+    order: toValidOrder(order),
+    ...rest,
+  };
 }
 
-export interface AssignedStation {
-  code: string;
-  name: string;
-  address: string;
-  addressDetail: string;
-  zipcode: string;
-  /** Metres from the order's postal code (locker_type B) or as sent (locker_type A). */
-  distance: number;
-}
-
-export interface ParcelView {
-  trackingNumber: string;
-  clientId: string;
-  customTrackingNum: string;
-  /** Stream revision of the last event applied: the projection's guard. */
-  revision: number;
-  status: 'active' | 'cancelled';
-  serviceType: string;
-  carrier: string;
-  weightUnit: string;
-  order: ValidOrder;
-  lockerStation?: AssignedStation;
-  partnerTrackingNo: string;
-  partnerName: string;
-  createdAt: string;
-  /** Id of the command that created the parcel: lets a gateway that lost the reply recognise its own order. */
-  createdByCommand?: string;
-  /** Publishable activities, most recent first. */
-  activities: Activity[];
+/** A stored view in the domain's words. */
+export function fromStoredParcelView(stored: StoredParcelView): ParcelView {
+  const { weightUnit, order, ...rest } = stored;
+  return { ...rest, order: toParcelOrder(order, weightUnit as WeightUnit) };
 }

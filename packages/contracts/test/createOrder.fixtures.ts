@@ -1,13 +1,10 @@
 /** Test fixtures shared by the create-order validation specs (not used by production code). */
 import { loadAccounts, loadReferenceData } from '@parcel-logistics/reference-data';
 import type { Account } from '@parcel-logistics/reference-data';
-// The domain's rules, which the gateway passes too; a relative path, as contracts may not depend on the domain.
-import { parcelRules as rules } from '../../domain/src/parcel/routing.ts';
 import { validateCreateOrder } from '../src/validation/createOrder.ts';
 import type { CreateOrderValidation } from '../src/validation/createOrder.ts';
 
 export const ref = loadReferenceData();
-export { rules };
 const accounts = loadAccounts();
 const byId = (id: string): Account => {
   const account = accounts.find((a) => a.clientId === id);
@@ -79,7 +76,7 @@ export const lockerStation = (patch: Body = {}): Body => {
 };
 
 export const run = (body: Body, account: Account = demo): CreateOrderValidation =>
-  validateCreateOrder(body, { account, ref, rules });
+  validateCreateOrder(body, { account, ref });
 
 /** Destinations, each a coherent patch of the base order. */
 export const to = {

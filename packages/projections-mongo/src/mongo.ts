@@ -22,7 +22,7 @@ import {
   type BulkWriteResult,
   type Collection,
 } from 'mongodb';
-import { publicTrackingOf, type ParcelView } from '@parcel-logistics/contracts';
+import { publicTrackingOf, type StoredParcelView } from '@parcel-logistics/contracts';
 import type { ProjectionStore, TokenRecord } from '@parcel-logistics/projections';
 import { createMongoIdempotencyStore, idempotencyIndexes, type IdempotencyDocument } from './mongoIdempotency.ts';
 import { duplicateIndex, duplicateIndexIn, isKey, pairKey } from './mongoKeys.ts';
@@ -40,7 +40,7 @@ export interface MongoProjectionStoreOptions {
   dbName: string;
 }
 
-const viewOf = (doc: Pick<ParcelDocument, 'view'> | null): ParcelView | null => doc?.view ?? null;
+const viewOf = (doc: Pick<ParcelDocument, 'view'> | null): StoredParcelView | null => doc?.view ?? null;
 const onlyView = { projection: { _id: 0, view: 1 } } as const;
 
 export async function createMongoProjectionStore(options: MongoProjectionStoreOptions): Promise<ProjectionStore> {
@@ -68,7 +68,7 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
   };
 
   /** The document or the update that stores `view`; `withPartner` false leaves out its partner key. */
-  const parcelWrite = (view: ParcelView, withPartner: boolean) => {
+  const parcelWrite = (view: StoredParcelView, withPartner: boolean) => {
     const { trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo } = view;
     const keys = [trackingNumber, clientId, customTrackingNum, carrier, partnerTrackingNo];
     if (!keys.every(isKey))
@@ -81,7 +81,7 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
     };
   };
 
-  async function saveOne(view: ParcelView, expectedRevision: number): Promise<boolean> {
+  async function saveOne(view: StoredParcelView, expectedRevision: number): Promise<boolean> {
     open();
     // withPartner false: the number is another parcel's already, and this view is saved without the key.
     const write = async (withPartner: boolean): Promise<boolean> => {
@@ -106,7 +106,9 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
     }
   }
 
-  async function saveMany(entries: readonly { view: ParcelView; expectedRevision: number }[]): Promise<boolean[]> {
+  async function saveMany(
+    entries: readonly { view: StoredParcelView; expectedRevision: number }[],
+  ): Promise<boolean[]> {
     open();
     if (entries.length < 2)
       return Promise.all(entries.map(({ view, expectedRevision }) => saveOne(view, expectedRevision)));
@@ -163,7 +165,7 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
    * of one parcel never share a write (an unordered bulk write could run the second first): the
    * later one waits for the next.
    */
-  let waiting: { view: ParcelView; expectedRevision: number; done: PromiseWithResolvers<boolean> }[] = [];
+  let waiting: { view: StoredParcelView; expectedRevision: number; done: PromiseWithResolvers<boolean> }[] = [];
   let writing = false;
   async function writeWaiting(): Promise<void> {
     writing = true;
@@ -193,7 +195,7 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
       writing = false;
     }
   }
-  async function saveGrouped(view: ParcelView, expectedRevision: number): Promise<boolean> {
+  async function saveGrouped(view: StoredParcelView, expectedRevision: number): Promise<boolean> {
     open();
     const done = Promise.withResolvers<boolean>();
     waiting.push({ view, expectedRevision, done });

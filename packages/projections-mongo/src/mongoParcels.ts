@@ -1,6 +1,6 @@
 /** The parcels and tokens collections of the MongoDB projection store: documents, indexes, and the upgrade of former ones. */
 import { MongoServerError, type Collection, type IndexDescription } from 'mongodb';
-import type { ParcelView } from '@parcel-logistics/contracts';
+import type { StoredParcelView } from '@parcel-logistics/contracts';
 import { duplicateIndex, pairKey } from './mongoKeys.ts';
 
 export interface ParcelDocument {
@@ -12,7 +12,7 @@ export interface ParcelDocument {
   partnerTrackingNo: string;
   /** `carrier` and `partnerTrackingNo` as one key, absent while the parcel has no partner number. */
   partnerKey?: string;
-  view: ParcelView;
+  view: StoredParcelView;
   /** Set by `saveMany`: which of its writes last wrote this document. */
   writeMark?: string;
 }

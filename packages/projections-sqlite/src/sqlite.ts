@@ -1,6 +1,6 @@
 /** Projection store on one SQLite file through Node's built-in `node:sqlite` (the embedded default). */
 import { DatabaseSync } from 'node:sqlite';
-import { publicTrackingOf, type ParcelView } from '@parcel-logistics/contracts';
+import { publicTrackingOf, type StoredParcelView } from '@parcel-logistics/contracts';
 import type { ProjectionStore, TokenRecord } from '@parcel-logistics/projections';
 import { createSqliteIdempotencyStore, idempotencySchema } from './sqliteIdempotency.ts';
 
@@ -52,8 +52,8 @@ export const byNumberSql = {
   revisions: 'SELECT tracking_number, revision FROM parcels WHERE tracking_number IN (SELECT value FROM json_each(?))',
 } as const;
 
-const parseDoc = (row: unknown): ParcelView | null =>
-  row === undefined ? null : (JSON.parse((row as { doc: string }).doc) as ParcelView);
+const parseDoc = (row: unknown): StoredParcelView | null =>
+  row === undefined ? null : (JSON.parse((row as { doc: string }).doc) as StoredParcelView);
 
 export function createSqliteProjectionStore(options: SqliteProjectionStoreOptions): ProjectionStore {
   const db = new DatabaseSync(options.file, { timeout: options.busyTimeoutMs ?? 5000 });
@@ -88,7 +88,7 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
     `UPDATE parcels SET client_id = ?, custom_ref = ?, revision = ?, carrier = ?, partner_tracking_no = ?, doc = ?
      WHERE tracking_number = ? AND revision = ?`,
   );
-  const saveOne = (view: ParcelView, expectedRevision: number): boolean => {
+  const saveOne = (view: StoredParcelView, expectedRevision: number): boolean => {
     const doc = JSON.stringify(view);
     const { trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo } = view;
     const { changes } =
@@ -124,12 +124,12 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
    * was a commit of its own: the largest cost on the embedded process's main thread after HTTP.
    */
   let queued: {
-    view: ParcelView;
+    view: StoredParcelView;
     expectedRevision: number;
     resolve: (written: boolean) => void;
     reject: (error: unknown) => void;
   }[] = [];
-  const saveQueued = (view: ParcelView, expectedRevision: number) =>
+  const saveQueued = (view: StoredParcelView, expectedRevision: number) =>
     new Promise<boolean>((resolve, reject) => {
       if (queued.length === 0) setImmediate(commitQueued);
       queued.push({ view, expectedRevision, resolve, reject });
@@ -182,7 +182,7 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
           tracking_number: string;
           doc: string;
         }[];
-        return new Map(rows.map((row) => [row.tracking_number, JSON.parse(row.doc) as ParcelView]));
+        return new Map(rows.map((row) => [row.tracking_number, JSON.parse(row.doc) as StoredParcelView]));
       },
       async revisions(trackingNumbers) {
         open();

@@ -1,13 +1,13 @@
 /** Projection stores: read models the query endpoints read. Every client-facing read is filtered by account. */
-import type { ParcelView, PublicTracking } from '@parcel-logistics/contracts';
+import type { PublicTracking, StoredParcelView } from '@parcel-logistics/contracts';
 
 export interface ParcelViewStore {
   /** Internal read, not filtered by account (projectors only). */
-  get(trackingNumber: string): Promise<ParcelView | null>;
+  get(trackingNumber: string): Promise<StoredParcelView | null>;
   /** The parcel when it belongs to `clientId`, else null: another account's parcel reads as missing. */
-  getForClient(clientId: string, trackingNumber: string): Promise<ParcelView | null>;
+  getForClient(clientId: string, trackingNumber: string): Promise<StoredParcelView | null>;
   /** The account's parcels among `trackingNumbers` (duplicates allowed), keyed by tracking number. */
-  getManyForClient(clientId: string, trackingNumbers: readonly string[]): Promise<Map<string, ParcelView>>;
+  getManyForClient(clientId: string, trackingNumbers: readonly string[]): Promise<Map<string, StoredParcelView>>;
   /**
    * The one read without an account, for the public tracking page: only what that page may show
    * (`publicTrackingOf`), null for an unknown parcel and for one with nothing to show alike.
@@ -19,14 +19,14 @@ export interface ParcelViewStore {
    * its views already hold without reading each view.
    */
   revisions(trackingNumbers: readonly string[]): Promise<Map<string, number>>;
-  getByReference(clientId: string, customTrackingNum: string): Promise<ParcelView | null>;
+  getByReference(clientId: string, customTrackingNum: string): Promise<StoredParcelView | null>;
   /** Internal read for carrier callbacks: the parcel a carrier knows by its own number. */
-  getByPartnerTrackingNo(carrier: string, partnerTrackingNo: string): Promise<ParcelView | null>;
+  getByPartnerTrackingNo(carrier: string, partnerTrackingNo: string): Promise<StoredParcelView | null>;
   /**
    * Compare-and-set on the stream revision: writes only when the stored view's revision equals
    * `expectedRevision` (-1: no stored view). Returns false, writing nothing, otherwise.
    */
-  save(view: ParcelView, expectedRevision: number): Promise<boolean>;
+  save(view: StoredParcelView, expectedRevision: number): Promise<boolean>;
   /**
    * `save` of several views of distinct parcels in one round trip, each its own compare-and-set
    * (not all or nothing): true for each view written, in the order given.
@@ -35,7 +35,7 @@ export interface ParcelViewStore {
 }
 
 export interface ViewToSave {
-  view: ParcelView;
+  view: StoredParcelView;
   expectedRevision: number;
 }
 

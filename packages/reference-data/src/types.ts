@@ -1,6 +1,5 @@
 /** Reference data: loaded from JSON files at start, changeable without code. */
-
-export type WeightUnit = 'kg' | 'g' | 'lb';
+import type { WeightUnit } from '@parcel-logistics/domain';
 
 export interface Account {
   clientId: string;

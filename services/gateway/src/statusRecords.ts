@@ -1,8 +1,9 @@
 /** The status records of the two interfaces, from the parcel view. */
-import type { AssignedStation, ParcelView } from '@parcel-logistics/contracts';
+import type { StoredParcelView } from '@parcel-logistics/contracts';
 import type { StatusRecordA, StatusRecordB } from '@parcel-logistics/contracts/api';
+import type { AssignedStation } from '@parcel-logistics/domain';
 
-export function statusRecordA(view: ParcelView): StatusRecordA {
+export function statusRecordA(view: StoredParcelView): StatusRecordA {
   const last = view.activities[0];
   return {
     TrackingNumber: view.trackingNumber,
@@ -19,7 +20,7 @@ export function statusRecordA(view: ParcelView): StatusRecordA {
   };
 }
 
-export function statusRecordB(view: ParcelView): StatusRecordB {
+export function statusRecordB(view: StoredParcelView): StatusRecordB {
   const last = view.activities[0];
   return {
     tracking_number: view.trackingNumber,

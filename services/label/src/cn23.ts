@@ -3,7 +3,7 @@
  * `horizontal`. The items table flows onto further pages (its header repeated) when an order
  * has more items than one page holds.
  */
-import type { ParcelView } from '@parcel-logistics/contracts';
+import type { StoredParcelView } from '@parcel-logistics/contracts';
 import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { Barcodes } from './barcodes.ts';
 import { dateOf, joinNonEmpty, langFor } from './model.ts';
@@ -30,13 +30,13 @@ function toKg(weight: number, unit: string): number {
  * The order has no category field: an order that declares a value is a sale of goods,
  * one with no value anywhere is "Other".
  */
-export function cn23Category(view: ParcelView): Cn23Category {
+export function cn23Category(view: StoredParcelView): Cn23Category {
   const o = view.order;
   const valued = o.declared_value > 0 || o.item.some((i) => i.totalValue > 0 || i.unitPrice > 0);
   return valued ? 'Sale of goods' : 'Other';
 }
 
-export function buildCn23Model(view: ParcelView, ref: LabelReference): Cn23Model {
+export function buildCn23Model(view: StoredParcelView, ref: LabelReference): Cn23Model {
   const o = view.order;
   const unit = view.weightUnit;
   const kg = (w: number): string => num(toKg(w, unit), 3);

@@ -3,7 +3,7 @@
  * px, device scale 1) and zbarimg reads both barcodes from it; Chromium's DOM after loading the
  * hostile label holds no script and no event handler.
  */
-import type { ParcelView } from '@parcel-logistics/contracts';
+import type { StoredParcelView } from '@parcel-logistics/contracts';
 import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { hostile, jpNonLatin, myPickup, noServiceType, selfLabel, sgLockerCod, usExpress } from '../test/fixtures.ts';
 import { createLabelRenderer } from './index.ts';
@@ -17,7 +17,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => work.remove());
 
-const htmlFile = (name: string, view: ParcelView): string =>
+const htmlFile = (name: string, view: StoredParcelView): string =>
   writeFile(work.file(`${name}.html`), renderer.shippingLabelHtml(view));
 
 test.each([
@@ -28,7 +28,7 @@ test.each([
   ['US (4 x 6 in)', usExpress],
   ['hostile input', hostile],
   ['non-Latin names', jpNonLatin],
-] as [string, ParcelView][])(
+] as [string, StoredParcelView][])(
   "%s: Chromium's screenshot decodes to the tracking number (Code 128 and QR)",
   (name, view) => {
     const file = htmlFile(name.replace(/\W+/g, '-'), view);

@@ -1,4 +1,4 @@
-import type { ParcelView } from '@parcel-logistics/contracts';
+import type { StoredParcelView } from '@parcel-logistics/contracts';
 import { barcodeCache } from './barcodes.ts';
 import { buildCn23Model, cn23Doc } from './cn23.ts';
 import { loadFonts } from './fonts.ts';
@@ -31,7 +31,7 @@ export async function createLabelRenderer(options: LabelRendererOptions): Promis
   const html = loadHtmlRenderer();
   const barcodes = barcodeCache(options.barcodeCacheSize ?? 1024);
 
-  const layoutOf = (view: ParcelView): LabelLayout => {
+  const layoutOf = (view: StoredParcelView): LabelLayout => {
     const layout = layoutLabel(buildLabelModel(view, ref), fonts.measure);
     if (!layout.barcodeData) throw new Error('parcel has no tracking number to label');
     return layout;
@@ -104,7 +104,7 @@ async function renderJob(renderer: LabelRenderer, job: LabelJob): Promise<string
   }
 }
 
-function probeView(): ParcelView {
+function probeView(): StoredParcelView {
   return {
     trackingNumber: 'PROBE0000000000',
     clientId: 'probe',

@@ -4,7 +4,7 @@
  * renderer is created.
  */
 import fs from 'node:fs';
-import type { ParcelView } from '@parcel-logistics/contracts';
+import type { StoredParcelView } from '@parcel-logistics/contracts';
 import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { ALL, myPickup, selfLabel, sgLockerCod, usExpress, view } from '../test/fixtures.ts';
 import { createLabelRenderer } from './index.ts';
@@ -92,7 +92,7 @@ test.each([
       reference: 'SHOP_2024-000417',
     },
   ],
-] as [string, ParcelView, Facts][])(
+] as [string, StoredParcelView, Facts][])(
   '%s: PDF, HTML and ZPL show the same facts',
   async (name, v, facts) => {
     const pdf = pdfText(writeFile(work.file(`${name.replace(/\W+/g, '-')}.pdf`), await renderer.shippingLabelPdf(v)));

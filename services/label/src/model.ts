@@ -1,4 +1,4 @@
-import type { ParcelView } from '@parcel-logistics/contracts';
+import type { StoredParcelView } from '@parcel-logistics/contracts';
 import { clean, money, num } from './text.ts';
 import type { LabelFormat, LabelModel, LabelReference, PartyModel } from './types.ts';
 
@@ -11,7 +11,7 @@ export const LABEL_FORMATS: Record<LabelFormat['name'], LabelFormat> = {
 };
 
 /** Service type the parcel ships under; an order without one is handled as the default type. */
-function effectiveServiceType(view: ParcelView, ref?: LabelReference): string {
+function effectiveServiceType(view: StoredParcelView, ref?: LabelReference): string {
   return view.serviceType || view.order.service_type || ref?.defaultServiceType || '';
 }
 
@@ -19,7 +19,7 @@ function effectiveServiceType(view: ParcelView, ref?: LabelReference): string {
  * US destinations: 4 x 6 in, whatever the service type (US carriers' thermal stock; this rule
  * wins). Self-label service types (SLF): A6. Everything else (LMD, PUD, none): 100 x 150 mm.
  */
-export function labelFormatFor(view: ParcelView, ref?: LabelReference): LabelFormat {
+export function labelFormatFor(view: StoredParcelView, ref?: LabelReference): LabelFormat {
   if (view.order.recipient_country === 'US') return LABEL_FORMATS['4x6in'];
   const type = effectiveServiceType(view, ref);
   const selfLabel = ref?.serviceTypes.get(type)?.selfLabel ?? type === 'SLF';
@@ -67,7 +67,7 @@ function party(
   };
 }
 
-export function buildLabelModel(view: ParcelView, ref: LabelReference): LabelModel {
+export function buildLabelModel(view: StoredParcelView, ref: LabelReference): LabelModel {
   const o = view.order;
   const country = clean(o.recipient_country);
   const type = effectiveServiceType(view, ref);

@@ -3,7 +3,7 @@
  * (pages and page size), pdftoppm at 300 dpi + zbarimg (both barcodes), pdftotext and pdffonts
  * (text and embedded fonts, non-Latin names included).
  */
-import type { ParcelView } from '@parcel-logistics/contracts';
+import type { StoredParcelView } from '@parcel-logistics/contracts';
 import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { hostile, jpNonLatin, myPickup, noServiceType, selfLabel, sgLockerCod, usExpress } from '../test/fixtures.ts';
 import { createLabelRenderer } from './index.ts';
@@ -25,7 +25,7 @@ const SIZES = {
   '4 x 6 in': [288, 432],
 } as const;
 
-async function shippingPdf(name: string, view: ParcelView): Promise<string> {
+async function shippingPdf(name: string, view: StoredParcelView): Promise<string> {
   return writeFile(work.file(`${name}.pdf`), await renderer.shippingLabelPdf(view));
 }
 
@@ -72,7 +72,7 @@ describe('CN 23 customs declaration PDF (A2)', () => {
     ['vertical', 'LMD', sgLockerCod],
     ['horizontal', 'non-Latin names', jpNonLatin],
     ['vertical', 'hostile input, 40 items', hostile],
-  ] as [Cn23Direction, string, ParcelView][])(
+  ] as [Cn23Direction, string, StoredParcelView][])(
     '%s, %s: qpdf --check passes, A4 in the right orientation, Code 128 decodes',
     async (direction, _name, view) => {
       const file = writeFile(

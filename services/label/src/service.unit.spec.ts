@@ -1,5 +1,5 @@
 /** One flow for create-label: a RenderLabel that carries the parcel is rendered from it, with no read of the views. */
-import type { ParcelView } from '@parcel-logistics/contracts';
+import type { StoredParcelView } from '@parcel-logistics/contracts';
 import type { ParcelViewStore } from '@parcel-logistics/projections';
 import { sgLockerCod } from '../test/fixtures.ts';
 import { renderLabel } from './service.ts';
@@ -11,7 +11,7 @@ const unread = new Proxy({} as ParcelViewStore, {
     throw new Error(`the view store was read (${String(name)})`);
   },
 });
-const holding = (view: ParcelView): ParcelViewStore =>
+const holding = (view: StoredParcelView): ParcelViewStore =>
   ({
     getForClient: async (clientId: string, tn: string) =>
       clientId === view.clientId && tn === view.trackingNumber ? view : null,

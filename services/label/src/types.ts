@@ -1,4 +1,4 @@
-import type { ParcelView } from '@parcel-logistics/contracts';
+import type { StoredParcelView } from '@parcel-logistics/contracts';
 import type { ReferenceData } from '@parcel-logistics/reference-data';
 
 export type LabelFormatName = '100x150mm' | 'A6' | '4x6in';
@@ -155,14 +155,15 @@ export type LabelReference = Pick<ReferenceData, 'defaultServiceType' | 'service
 
 /** One label to render, in the formats of the bus's RenderLabel command. */
 export type LabelJob =
-  { format: 'cn23'; view: ParcelView; direction: Cn23Direction } | { format: 'pdf' | 'html' | 'zpl'; view: ParcelView };
+  | { format: 'cn23'; view: StoredParcelView; direction: Cn23Direction }
+  | { format: 'pdf' | 'html' | 'zpl'; view: StoredParcelView };
 
 export interface LabelRenderer {
-  cn23Pdf(view: ParcelView, direction: Cn23Direction): Promise<Buffer>;
-  shippingLabelPdf(view: ParcelView): Promise<Buffer>;
-  shippingLabelHtml(view: ParcelView): string;
-  shippingLabelZpl(view: ParcelView): string;
-  labelFormatFor(view: ParcelView): LabelFormat;
+  cn23Pdf(view: StoredParcelView, direction: Cn23Direction): Promise<Buffer>;
+  shippingLabelPdf(view: StoredParcelView): Promise<Buffer>;
+  shippingLabelHtml(view: StoredParcelView): string;
+  shippingLabelZpl(view: StoredParcelView): string;
+  labelFormatFor(view: StoredParcelView): LabelFormat;
   /**
    * Renders as RenderLabel's reply carries it: Base64 for the PDFs, the document itself for HTML
    * and ZPL. A failed render rejects with the same error as the methods above.

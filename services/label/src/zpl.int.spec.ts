@@ -4,7 +4,7 @@
  * ^FH-escaped and closed by ^FS), and drawn by an independent renderer, Zebrash (Go, compiled to
  * WebAssembly in zpl-renderer-js, which runs offline), whose PNG zbarimg decodes.
  */
-import type { ParcelView } from '@parcel-logistics/contracts';
+import type { StoredParcelView } from '@parcel-logistics/contracts';
 import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { ready } from 'zpl-renderer-js';
 import {
@@ -85,7 +85,7 @@ describe('ZPL commands, as a printer reads them', () => {
 });
 
 describe('drawn by Zebrash (zpl-renderer-js), read by zbarimg', () => {
-  const mmOf = (view: ParcelView): [number, number] => {
+  const mmOf = (view: StoredParcelView): [number, number] => {
     const f = renderer.labelFormatFor(view);
     return [(f.widthPt * 25.4) / 72, (f.heightPt * 25.4) / 72];
   };
@@ -98,7 +98,7 @@ describe('drawn by Zebrash (zpl-renderer-js), read by zbarimg', () => {
     ['US (4 x 6 in)', usExpress],
     ['hostile input', hostile],
     ['non-Latin names', jpNonLatin],
-  ] as [string, ParcelView][])(
+  ] as [string, StoredParcelView][])(
     '%s: exactly one label, whose Code 128 and QR decode to the tracking number',
     async (name, view) => {
       const { api } = await ready;

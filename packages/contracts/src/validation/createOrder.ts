@@ -2,8 +2,11 @@
  * Create-order validation (interface B): spec "Order" / "Item" / "locker_station" tables and
  * decisions.md "Create-order validation". Fields are checked in the Order table's order, then
  * item rows in order; the first failure is the message. The result is built only from known
- * fields, so unknown, `$`-prefixed and `__proto__` keys never reach it.
+ * fields, so unknown, `$`-prefixed and `__proto__` keys never reach it. The business rules it asks
+ * in the table's order (service types, routing, locker B) are the domain's (`serves`, `routeOrder`,
+ * `nearestLocker`).
  */
+import { nearestLocker, routeOrder, serves } from '@parcel-logistics/domain';
 import type { Account, ReferenceData, StationMatch } from '@parcel-logistics/reference-data';
 import { B } from '../messages.ts';
 import type { OrderItem, ValidOrder } from '../order.ts';
@@ -29,25 +32,11 @@ export type CreateOrderValidation =
   | { ok: true; order: ValidOrder; carrier: string; serviceType: string; assignedStation?: StationMatch }
   | { ok: false; message: string };
 
-/**
- * The business rules that validation asks in the Order table's order, so that the first failure is
- * still the message: they live in the domain (packages/domain `parcelRules`), and the caller passes them.
- */
-export interface OrderRules {
-  /** The service type exists, is assigned to the account and carries to the destination. */
-  serves(ref: ReferenceData, account: Account, serviceType: string, country: string): boolean;
-  /** locker_type B: the station the order is assigned, if any may be. */
-  nearestLocker(ref: ReferenceData, country: string, postalCode: string | undefined): StationMatch | undefined;
-  /** The service type (the default when none is sent) and the carrier it goes with. */
-  route(ref: ReferenceData, serviceType: string | undefined, country: string): { serviceType: string; carrier: string };
-}
-
 export const MAX_ITEM_ROWS = 1000;
 
 export interface State {
   account: Account;
   ref: ReferenceData;
-  rules: OrderRules;
   body: object;
   /** Fields accepted so far, in table order. */
   order: Record<string, unknown>;
@@ -113,7 +102,7 @@ const lockerTypeA: Condition<State> = {
 const serviceTypeCode = text({ min: 3, max: 3 });
 const checkServiceType = (raw: unknown, s: State): string | undefined => {
   const code = serviceTypeCode(raw);
-  return code !== undefined && s.rules.serves(s.ref, s.account, code, country(s)) ? code : undefined;
+  return code !== undefined && serves(s.ref, s.account, code, country(s)) ? code : undefined;
 };
 const serviceTypeDoc = (ref: ReferenceData): string =>
   'A code assigned to the account (`service_type invalid` otherwise); without one the order is handled as ' +
@@ -127,7 +116,7 @@ const lockerTypes = oneOf('A', 'B');
 const checkLockerType = (raw: unknown, s: State): string | undefined => {
   const type = lockerTypes(raw);
   if (type !== 'B') return type;
-  s.station = s.rules.nearestLocker(s.ref, country(s), s.order.postal_code as string | undefined);
+  s.station = nearestLocker(s.ref, country(s), s.order.postal_code as string | undefined);
   return s.station ? type : undefined;
 };
 
@@ -316,12 +305,11 @@ export const rowMessages = (row: number | string): Messages => ({
 
 export function validateCreateOrder(
   body: Record<string, unknown>,
-  ctx: { account: Account; ref: ReferenceData; rules: OrderRules },
+  ctx: { account: Account; ref: ReferenceData },
 ): CreateOrderValidation {
   const s: State = {
     account: ctx.account,
     ref: ctx.ref,
-    rules: ctx.rules,
     body: isObject(body) ? body : {},
     order: {},
   };
@@ -338,7 +326,7 @@ export function validateCreateOrder(
   }
   s.order.item = items;
 
-  const { serviceType, carrier } = s.rules.route(s.ref, s.order.service_type as string | undefined, country(s));
+  const { serviceType, carrier } = routeOrder(s.ref, s.order.service_type as string | undefined, country(s));
   const order = s.order as unknown as ValidOrder;
   return s.station
     ? { ok: true, order, carrier, serviceType, assignedStation: s.station }

@@ -17,7 +17,7 @@ import {
   to,
 } from '../../test/createOrder.fixtures.ts';
 import { validateCreateOrder } from './createOrder.ts';
-import { ref, rules } from '../../test/createOrder.fixtures.ts';
+import { ref } from '../../test/createOrder.fixtures.ts';
 
 const ORDER =
   'decisions "Fields are checked in the order of the specification\'s Order table, then item rows in order; the first failure is the message"';
@@ -199,7 +199,6 @@ describe('validateCreateOrder: the result', () => {
     const result = validateCreateOrder(order({ client_weight: 1500 }), {
       account: { ...demo, weightUnit: 'g' },
       ref,
-      rules,
     });
     expect(result.ok && result.order.client_weight).toBe(1500);
   });

@@ -1,7 +1,7 @@
 /** The parcel decider: decide(command, state) -> events, evolve(state, event) -> state. No I/O, no clock. */
-import type { ParcelEvent, ParcelRegistration } from '@parcel-logistics/contracts';
 import { labelRefusal, ownedBy } from './labelRules.ts';
 import type { LabelRequest } from './labelRules.ts';
+import type { ParcelEvent, ParcelRegistration } from './events.ts';
 
 export type ParcelCommand =
   | {

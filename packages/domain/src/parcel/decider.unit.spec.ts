@@ -1,4 +1,4 @@
-import type { ParcelEvent } from '@parcel-logistics/contracts';
+import type { ParcelEvent } from './events.ts';
 import { decide, foldParcel, ParcelError } from './decider.ts';
 import type { ParcelCommand } from './decider.ts';
 import { sampleParcelOrder } from '../../test/fixtures.ts';

@@ -1,8 +1,43 @@
-/** The parcel status view: evolve(view | null, event) -> view, guarded by stream revision by its caller. */
-import { toValidOrder } from '@parcel-logistics/contracts';
-import type { Activity, ParcelEvent, ParcelView } from '@parcel-logistics/contracts';
+/**
+ * The parcel status view: evolve(view | null, event) -> view, guarded by stream revision by its caller.
+ * The projections store it with the order in the interface B body's shape (packages/contracts maps it).
+ */
 import { statusDescription } from '../statusCatalogue.ts';
 import { formatSgt } from '../time.ts';
+import type { ParcelEvent } from './events.ts';
+import type { AssignedStation, ParcelOrder } from './order.ts';
+
+export interface Activity {
+  /** Singapore time, ISO 8601 with offset. */
+  dateTime: string;
+  statusCode: string;
+  statusDesc: string;
+  remarks: string;
+  receiveBy: string;
+  pod: string[];
+  location: string;
+  eventId: string;
+}
+
+export interface ParcelView {
+  trackingNumber: string;
+  clientId: string;
+  customTrackingNum: string;
+  /** Stream revision of the last event applied: the projection's guard. */
+  revision: number;
+  status: 'active' | 'cancelled';
+  serviceType: string;
+  carrier: string;
+  order: ParcelOrder;
+  lockerStation?: AssignedStation;
+  partnerTrackingNo: string;
+  partnerName: string;
+  createdAt: string;
+  /** Id of the command that created the parcel: lets a gateway that lost the reply recognise its own order. */
+  createdByCommand?: string;
+  /** Publishable activities, most recent first. */
+  activities: Activity[];
+}
 
 export interface EventPosition {
   eventId: string;
@@ -44,9 +79,7 @@ export function evolveParcelView(
       status: 'active',
       serviceType: d.serviceType,
       carrier: d.carrier,
-      weightUnit: d.order.weight.unit,
-      // The view keeps the interface B shape its readers (status, labels) have always read.
-      order: toValidOrder(d.order),
+      order: d.order,
       ...(d.lockerStation ? { lockerStation: d.lockerStation } : {}),
       partnerTrackingNo: '',
       partnerName: '',
@@ -63,7 +96,7 @@ export function evolveParcelView(
         ...next,
         activities: withActivity(
           view.activities,
-          platformActivity('LB_GN', event.data.generatedAt, view.order.sender_country, eventId),
+          platformActivity('LB_GN', event.data.generatedAt, view.order.sender.country, eventId),
         ),
       };
     case 'ParcelCancelled':
@@ -72,7 +105,7 @@ export function evolveParcelView(
         status: 'cancelled',
         activities: withActivity(
           view.activities,
-          platformActivity('CN_CN', event.data.cancelledAt, view.order.sender_country, eventId),
+          platformActivity('CN_CN', event.data.cancelledAt, view.order.sender.country, eventId),
         ),
       };
     case 'CarrierRegistered':

@@ -1,6 +1,7 @@
-import type { ParcelEvent, ParcelView } from '@parcel-logistics/contracts';
+import type { ParcelEvent } from './events.ts';
 import { sampleParcelOrder } from '../../test/fixtures.ts';
 import { evolveParcelView } from './parcelView.ts';
+import type { ParcelView } from './parcelView.ts';
 
 const TN = 'PX000000000000001Y';
 const at = (iso: string) => new Date(iso);

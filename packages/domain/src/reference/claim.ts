@@ -3,7 +3,7 @@
  * a "no stream" expectation together with the parcel's first event, so the store enforces what this
  * decider says of a state read before.
  */
-import type { ReferenceClaimed } from '@parcel-logistics/contracts';
+import type { ReferenceClaimed } from './events.ts';
 
 export type ReferenceState = { status: 'unclaimed' } | { status: 'claimed'; trackingNumber: string; claimedAt: Date };
 

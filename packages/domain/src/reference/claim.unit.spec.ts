@@ -1,4 +1,4 @@
-import type { ReferenceClaimed } from '@parcel-logistics/contracts';
+import type { ReferenceClaimed } from './events.ts';
 import { decideClaim, evolveReference, initialReferenceState, ReferenceExistsError } from './claim.ts';
 import type { ClaimReference } from './claim.ts';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ParcelView } from '@parcel-logistics/contracts';
+import type { StoredParcelView } from '@parcel-logistics/contracts';
 import type { ProjectionStore } from '../port.ts';
 
 export interface ProjectionStoreHarness {
@@ -46,7 +46,9 @@ export function createContext(make: () => Promise<ProjectionStoreHarness>) {
   };
 }
 
-export function parcelView(fields: Pick<ParcelView, 'trackingNumber' | 'clientId'> & Partial<ParcelView>): ParcelView {
+export function parcelView(
+  fields: Pick<StoredParcelView, 'trackingNumber' | 'clientId'> & Partial<StoredParcelView>,
+): StoredParcelView {
   const customTrackingNum = fields.customTrackingNum ?? `REF-${fields.trackingNumber}`;
   return {
     customTrackingNum,

@@ -11,14 +11,10 @@ import {
   Topics,
   validateCreateOrder,
 } from '@parcel-logistics/contracts';
-import type {
-  CreateOrderReply,
-  CreateOrderValidation,
-  ParcelRegistration,
-  SettleCreateOrder,
-} from '@parcel-logistics/contracts';
+import type { CreateOrderReply, CreateOrderValidation, SettleCreateOrder } from '@parcel-logistics/contracts';
 import type { CreateOrderResult } from '@parcel-logistics/contracts/api';
-import { lockerStationFor, parcelRules } from '@parcel-logistics/domain';
+import type { ParcelRegistration } from '@parcel-logistics/domain';
+import { lockerStationFor } from '@parcel-logistics/domain';
 import type { Account } from '@parcel-logistics/reference-data';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
@@ -75,7 +71,6 @@ export function creatingOrder(router: Router, ctx: GatewayContext): void {
     const result = validateCreateOrder(req.body as Record<string, unknown>, {
       account,
       ref: ctx.ref,
-      rules: parcelRules,
     });
     if (!result.ok) return sendB(res, CODE_FAILURE, result.message, []);
     const { order } = result;

@@ -16,7 +16,7 @@ import {
 } from '@parcel-logistics/contracts';
 import type { AcceptOrderBatch, AcceptOrderBatchReply, CreateOrder } from '@parcel-logistics/contracts';
 import type { BatchEntry, CreateOrdersResult } from '@parcel-logistics/contracts/api';
-import { formatSgt, parcelRules } from '@parcel-logistics/domain';
+import { formatSgt } from '@parcel-logistics/domain';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { registrationOf } from '../creatingOrder/route.ts';
@@ -46,7 +46,7 @@ export function creatingOrders(router: Router, ctx: GatewayContext): void {
         reject(B.invalid('orders'));
         continue;
       }
-      const result = validateCreateOrder(sent, { account, ref: ctx.ref, rules: parcelRules });
+      const result = validateCreateOrder(sent, { account, ref: ctx.ref });
       if (!result.ok) {
         reject(result.message);
         continue;

@@ -3,7 +3,7 @@
  * stream may not exist yet, so the store itself guarantees one parcel per (account, reference).
  */
 import { DEADLINE_HEADER, deserializeEvent, parcelStreamName, referenceStreamName } from '@parcel-logistics/contracts';
-import type { CreateOrder, CreateOrderReply, ReferenceClaimed, SettleCreateOrder } from '@parcel-logistics/contracts';
+import type { CreateOrder, CreateOrderReply, SettleCreateOrder } from '@parcel-logistics/contracts';
 import {
   decide,
   decideClaim,
@@ -12,7 +12,7 @@ import {
   initialReferenceState,
   initialState,
 } from '@parcel-logistics/domain';
-import type { Clock } from '@parcel-logistics/domain';
+import type { Clock, ReferenceClaimed } from '@parcel-logistics/domain';
 import { WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
 import type { EventStore } from '@parcel-logistics/eventstore';
 import { toAppend } from '@parcel-logistics/application';

@@ -5,7 +5,8 @@
  * derived from the batch, so a redelivered batch creates nothing twice.
  */
 import { BATCH_STREAM_PREFIX, batchStreamName, deserializeEvent } from '@parcel-logistics/contracts';
-import type { AcceptOrderBatch, AcceptOrderBatchReply, OrderBatchAccepted } from '@parcel-logistics/contracts';
+import type { AcceptOrderBatch, AcceptOrderBatchReply } from '@parcel-logistics/contracts';
+import type { OrderBatchAccepted } from '@parcel-logistics/domain';
 import { toAppend } from '@parcel-logistics/application';
 import { formatSgt } from '@parcel-logistics/domain';
 import type { RecordedEvent, Subscription } from '@parcel-logistics/eventstore';

@@ -30,7 +30,7 @@ test('two workers (two processes) on one store register each parcel once, and bo
         { eventStore, projector, clock, ids: randomIds },
         {
           clientId: 'demo',
-          order: sampleParcelOrder({ custom_tracking_num: `R-${i}` }),
+          order: sampleParcelOrder({ reference: `R-${i}` }),
           serviceType: 'LMD',
           carrier: 'LMX',
         },
@@ -81,7 +81,7 @@ async function rig() {
       { eventStore: store, projector, clock, ids: randomIds },
       {
         clientId: 'demo',
-        order: sampleParcelOrder({ custom_tracking_num: `P-${i}`, instruction }),
+        order: sampleParcelOrder({ reference: `P-${i}`, instruction }),
         serviceType: 'LMD',
         carrier: 'LMX',
       },

@@ -9,13 +9,12 @@
  * is recorded (internal event) and retried with exponential backoff; the page, and so later
  * registrations, wait their turn.
  */
-import { deserializeEvent, isParcelEvent, PARCEL_STREAM_PREFIX, parcelStreamName } from '@parcel-logistics/contracts';
-import type { ParcelEvent } from '@parcel-logistics/contracts';
+import { deserializeEvent, PARCEL_STREAM_PREFIX, parcelStreamName } from '@parcel-logistics/contracts';
 import { handleParcelCommand, toAppend } from '@parcel-logistics/application';
 import type { Ids, ParcelProjector, PositionedEvent } from '@parcel-logistics/application';
 import type { CarrierClient, RegisterResult, ShipmentToRegister } from '@parcel-logistics/carriers';
-import { decide, evolve, initialState, ParcelError } from '@parcel-logistics/domain';
-import type { Clock, ParcelCommand, ParcelState } from '@parcel-logistics/domain';
+import { decide, evolve, initialState, isParcelEvent, ParcelError } from '@parcel-logistics/domain';
+import type { Clock, ParcelCommand, ParcelEvent, ParcelState } from '@parcel-logistics/domain';
 import { WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
 import type { EventStore, RecordedEvent, Subscription } from '@parcel-logistics/eventstore';
 

@@ -38,7 +38,7 @@ async function order(clientId: string): Promise<string> {
     deps,
     {
       clientId,
-      order: sampleParcelOrder({ custom_tracking_num: `REF-${clientId}-${parcels[clientId]!.length}` }),
+      order: sampleParcelOrder({ reference: `REF-${clientId}-${parcels[clientId]!.length}` }),
       serviceType: 'LMD',
       carrier: 'GLX',
     },
@@ -189,7 +189,7 @@ test('a replay since a recent time reads the log from just before it: the older 
         timedDeps,
         {
           clientId: 'demo',
-          order: sampleParcelOrder({ custom_tracking_num: `REF-timed-${i}` }),
+          order: sampleParcelOrder({ reference: `REF-timed-${i}` }),
           serviceType: 'LMD',
           carrier: 'GLX',
         },

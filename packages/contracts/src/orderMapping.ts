@@ -1,93 +1,11 @@
 /**
- * The order as the domain speaks of it: camelCase, grouped by party, money and
- * weight as typed values, the size as dimensions largest first, the postal code normalised. The
- * request body of interface B (ValidOrder) maps onto it field by field through ORDER_FIELDS, the
- * one list of that mapping, read both ways: into the domain at the edge and by the upcaster of
- * `ParcelRegistered.v1`; back to the body's shape for the views and `parcel.events.v1`.
+ * The order of interface B mapped to the domain's ParcelOrder and back. The request body
+ * (ValidOrder) maps onto it field by field through ORDER_FIELDS, the one list of that mapping, read
+ * both ways: into the domain at the edge and by the upcaster of `ParcelRegistered.v1`; back to the
+ * body's shape for the stored views and `parcel.events.v1`.
  */
-import type { WeightUnit } from '@parcel-logistics/reference-data';
+import type { Decimal, Dimensions, ParcelOrder, Weight, WeightUnit } from '@parcel-logistics/domain';
 import type { ValidOrder } from './order.ts';
-
-export type { WeightUnit };
-
-export interface Money {
-  amount: number;
-  currency: string;
-}
-
-export interface Weight {
-  value: number;
-  unit: WeightUnit;
-}
-
-/** A non-negative decimal as the client wrote it (`20.50`): kept as text, so labels and downstream show it as sent. */
-export type Decimal = string;
-
-/** Centimetres, largest side first. */
-export interface Dimensions {
-  unit: 'cm';
-  length: Decimal;
-  width: Decimal;
-  height: Decimal;
-}
-
-export interface Recipient {
-  name: string;
-  country: string;
-  phone: string;
-  address: string;
-  /** The digits left after stripping every non-digit. */
-  postalCode?: string;
-  state?: string;
-  city?: string;
-  email?: string;
-}
-
-export interface Sender {
-  country: string;
-  name?: string;
-  phone?: string;
-  address?: string;
-  postalCode?: string;
-  city?: string;
-  email?: string;
-}
-
-export interface OrderLine {
-  description: string;
-  quantity: number;
-  unitPrice: Money;
-  weight: Weight;
-  totalValue: Money;
-  countryOfOrigin?: string;
-  hsCode?: string;
-  productUrl?: string;
-}
-
-/** A locker the client chose (locker_type A) as sent; the nearest one (B) is assigned by the domain. */
-export interface LockerChoice {
-  type: 'A' | 'B';
-  station?: { zipcode: string; name: string; address: string; addressDetail: string; distance: number; code: string };
-}
-
-export interface ParcelOrder {
-  reference: string;
-  recipient: Recipient;
-  sender: Sender;
-  dimensions: Dimensions;
-  weight: Weight;
-  declaredValue: Money;
-  lines: OrderLine[];
-  serviceType?: string;
-  /** Kept only for US and SG destinations. */
-  serviceCode?: string;
-  instruction?: string;
-  cashOnDelivery?: Money;
-  supplier?: { name?: string; gstn?: string };
-  gst?: { amount?: number; currency?: string; paid?: 'Y' | 'N' };
-  incoterm?: 'DDU' | 'DDP';
-  locker?: LockerChoice;
-}
 
 /** How one field of the body becomes a value of the domain and back; by default it is kept as it is. */
 interface Codec {

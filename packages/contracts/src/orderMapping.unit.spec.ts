@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { deserializeEvent, serializeEvent } from './events.ts';
-import type { ParcelRegistered } from './events.ts';
-import { ORDER_FIELDS, toParcelOrder, toValidOrder } from './parcelOrder.ts';
+import type { ParcelRegistered } from '@parcel-logistics/domain';
+import { ORDER_FIELDS, toParcelOrder, toValidOrder } from './orderMapping.ts';
+import { deserializeEvent, serializeEvent } from './storedEvents.ts';
 import { parcelRegisteredV1 } from './upcasters.ts';
 import { bodyArb } from '../test/createOrder.arbitraries.ts';
 import { demo, lockerStation, order, other, run } from '../test/createOrder.fixtures.ts';

@@ -1,0 +1,64 @@
+/**
+ * The stored shape of the domain's events: one serializer per type (versioned type name, dates as
+ * ISO strings), and the names of the streams. Stored events are forever: add a new version and an
+ * upcaster rather than changing a stored shape (upcasters.ts).
+ */
+import type { DomainEvent } from '@parcel-logistics/domain';
+import { UPCASTERS } from './upcasters.ts';
+
+export interface StoredEvent {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+type Serializer<E extends DomainEvent> = {
+  storedType: string;
+  dateFields: readonly (keyof E['data'] & string)[];
+};
+
+const serializers: { [K in DomainEvent['type']]: Serializer<Extract<DomainEvent, { type: K }>> } = {
+  ParcelRegistered: { storedType: 'ParcelRegistered.v2', dateFields: ['registeredAt'] },
+  LabelGenerated: { storedType: 'LabelGenerated.v1', dateFields: ['generatedAt'] },
+  ParcelCancelled: { storedType: 'ParcelCancelled.v1', dateFields: ['cancelledAt'] },
+  CarrierRegistered: { storedType: 'CarrierRegistered.v1', dateFields: ['registeredAt'] },
+  CarrierRegistrationFailed: { storedType: 'CarrierRegistrationFailed.v1', dateFields: ['failedAt'] },
+  CarrierEventRecorded: { storedType: 'CarrierEventRecorded.v1', dateFields: ['eventTime', 'recordedAt'] },
+  ReferenceClaimed: { storedType: 'ReferenceClaimed.v1', dateFields: ['claimedAt'] },
+  OrderBatchAccepted: { storedType: 'OrderBatchAccepted.v2', dateFields: ['acceptedAt'] },
+};
+
+const byStoredType = new Map(Object.entries(serializers).map(([type, s]) => [s.storedType, { type, ...s }]));
+
+export function serializeEvent(event: DomainEvent): StoredEvent {
+  const s = serializers[event.type] as Serializer<DomainEvent>;
+  const data: Record<string, unknown> = { ...event.data };
+  for (const f of s.dateFields) data[f] = (data[f] as Date).toISOString();
+  return { type: s.storedType, data };
+}
+
+export class UnknownEventTypeError extends Error {
+  constructor(storedType: string) {
+    super(`unknown stored event type ${storedType}`);
+    this.name = 'UnknownEventTypeError';
+  }
+}
+
+/** A stored event of any version, upcast to the current one first. */
+export function deserializeEvent(stored: { type: string; data: unknown }): DomainEvent {
+  const upcaster = UPCASTERS.get(stored.type);
+  if (upcaster)
+    return deserializeEvent({ type: upcaster.to, data: upcaster.up(stored.data as Record<string, unknown>) });
+  const s = byStoredType.get(stored.type);
+  if (!s) throw new UnknownEventTypeError(stored.type);
+  const data: Record<string, unknown> = { ...(stored.data as Record<string, unknown>) };
+  for (const f of s.dateFields as readonly string[]) data[f] = new Date(data[f] as string);
+  return { type: s.type, data } as DomainEvent;
+}
+
+export const parcelStreamName = (trackingNumber: string) => `parcel-${trackingNumber}`;
+/** References contain only letters, digits, `-` and `_`, so `/` cannot collide. */
+export const referenceStreamName = (clientId: string, customTrackingNum: string) =>
+  `reference-${clientId}/${customTrackingNum}`;
+export const PARCEL_STREAM_PREFIX = 'parcel-';
+export const BATCH_STREAM_PREFIX = 'batch-';
+export const batchStreamName = (batchId: string) => `${BATCH_STREAM_PREFIX}${batchId}`;
