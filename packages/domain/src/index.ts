@@ -6,3 +6,4 @@ export * from './parcel/parcelView.ts';
 export * from './parcel/labelRules.ts';
 export * from './reference/claim.ts';
 export * from './parcel/routing.ts';
+export * from './parcel/publicPlace.ts';
