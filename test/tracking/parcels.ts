@@ -25,9 +25,17 @@ export const forbiddenTexts = (reference: string) => [
   'Mdm Wong',
   'pod/secret.jpg',
   'demo',
+  // Carriers' free-text locations: a street address, and a hub name the list does not hold.
+  '1 Raffles Place',
+  'Raffles',
+  'Changi <script>',
+  'alert(1)',
 ];
 
-/** A locker parcel (locker_type B, near 238858), registered with LMX, then out for delivery at a hub with HTML in its name. */
+/**
+ * A locker parcel (locker_type B, near 238858), registered with LMX, in transit at a public place,
+ * out for delivery at a street address, then delivered at a "hub" with HTML in its name.
+ */
 export async function trackedParcel(stack: CarrierTarget) {
   const reference = uniqueRef('TRACK');
   const { tn, partner } = await registeredParcel(stack, {
@@ -45,6 +53,18 @@ export async function trackedParcel(stack: CarrierTarget) {
         totalValue: 123.45,
       },
     ],
+  });
+  await pushEvent(stack, {
+    partner_tracking_no: partner,
+    event_code: 'IN_TRANSIT',
+    event_time: '2026-11-23T08:00:00+08:00',
+    location: ' singapore  HUB ',
+  });
+  await pushEvent(stack, {
+    partner_tracking_no: partner,
+    event_code: 'OUT_FOR_DELIVERY',
+    event_time: '2026-11-23T09:00:00+08:00',
+    location: '1 Raffles Place',
   });
   await pushEvent(stack, {
     partner_tracking_no: partner,

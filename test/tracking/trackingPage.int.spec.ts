@@ -33,7 +33,9 @@ test('the page needs no account, is HTML with a strict CSP, no script, and is ca
   expect(page.headers.get('ratelimit-limit')).toBe('60');
   const html = page.body as string;
   expect(html).not.toMatch(/<script|<link|src=|https?:\/\//i);
-  expect(html).toContain('Changi &lt;script&gt;alert(1)&lt;/script&gt; Hub');
+  // Spec "Tracking page": a location only as a public place, never a carrier's free text.
+  expect(html).toContain('· Singapore hub');
+  expect(html).not.toMatch(/Raffles|Changi|&lt;script/);
   expect(html).toContain(parcel.partner);
   for (const text of forbiddenTexts(parcel.reference))
     expect({ text, found: html.includes(text) }).toEqual({ text, found: false });

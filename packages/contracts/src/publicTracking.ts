@@ -1,9 +1,10 @@
 /**
  * What the public tracking page may show of a parcel, read without an account: the timeline
- * (descriptions, times, locations), the carrier and its number, the locker station. Never a name,
+ * (descriptions, times, and locations only as public places, `publicPlaceOf`), the carrier and its number, the locker station. Never a name,
  * phone, email or street address of a person, the client's reference, the declared value, the
  * remarks (a carrier may write a name there), who received it or the proof of delivery.
  */
+import { publicPlaceOf } from '@parcel-logistics/domain';
 import type { StoredParcelView } from './views.ts';
 
 interface PublicActivity {
@@ -39,7 +40,7 @@ export function publicTrackingOf(view: StoredParcelView): PublicTracking | null 
       dateTime: a.dateTime,
       statusCode: a.statusCode,
       statusDesc: a.statusDesc,
-      location: a.location,
+      location: publicPlaceOf(a.location),
     })),
   };
 }

@@ -11,3 +11,4 @@ export * from './reference/events.ts';
 export * from './reference/claim.ts';
 export * from './batch/events.ts';
 export * from './events.ts';
+export * from './parcel/publicPlace.ts';
