@@ -12,3 +12,4 @@ export * from './reference/claim.ts';
 export * from './batch/events.ts';
 export * from './events.ts';
 export * from './parcel/publicPlace.ts';
+export * from './parcel/personal.ts';
