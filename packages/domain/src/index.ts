@@ -13,3 +13,4 @@ export * from './batch/events.ts';
 export * from './events.ts';
 export * from './parcel/publicPlace.ts';
 export * from './parcel/personal.ts';
+export * from './parcel/retention.ts';

@@ -1,0 +1,35 @@
+/**
+ * How long a parcel's personal data is kept (docs/personal-data.md): a number of days after the
+ * parcel's final status (delivered, returned to sender, cancelled), and at most a number of days
+ * after its creation for a parcel that never reaches one. After that it is erased without a request.
+ */
+
+/** The statuses after which nothing more happens to a parcel. */
+export const FINAL_STATUS_CODES: ReadonlySet<string> = new Set(['DL_DL', 'RS_RS', 'CN_CN']);
+
+export interface RetentionPolicy {
+  /** Days kept after the final status; 0 erases at the first sweep after it. */
+  afterFinalDays: number;
+  /** Days kept after creation, final status or not. */
+  maxDays: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** When a parcel's personal data falls due for erasure. */
+export function retentionDueAt(policy: RetentionPolicy, parcel: { createdAt: Date; finalAt?: Date | undefined }): Date {
+  const byMax = parcel.createdAt.getTime() + policy.maxDays * DAY_MS;
+  const byFinal = parcel.finalAt ? parcel.finalAt.getTime() + policy.afterFinalDays * DAY_MS : Infinity;
+  return new Date(Math.min(byMax, byFinal));
+}
+
+/**
+ * The two cut-offs a sweep at `now` asks the views for: parcels created before `createdBefore`, and
+ * parcels whose final status came before `finalBefore`, are due.
+ */
+export function retentionCutoffs(policy: RetentionPolicy, now: Date): { createdBefore: Date; finalBefore: Date } {
+  return {
+    createdBefore: new Date(now.getTime() - policy.maxDays * DAY_MS),
+    finalBefore: new Date(now.getTime() - policy.afterFinalDays * DAY_MS),
+  };
+}
