@@ -1,4 +1,5 @@
 export * from './time.ts';
+export * from './decider.ts';
 export * from './trackingNumber.ts';
 export * from './statusCatalogue.ts';
 export * from './parcel/order.ts';
@@ -9,6 +10,7 @@ export * from './parcel/labelRules.ts';
 export * from './parcel/routing.ts';
 export * from './reference/events.ts';
 export * from './reference/claim.ts';
+export * from './batch/decider.ts';
 export * from './batch/events.ts';
 export * from './events.ts';
 export * from './parcel/publicPlace.ts';

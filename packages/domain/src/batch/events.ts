@@ -1,4 +1,4 @@
-/** The event of a batch's stream. It has no decider: the order service records a validated batch as it is. */
+/** The event of a batch's stream, beside its decider (decider.ts). */
 import type { ParcelRegistration } from '../parcel/events.ts';
 
 /** B2 (when enabled): a batch of validated orders, recorded before the reply and created from the log. */

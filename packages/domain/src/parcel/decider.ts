@@ -2,6 +2,7 @@
 import { labelRefusal, ownedBy } from './labelRules.ts';
 import type { LabelRequest } from './labelRules.ts';
 import type { ParcelEvent, ParcelRegistration } from './events.ts';
+import type { Decider } from '../decider.ts';
 
 export type ParcelCommand =
   | {
@@ -51,7 +52,9 @@ export type ParcelErrorCode =
   | 'ParcelNotFound'
   | 'SelfLabelNotAllowed'
   | 'ParcelAlreadyCancelled'
-  | 'AlreadyRegisteredWithCarrier';
+  | 'AlreadyRegisteredWithCarrier'
+  | 'CarrierCannotCancel'
+  | 'NotRegisteredWithCarrier';
 
 export class ParcelError extends Error {
   readonly code: ParcelErrorCode;
@@ -63,6 +66,34 @@ export class ParcelError extends Error {
 }
 
 export const initialState = (): ParcelState => ({ status: 'empty' });
+
+/** Another account's parcel reads as a missing one; a parcel is cancelled once. */
+function cancelParcelRefusal(state: ParcelState, clientId: string): ParcelErrorCode | undefined {
+  if (state.status === 'empty' || !ownedBy(state, clientId)) return 'ParcelNotFound';
+  if (state.status === 'cancelled') return 'ParcelAlreadyCancelled';
+  return undefined;
+}
+
+/** What a cancel-orders request asks of a parcel before its carrier is asked to cancel it. */
+export interface CancelRequest {
+  clientId: string;
+  /** Carriers that take cancellations (and that the service can reach). */
+  cancellableCarriers: readonly string[];
+}
+
+/**
+ * Why a parcel in this state cannot be cancelled, or undefined when its carrier may be asked:
+ * the carrier cancels first, then `CancelParcel` records it under the same ownership and
+ * once-only rules.
+ */
+export function cancelRefusal(state: ParcelState, request: CancelRequest): ParcelErrorCode | undefined {
+  if (state.status === 'empty' || !ownedBy(state, request.clientId)) return 'ParcelNotFound';
+  if (!request.cancellableCarriers.includes(state.carrier)) return 'CarrierCannotCancel';
+  return (
+    cancelParcelRefusal(state, request.clientId) ??
+    (state.partnerTrackingNo === null ? 'NotRegisteredWithCarrier' : undefined)
+  );
+}
 
 const carrierEventKey = (carrier: string, code: string, time: Date) => `${carrier}|${code}|${time.toISOString()}`;
 
@@ -81,10 +112,11 @@ export function decide(command: ParcelCommand, state: ParcelState): ParcelEvent[
       if (refusal) throw new ParcelError(refusal);
       return [{ type: 'LabelGenerated', data: { trackingNumber, labelType, direction, generatedAt: now } }];
     }
-    case 'CancelParcel':
-      if (!ownedBy(state, command.data.clientId)) throw new ParcelError('ParcelNotFound');
-      if (state.status === 'cancelled') throw new ParcelError('ParcelAlreadyCancelled');
+    case 'CancelParcel': {
+      const refusal = cancelParcelRefusal(state, command.data.clientId);
+      if (refusal) throw new ParcelError(refusal);
       return [{ type: 'ParcelCancelled', data: { trackingNumber, cancelledAt: command.data.now } }];
+    }
     case 'RecordCarrierRegistration': {
       if (state.partnerTrackingNo !== null) throw new ParcelError('AlreadyRegisteredWithCarrier');
       const { partnerTrackingNo, partnerName, now } = command.data;
@@ -153,3 +185,6 @@ export function evolve(state: ParcelState, event: ParcelEvent): ParcelState {
 }
 
 export const foldParcel = (events: readonly ParcelEvent[]): ParcelState => events.reduce(evolve, initialState());
+
+/** The parcel stream's decider, as the command handler runs it. */
+export const parcelDecider: Decider<ParcelState, ParcelCommand, ParcelEvent> = { decide, evolve, initialState };

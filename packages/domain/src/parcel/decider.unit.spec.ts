@@ -1,7 +1,8 @@
 import type { ParcelEvent } from './events.ts';
-import { decide, foldParcel, ParcelError } from './decider.ts';
+import { cancelRefusal, parcelDecider, ParcelError } from './decider.ts';
 import type { ParcelCommand } from './decider.ts';
 import { sampleParcelOrder } from '../../test/fixtures.ts';
+import { givenWhenThen } from '../../test/givenWhenThen.ts';
 
 const now = new Date('2026-11-22T06:00:00Z');
 const later = new Date('2026-11-22T07:00:00Z');
@@ -19,15 +20,7 @@ const registered: ParcelEvent = {
   },
 };
 
-const given = (...events: ParcelEvent[]) => ({
-  when: (command: ParcelCommand) => ({
-    then: (expected: ParcelEvent[]) => expect(decide(command, foldParcel(events))).toEqual(expected),
-    thenThrows: (code: string) => {
-      expect(() => decide(command, foldParcel(events))).toThrow(ParcelError);
-      expect(() => decide(command, foldParcel(events))).toThrow(code);
-    },
-  }),
-});
+const given = givenWhenThen(parcelDecider, ParcelError);
 
 const label = (
   selfLabelServiceTypes: string[] = ['SLF'],
@@ -144,7 +137,7 @@ describe('parcel decider', () => {
           },
         },
       ]);
-    given(registered, ...decide(cmd, foldParcel([registered])))
+    given(registered, ...given(registered).when(cmd).events())
       .when(cmd)
       .thenThrows('AlreadyRegisteredWithCarrier');
   });
@@ -154,18 +147,19 @@ describe('parcel decider', () => {
       type: 'RecordCarrierRegistrationFailure',
       data: { reason: 'ECONNREFUSED', now: later },
     };
-    const first = decide(fail, foldParcel([registered]));
-    const second = decide(fail, foldParcel([registered, ...first]));
-    expect(second).toEqual([
-      {
-        type: 'CarrierRegistrationFailed',
-        data: { trackingNumber: TN, carrier: 'LMX', attempt: 2, reason: 'ECONNREFUSED', failedAt: later },
-      },
-    ]);
+    const first = given(registered).when(fail).events();
+    given(registered, ...first)
+      .when(fail)
+      .then([
+        {
+          type: 'CarrierRegistrationFailed',
+          data: { trackingNumber: TN, carrier: 'LMX', attempt: 2, reason: 'ECONNREFUSED', failedAt: later },
+        },
+      ]);
   });
 
   test('"A replayed event (same carrier, number, code and time) is recorded once"', () => {
-    const first = decide(carrierEvent('DELIVERED'), foldParcel([registered]));
+    const first = given(registered).when(carrierEvent('DELIVERED')).events();
     expect(first).toHaveLength(1);
     given(registered, ...first)
       .when(carrierEvent('DELIVERED'))
@@ -173,5 +167,26 @@ describe('parcel decider', () => {
     given(registered, ...first)
       .when(carrierEvent('DELIVERED', new Date('2026-11-22T08:00:00Z')))
       .then([expect.objectContaining({ type: 'CarrierEventRecorded' }) as unknown as ParcelEvent]);
+  });
+
+  test('cancel-orders asks the carrier only for an own, registered, live parcel of a carrier that cancels', () => {
+    const request = { clientId: 'demo', cancellableCarriers: ['LMX'] };
+    const carrierRegistered: ParcelEvent = {
+      type: 'CarrierRegistered',
+      data: { trackingNumber: TN, carrier: 'LMX', partnerTrackingNo: 'LMX1', partnerName: 'LMX', registeredAt: later },
+    };
+    const cancelled: ParcelEvent = { type: 'ParcelCancelled', data: { trackingNumber: TN, cancelledAt: later } };
+    expect(cancelRefusal(given().state(), request)).toBe('ParcelNotFound');
+    expect(cancelRefusal(given(registered, carrierRegistered).state(), { ...request, clientId: 'other' })).toBe(
+      'ParcelNotFound',
+    );
+    expect(cancelRefusal(given(registered, carrierRegistered).state(), { ...request, cancellableCarriers: [] })).toBe(
+      'CarrierCannotCancel',
+    );
+    expect(cancelRefusal(given(registered).state(), request)).toBe('NotRegisteredWithCarrier');
+    expect(cancelRefusal(given(registered, carrierRegistered, cancelled).state(), request)).toBe(
+      'ParcelAlreadyCancelled',
+    );
+    expect(cancelRefusal(given(registered, carrierRegistered).state(), request)).toBeUndefined();
   });
 });

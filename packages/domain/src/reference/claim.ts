@@ -3,6 +3,7 @@
  * a "no stream" expectation together with the parcel's first event, so the store enforces what this
  * decider says of a state read before.
  */
+import type { Decider } from '../decider.ts';
 import type { ReferenceClaimed } from './events.ts';
 
 export type ReferenceState = { status: 'unclaimed' } | { status: 'claimed'; trackingNumber: string; claimedAt: Date };
@@ -34,3 +35,10 @@ export const evolveReference = (_state: ReferenceState, event: ReferenceClaimed)
   trackingNumber: event.data.trackingNumber,
   claimedAt: event.data.claimedAt,
 });
+
+/** The reference stream's decider, as the command handler runs it. */
+export const referenceDecider: Decider<ReferenceState, ClaimReference, ReferenceClaimed> = {
+  decide: decideClaim,
+  evolve: evolveReference,
+  initialState: initialReferenceState,
+};

@@ -1,6 +1,7 @@
 import type { ReferenceClaimed } from './events.ts';
-import { decideClaim, evolveReference, initialReferenceState, ReferenceExistsError } from './claim.ts';
+import { referenceDecider, ReferenceExistsError } from './claim.ts';
 import type { ClaimReference } from './claim.ts';
+import { givenWhenThen } from '../../test/givenWhenThen.ts';
 
 const now = new Date('2026-11-22T06:00:00Z');
 const claim: ClaimReference = {
@@ -11,17 +12,17 @@ const claimed: ReferenceClaimed = {
   type: 'ReferenceClaimed',
   data: { clientId: 'demo', customTrackingNum: 'REF-1', trackingNumber: 'PX1', claimedAt: now },
 };
+const given = givenWhenThen(referenceDecider, ReferenceExistsError);
 
 describe('reference claim decider', () => {
   test('an unclaimed reference -> ReferenceClaimed for the parcel', () => {
-    expect(decideClaim(claim, initialReferenceState())).toEqual([claimed]);
+    given().when(claim).then([claimed]);
   });
 
   test('"custom_tracking_num (XXX) already exist": a claimed reference is refused', () => {
-    const state = evolveReference(initialReferenceState(), claimed);
-    expect(state).toEqual({ status: 'claimed', trackingNumber: 'PX1', claimedAt: now });
-    expect(() => decideClaim({ ...claim, data: { ...claim.data, trackingNumber: 'PX2' } }, state)).toThrow(
-      ReferenceExistsError,
-    );
+    expect(given(claimed).state()).toEqual({ status: 'claimed', trackingNumber: 'PX1', claimedAt: now });
+    given(claimed)
+      .when({ ...claim, data: { ...claim.data, trackingNumber: 'PX2' } })
+      .thenThrows();
   });
 });
