@@ -16,12 +16,9 @@ import { evolveParcelView, isParcelEvent } from '@parcel-logistics/domain';
 import type { ParcelEvent, ParcelView } from '@parcel-logistics/domain';
 import type { EventStore, RecordedEvent } from '@parcel-logistics/eventstore';
 import type { ParcelViewStore } from '@parcel-logistics/projections';
+import type { Positioned } from './handleCommand.ts';
 
-export interface PositionedEvent {
-  event: ParcelEvent;
-  eventId: string;
-  revision: number;
-}
+export type PositionedEvent = Positioned<ParcelEvent>;
 
 /** A parcel's events from revision 0 as they are in hand, and the revision its stored view is known to have. */
 export interface ParcelHistory {
