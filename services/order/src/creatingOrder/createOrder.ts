@@ -5,17 +5,17 @@
 import { DEADLINE_HEADER, deserializeEvent, parcelStreamName, referenceStreamName } from '@parcel-logistics/contracts';
 import type { CreateOrder, CreateOrderReply, SettleCreateOrder } from '@parcel-logistics/contracts';
 import {
-  decide,
-  decideClaim,
   evolveReference,
   formatSgt,
   initialReferenceState,
-  initialState,
+  ParcelError,
+  parcelDecider,
+  referenceDecider,
+  ReferenceExistsError,
 } from '@parcel-logistics/domain';
 import type { Clock, ReferenceClaimed } from '@parcel-logistics/domain';
-import { WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
 import type { EventStore } from '@parcel-logistics/eventstore';
-import { toAppend } from '@parcel-logistics/application';
+import { handleCommands, projectAppended, streamCommand } from '@parcel-logistics/application';
 import type { Ids, ParcelProjector } from '@parcel-logistics/application';
 
 export interface CreateOrderDeps {
@@ -34,7 +34,7 @@ export async function createOrder(
   command: CreateOrder['payload'],
   meta: { commandId: string; headers?: Record<string, string> },
 ): Promise<CreateOrderReply> {
-  const { eventStore, projector, clock, ids } = deps;
+  const { eventStore, clock, ids } = deps;
   const now = clock.now();
   const { clientId, order } = command;
   const referenceStream = referenceStreamName(clientId, order.reference);
@@ -49,40 +49,31 @@ export async function createOrder(
 
   for (let draw = 0; draw < MAX_DRAWS; draw++) {
     const trackingNumber = ids.trackingNumber();
-    const events = decide(
-      { type: 'RegisterParcel', data: { ...command, trackingNumber, commandId: meta.commandId, now } },
-      initialState(),
-    );
-    // Decided on a reference never claimed: the append's "no stream" expectation holds the store to it.
-    const claims = decideClaim(
-      { type: 'ClaimReference', data: { clientId, customTrackingNum: order.reference, trackingNumber, now } },
-      initialReferenceState(),
-    );
-    const parcelEvents = events.map((event) => ({ event, eventId: ids.eventId() }));
+    // Both streams are taken not to exist (no read): the append's "no stream" expectations hold the
+    // store to it. A conflict reads them and decides again, so the deciders refuse what exists.
+    const claim = streamCommand({
+      streamName: referenceStream,
+      decider: referenceDecider,
+      command: { type: 'ClaimReference', data: { clientId, customTrackingNum: order.reference, trackingNumber, now } },
+      metadata,
+      known: [],
+    });
+    const register = streamCommand({
+      streamName: parcelStreamName(trackingNumber),
+      decider: parcelDecider,
+      command: { type: 'RegisterParcel', data: { ...command, trackingNumber, commandId: meta.commandId, now } },
+      metadata,
+      known: [],
+    });
+    let registered;
     try {
-      await eventStore.appendMany([
-        {
-          streamName: referenceStream,
-          expectedRevision: 'no_stream',
-          events: claims.map((event) => toAppend({ event, eventId: ids.eventId() }, metadata)),
-        },
-        {
-          streamName: parcelStreamName(trackingNumber),
-          expectedRevision: 'no_stream',
-          events: parcelEvents.map((e) => toAppend(e, metadata)),
-        },
-      ]);
+      [, registered] = await handleCommands(eventStore, [claim, register], { eventId: ids.eventId });
     } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      if (error.streamName === referenceStream) return replayOrConflict(eventStore, referenceStream, meta.commandId);
-      continue;
+      if (error instanceof ReferenceExistsError) return replayOrConflict(eventStore, referenceStream, meta.commandId);
+      if (error instanceof ParcelError && error.code === 'ParcelAlreadyRegistered') continue;
+      throw error;
     }
-    await projector
-      .project(
-        trackingNumber,
-        parcelEvents.map((e, revision) => ({ ...e, revision })),
-      )
-      .catch((e: unknown) => deps.onProjectionError?.(e));
+    await projectAppended(deps, trackingNumber, registered.events);
     return { ok: true, trackingNumber, createdAt: formatSgt(now) };
   }
   throw new Error('could not draw an unused tracking number');
