@@ -6,9 +6,8 @@
  */
 import { BATCH_STREAM_PREFIX, batchStreamName, deserializeEvent } from '@parcel-logistics/contracts';
 import type { AcceptOrderBatch, AcceptOrderBatchReply } from '@parcel-logistics/contracts';
-import type { OrderBatchAccepted } from '@parcel-logistics/domain';
-import { toAppend } from '@parcel-logistics/application';
-import { formatSgt } from '@parcel-logistics/domain';
+import { handleCommand } from '@parcel-logistics/application';
+import { formatSgt, orderBatchDecider } from '@parcel-logistics/domain';
 import type { RecordedEvent, Subscription } from '@parcel-logistics/eventstore';
 import { createOrder } from '../creatingOrder/createOrder.ts';
 import type { CreateOrderDeps } from '../creatingOrder/createOrder.ts';
@@ -22,21 +21,14 @@ export async function acceptOrderBatch(
 ): Promise<AcceptOrderBatchReply> {
   const { clientId } = command;
   const now = deps.clock.now();
-  const event: OrderBatchAccepted = {
-    type: 'OrderBatchAccepted',
-    data: { batchId: command.batchId, clientId, orders: command.orders, acceptedAt: now },
-  };
-  try {
-    await deps.eventStore.append({
-      streamName: batchStreamName(command.batchId),
-      expectedRevision: 'no_stream',
-      events: [toAppend({ event, eventId: `${command.batchId}:accepted` }, { commandId, clientId })],
-    });
-  } catch (error) {
-    // A redelivered command finds its batch recorded already (same event id): idempotent.
-    const [stored] = await deps.eventStore.readStream(batchStreamName(command.batchId));
-    if (!stored) throw error;
-  }
+  // A redelivered command finds its batch recorded already: the decider records nothing more.
+  await handleCommand(
+    deps.eventStore,
+    batchStreamName(command.batchId),
+    orderBatchDecider,
+    { type: 'RecordOrderBatch', data: { batchId: command.batchId, clientId, orders: command.orders, now } },
+    { metadata: { commandId, clientId }, eventId: () => `${command.batchId}:accepted` },
+  );
   return { ok: true, acceptedAt: formatSgt(now) };
 }
 

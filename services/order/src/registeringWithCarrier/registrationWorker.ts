@@ -10,11 +10,11 @@
  * registrations, wait their turn.
  */
 import { deserializeEvent, PARCEL_STREAM_PREFIX, parcelStreamName } from '@parcel-logistics/contracts';
-import { handleParcelCommand, toAppend } from '@parcel-logistics/application';
+import { foldHistory, handleCommands, handleParcelCommand, readParcel } from '@parcel-logistics/application';
 import type { Ids, ParcelProjector, PositionedEvent } from '@parcel-logistics/application';
 import type { CarrierClient, RegisterResult, ShipmentToRegister } from '@parcel-logistics/carriers';
-import { decide, evolve, initialState, isParcelEvent, ParcelError } from '@parcel-logistics/domain';
-import type { Clock, ParcelCommand, ParcelEvent, ParcelState } from '@parcel-logistics/domain';
+import { isParcelEvent, ParcelError, parcelDecider } from '@parcel-logistics/domain';
+import type { Clock, ParcelCommand, ParcelState } from '@parcel-logistics/domain';
 import { WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
 import type { EventStore, RecordedEvent, Subscription } from '@parcel-logistics/eventstore';
 
@@ -85,7 +85,6 @@ export function startRegistrationWorker(deps: RegistrationDeps): Subscription {
       const known = byParcel.get(event.data.trackingNumber);
       if (known) {
         known.history.push(positioned);
-        known.state = evolve(known.state, event);
         continue;
       }
       if (event.type !== 'ParcelRegistered' || recorded.revision !== 0) continue;
@@ -105,9 +104,10 @@ export function startRegistrationWorker(deps: RegistrationDeps): Subscription {
         },
         metadata: { causationId: recorded.id, clientId },
         history: [positioned],
-        state: evolve(initialState(), event),
+        state: parcelDecider.initialState(),
       });
     }
+    for (const p of byParcel.values()) p.state = foldHistory(parcelDecider, p.history).state;
     return [...byParcel.values()].filter(waiting);
   }
 
@@ -123,15 +123,7 @@ export function startRegistrationWorker(deps: RegistrationDeps): Subscription {
 
   /** The parcel's stream as it is now: before asking the carrier again, after a pause (it may have been cancelled or registered meanwhile). */
   async function refresh(p: Pending): Promise<void> {
-    const recorded = await deps.eventStore.readStream(parcelStreamName(p.trackingNumber));
-    p.history = [];
-    p.state = initialState();
-    for (const r of recorded) {
-      const event = deserializeEvent(r);
-      if (!isParcelEvent(event)) continue;
-      p.history.push({ event, eventId: r.id, revision: r.revision });
-      p.state = evolve(p.state, event);
-    }
+    ({ history: p.history, state: p.state } = await readParcel(deps.eventStore, p.trackingNumber));
   }
 
   const waiting = (p: Pending) => p.state.status === 'active' && p.state.partnerTrackingNo === null;
@@ -140,16 +132,19 @@ export function startRegistrationWorker(deps: RegistrationDeps): Subscription {
   async function record(round: Pending[], results: RegisterResult[]): Promise<void> {
     const now = deps.clock.now();
     const commands = round.map((p, i) => commandFor(results[i]!, now));
-    const decided = round.map((p, i) =>
-      decide(commands[i]!, p.state).map((event) => ({ event, eventId: deps.ids.eventId() })),
-    );
+    let decided;
     try {
-      await deps.eventStore.appendMany(
+      // Decided on the events in hand, one attempt: a conflict sends every parcel the careful way.
+      decided = await handleCommands(
+        deps.eventStore,
         round.map((p, i) => ({
           streamName: parcelStreamName(p.trackingNumber),
-          expectedRevision: p.history.at(-1)!.revision,
-          events: decided[i]!.map((e) => toAppend(e, p.metadata)),
+          decider: parcelDecider,
+          command: commands[i]!,
+          metadata: p.metadata,
+          known: p.history,
         })),
+        { eventId: deps.ids.eventId, maxAttempts: 1 },
       );
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
@@ -158,9 +153,8 @@ export function startRegistrationWorker(deps: RegistrationDeps): Subscription {
     }
     const histories = round.map((p, i) => {
       const before = p.history.at(-1)!.revision;
-      const appended = decided[i]!.map((e, j) => ({ ...e, event: e.event as ParcelEvent, revision: before + 1 + j }));
-      p.history.push(...appended);
-      for (const { event } of appended) p.state = evolve(p.state, event);
+      p.history.push(...decided[i]!.events);
+      p.state = decided[i]!.newState;
       return { trackingNumber: p.trackingNumber, history: [...p.history], storedRevision: before };
     });
     // The events are committed: a failed view update is left to the tracking subscription to repair.
