@@ -82,17 +82,20 @@ export interface CancelRequest {
 }
 
 /**
- * Why a parcel in this state cannot be cancelled, or undefined when its carrier may be asked:
- * the carrier cancels first, then `CancelParcel` records it under the same ownership and
+ * What cancel-orders may ask of a parcel's carrier: the carrier's number to cancel, or why it may
+ * not. The carrier cancels first; `CancelParcel` then records it under the same ownership and
  * once-only rules.
  */
-export function cancelRefusal(state: ParcelState, request: CancelRequest): ParcelErrorCode | undefined {
-  if (state.status === 'empty' || !ownedBy(state, request.clientId)) return 'ParcelNotFound';
-  if (!request.cancellableCarriers.includes(state.carrier)) return 'CarrierCannotCancel';
-  return (
-    cancelParcelRefusal(state, request.clientId) ??
-    (state.partnerTrackingNo === null ? 'NotRegisteredWithCarrier' : undefined)
-  );
+export function cancellation(
+  state: ParcelState,
+  request: CancelRequest,
+): { refusal: ParcelErrorCode } | { refusal?: undefined; carrier: string; partnerTrackingNo: string } {
+  if (state.status === 'empty' || !ownedBy(state, request.clientId)) return { refusal: 'ParcelNotFound' };
+  if (!request.cancellableCarriers.includes(state.carrier)) return { refusal: 'CarrierCannotCancel' };
+  const refusal = cancelParcelRefusal(state, request.clientId);
+  if (refusal) return { refusal };
+  if (state.partnerTrackingNo === null) return { refusal: 'NotRegisteredWithCarrier' };
+  return { carrier: state.carrier, partnerTrackingNo: state.partnerTrackingNo };
 }
 
 const carrierEventKey = (carrier: string, code: string, time: Date) => `${carrier}|${code}|${time.toISOString()}`;

@@ -1,5 +1,5 @@
 import type { ParcelEvent } from './events.ts';
-import { cancelRefusal, parcelDecider, ParcelError } from './decider.ts';
+import { cancellation, parcelDecider, ParcelError } from './decider.ts';
 import type { ParcelCommand } from './decider.ts';
 import { sampleParcelOrder } from '../../test/fixtures.ts';
 import { givenWhenThen } from '../../test/givenWhenThen.ts';
@@ -176,17 +176,22 @@ describe('parcel decider', () => {
       data: { trackingNumber: TN, carrier: 'LMX', partnerTrackingNo: 'LMX1', partnerName: 'LMX', registeredAt: later },
     };
     const cancelled: ParcelEvent = { type: 'ParcelCancelled', data: { trackingNumber: TN, cancelledAt: later } };
-    expect(cancelRefusal(given().state(), request)).toBe('ParcelNotFound');
-    expect(cancelRefusal(given(registered, carrierRegistered).state(), { ...request, clientId: 'other' })).toBe(
-      'ParcelNotFound',
+    expect(cancellation(given().state(), request)).toEqual({ refusal: 'ParcelNotFound' });
+    expect(cancellation(given(registered, carrierRegistered).state(), { ...request, clientId: 'other' })).toEqual({
+      refusal: 'ParcelNotFound',
+    });
+    expect(cancellation(given(registered, carrierRegistered).state(), { ...request, cancellableCarriers: [] })).toEqual(
+      {
+        refusal: 'CarrierCannotCancel',
+      },
     );
-    expect(cancelRefusal(given(registered, carrierRegistered).state(), { ...request, cancellableCarriers: [] })).toBe(
-      'CarrierCannotCancel',
-    );
-    expect(cancelRefusal(given(registered).state(), request)).toBe('NotRegisteredWithCarrier');
-    expect(cancelRefusal(given(registered, carrierRegistered, cancelled).state(), request)).toBe(
-      'ParcelAlreadyCancelled',
-    );
-    expect(cancelRefusal(given(registered, carrierRegistered).state(), request)).toBeUndefined();
+    expect(cancellation(given(registered).state(), request)).toEqual({ refusal: 'NotRegisteredWithCarrier' });
+    expect(cancellation(given(registered, carrierRegistered, cancelled).state(), request)).toEqual({
+      refusal: 'ParcelAlreadyCancelled',
+    });
+    expect(cancellation(given(registered, carrierRegistered).state(), request)).toEqual({
+      carrier: 'LMX',
+      partnerTrackingNo: 'LMX1',
+    });
   });
 });

@@ -5,19 +5,17 @@
  */
 import { Remarks } from '@parcel-logistics/contracts';
 import type { CancelOrders, CancelOrdersReply } from '@parcel-logistics/contracts';
-import { handleParcelCommand } from '@parcel-logistics/application';
+import { handleParcelCommand, readParcel } from '@parcel-logistics/application';
 import type { Ids, ParcelProjector } from '@parcel-logistics/application';
 import type { CarrierClient } from '@parcel-logistics/carriers';
-import { ParcelError } from '@parcel-logistics/domain';
-import type { Clock } from '@parcel-logistics/domain';
+import { cancellation, ParcelError } from '@parcel-logistics/domain';
+import type { Clock, ParcelErrorCode } from '@parcel-logistics/domain';
 import type { EventStore } from '@parcel-logistics/eventstore';
-import type { ParcelViewStore } from '@parcel-logistics/projections';
 import type { ReferenceData } from '@parcel-logistics/reference-data';
 
 export interface CancelOrdersDeps {
   eventStore: EventStore;
   projector: ParcelProjector;
-  views: ParcelViewStore;
   carriers: ReadonlyMap<string, CarrierClient>;
   ref: ReferenceData;
   clock: Clock;
@@ -26,6 +24,19 @@ export interface CancelOrdersDeps {
 }
 
 type Outcome = { cancelled: true } | { cancelled: false; remarks: string };
+
+/** The decider's refusals as the B6 reply words them: another account's parcel reads as a missing one. */
+const refusalRemarks: Partial<Record<ParcelErrorCode, string>> = {
+  ParcelNotFound: Remarks.noRecord,
+  CarrierCannotCancel: Remarks.noRecord,
+  ParcelAlreadyCancelled: Remarks.canceled,
+  NotRegisteredWithCarrier: Remarks.notFoundInPartner,
+};
+const refused = (code: ParcelErrorCode): Outcome => {
+  const remarks = refusalRemarks[code];
+  if (remarks === undefined) throw new ParcelError(code);
+  return { cancelled: false, remarks };
+};
 interface Candidate {
   trackingNumber: string;
   partnerTrackingNo: string;
@@ -38,22 +49,20 @@ export async function cancelOrders(
 ): Promise<CancelOrdersReply> {
   const { clientId, trackingNumbers } = command;
   const unique = [...new Set(trackingNumbers)];
-  const views = await deps.views.getManyForClient(clientId, unique);
   const outcomes = new Map<string, Outcome>();
   const byCarrier = new Map<string, Candidate[]>();
+  // Carriers that take cancellations and that this service reaches.
+  const cancellableCarriers = [...deps.carriers.keys()].filter((code) => deps.ref.carriers.get(code)?.cancellable);
 
-  for (const trackingNumber of unique) {
-    const view = views.get(trackingNumber);
-    const client =
-      view && deps.ref.carriers.get(view.carrier)?.cancellable ? deps.carriers.get(view.carrier) : undefined;
-    if (!view || !client) outcomes.set(trackingNumber, { cancelled: false, remarks: Remarks.noRecord });
-    else if (view.status === 'cancelled') outcomes.set(trackingNumber, { cancelled: false, remarks: Remarks.canceled });
-    else if (!view.partnerTrackingNo)
-      outcomes.set(trackingNumber, { cancelled: false, remarks: Remarks.notFoundInPartner });
+  // Each parcel's own stream, decided on: what its carrier may be asked to cancel.
+  const parcels = await Promise.all(unique.map((trackingNumber) => readParcel(deps.eventStore, trackingNumber)));
+  for (const [i, trackingNumber] of unique.entries()) {
+    const asked = cancellation(parcels[i]!.state, { clientId, cancellableCarriers });
+    if (asked.refusal !== undefined) outcomes.set(trackingNumber, refused(asked.refusal));
     else
-      byCarrier.set(view.carrier, [
-        ...(byCarrier.get(view.carrier) ?? []),
-        { trackingNumber, partnerTrackingNo: view.partnerTrackingNo },
+      byCarrier.set(asked.carrier, [
+        ...(byCarrier.get(asked.carrier) ?? []),
+        { trackingNumber, partnerTrackingNo: asked.partnerTrackingNo },
       ]);
   }
 
@@ -99,12 +108,8 @@ async function recordCancellation(
     );
     return { cancelled: true };
   } catch (error) {
-    // A concurrent cancel got there first.
-    if (error instanceof ParcelError && error.code === 'ParcelAlreadyCancelled')
-      return { cancelled: false, remarks: Remarks.canceled };
-    // The stream is the account's own only if the view said so truly: answered as a missing one otherwise.
-    if (error instanceof ParcelError && error.code === 'ParcelNotFound')
-      return { cancelled: false, remarks: Remarks.noRecord };
+    // A concurrent cancel got there first, or the parcel is not the account's: the decider says which.
+    if (error instanceof ParcelError) return refused(error.code);
     throw error;
   }
 }
