@@ -6,7 +6,7 @@ import { loadHtmlRenderer } from './html.ts';
 import { layoutLabel } from './layout.ts';
 import { buildLabelModel, labelFormatFor } from './model.ts';
 import { createPdfEngine, shippingLabelDoc } from './pdf.ts';
-import type { LabelRendering } from './service.ts';
+import type { LabelRendering } from './renderingLabel/handler.ts';
 import type { Cn23Direction, LabelJob, LabelLayout, LabelRenderer, LabelRendererOptions } from './types.ts';
 import { renderZpl } from './zpl.ts';
 
@@ -133,5 +133,5 @@ function probeView(): StoredParcelView {
     },
   };
 }
-export { createLabelService, renderLabel } from './service.ts';
-export type { LabelRendering } from './service.ts';
+export { createLabelService, renderLabel } from './renderingLabel/handler.ts';
+export type { LabelRendering } from './renderingLabel/handler.ts';

@@ -5,7 +5,7 @@ import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { createMetrics, loggerOptions, meteredBus, startTelemetry, tracedBus } from '@parcel-logistics/telemetry';
 import { connectBus, connectProjections, runService } from '@parcel-logistics/wiring';
 import { createLabelRenderer } from './index.ts';
-import { createLabelService } from './service.ts';
+import { createLabelService } from './renderingLabel/handler.ts';
 
 const telemetry = startTelemetry({ serviceName: 'parcel-label' });
 

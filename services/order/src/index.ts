@@ -5,11 +5,12 @@ import type { CarrierClient } from '@parcel-logistics/carriers';
 import type { Subscription } from '@parcel-logistics/eventstore';
 import type { ParcelViewStore } from '@parcel-logistics/projections';
 import type { ReferenceData } from '@parcel-logistics/reference-data';
-import { cancelOrders } from './cancellingOrders/cancelOrders.ts';
-import { createOrder, settleCreateOrder } from './creatingOrder/createOrder.ts';
-import type { CreateOrderDeps } from './creatingOrder/createOrder.ts';
-import { acceptOrderBatch, startBatchWorker } from './creatingOrders/orderBatches.ts';
-import { startRegistrationWorker } from './registeringWithCarrier/registrationWorker.ts';
+import { cancelOrders } from './cancellingOrders/handler.ts';
+import { createOrder, settleCreateOrder } from './creatingOrder/handler.ts';
+import type { CreateOrderDeps } from './creatingOrder/handler.ts';
+import { acceptOrderBatch } from './creatingOrders/handler.ts';
+import { startBatchWorker } from './creatingOrders/worker.ts';
+import { startRegistrationWorker } from './registeringWithCarrier/worker.ts';
 
 export type OrderServiceDeps = CreateOrderDeps & {
   bus: Bus;
@@ -66,5 +67,5 @@ export function createOrderService(deps: OrderServiceDeps) {
   };
 }
 
-export { createOrder } from './creatingOrder/createOrder.ts';
-export { REGISTRATION_SUBSCRIPTION } from './registeringWithCarrier/registrationWorker.ts';
+export { createOrder } from './creatingOrder/handler.ts';
+export { REGISTRATION_SUBSCRIPTION } from './registeringWithCarrier/worker.ts';

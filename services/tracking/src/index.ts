@@ -3,11 +3,11 @@ import type { CreateLabel, RecordCarrierEvent } from '@parcel-logistics/contract
 import type { ParcelProjector } from '@parcel-logistics/application';
 import type { Bus, Message, Unsubscribe } from '@parcel-logistics/bus';
 import type { Subscription } from '@parcel-logistics/eventstore';
-import { recordCarrierEvent } from './recordingCarrierEvent/recordCarrierEvent.ts';
-import type { RecordCarrierEventDeps } from './recordingCarrierEvent/recordCarrierEvent.ts';
-import { createLabel } from './creatingLabel/createLabel.ts';
-import type { CreateLabelDeps } from './creatingLabel/createLabel.ts';
-import { startEventPublisher } from './publishingEvents/eventPublisher.ts';
+import { recordCarrierEvent } from './recordingCarrierEvent/handler.ts';
+import type { RecordCarrierEventDeps } from './recordingCarrierEvent/handler.ts';
+import { createLabel } from './creatingLabel/handler.ts';
+import type { CreateLabelDeps } from './creatingLabel/handler.ts';
+import { startEventPublisher } from './publishingEvents/worker.ts';
 
 export type TrackingServiceDeps = RecordCarrierEventDeps &
   Pick<CreateLabelDeps, 'renderTimeoutMs'> & {

@@ -11,13 +11,13 @@ import type { Clock } from '@parcel-logistics/domain';
 import type { EventStore, Subscription } from '@parcel-logistics/eventstore';
 import type { WebhookDeliveries, WebhookStore } from '@parcel-logistics/webhooks';
 import type { Logger } from 'pino';
-import { startDispatcher } from './delivering/dispatcher.ts';
-import type { DeliveryConfig } from './delivering/dispatcher.ts';
-import { fanOut } from './delivering/fanOut.ts';
-import { startReplayer } from './replaying/replayer.ts';
-import { startPruner } from './retaining/pruner.ts';
+import { startDispatcher } from './delivering/worker.ts';
+import type { DeliveryConfig } from './delivering/worker.ts';
+import { fanOut } from './fanningOut/worker.ts';
+import { startReplayer } from './replaying/worker.ts';
+import { startPruner } from './retaining/worker.ts';
 
-export type { DeliveryConfig } from './delivering/dispatcher.ts';
+export type { DeliveryConfig } from './delivering/worker.ts';
 export const WEBHOOK_SUBSCRIPTION = 'webhook-fan-out';
 
 export interface WebhookServiceDeps {

@@ -1,9 +1,9 @@
 /** One flow for create-label: a RenderLabel that carries the parcel is rendered from it, with no read of the views. */
 import type { StoredParcelView } from '@parcel-logistics/contracts';
 import type { ParcelViewStore } from '@parcel-logistics/projections';
-import { sgLockerCod } from '../test/fixtures.ts';
-import { renderLabel } from './service.ts';
-import type { LabelJob } from './types.ts';
+import { sgLockerCod } from '../../test/fixtures.ts';
+import { renderLabel } from './handler.ts';
+import type { LabelJob } from '../types.ts';
 
 /** A view store that must not be read, and one that holds the fixture. */
 const unread = new Proxy({} as ParcelViewStore, {

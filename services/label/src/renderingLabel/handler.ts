@@ -7,7 +7,7 @@ import { Topics } from '@parcel-logistics/contracts';
 import type { RenderLabel, RenderLabelReply } from '@parcel-logistics/contracts';
 import type { Bus, Message, Unsubscribe } from '@parcel-logistics/bus';
 import type { ParcelViewStore } from '@parcel-logistics/projections';
-import type { LabelJob, LabelRenderer } from './types.ts';
+import type { LabelJob, LabelRenderer } from '../types.ts';
 
 /** What the service needs of a renderer. */
 export type LabelRendering = Pick<LabelRenderer, 'render'>;

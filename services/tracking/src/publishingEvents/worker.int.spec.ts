@@ -12,7 +12,7 @@ import { sampleParcelOrder } from '@parcel-logistics/domain/testing';
 import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
 import { createOrder } from '@parcel-logistics/order';
 import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
-import { startEventPublisher } from './eventPublisher.ts';
+import { startEventPublisher } from './worker.ts';
 
 const schema = JSON.parse(
   readFileSync(

@@ -16,7 +16,7 @@ import type { ReplayRequest } from '@parcel-logistics/webhooks';
 import { endpointOf, replayRequestOf } from '@parcel-logistics/webhooks/conformance';
 import { createSqliteWebhookDeliveries, createSqliteWebhookStore } from '@parcel-logistics/webhooks-sqlite';
 import pino from 'pino';
-import { startReplayer } from './replayer.ts';
+import { startReplayer } from './worker.ts';
 
 const clock = { now: () => new Date('2026-11-22T06:05:09Z') };
 const eventStore = createSqliteEventStore({ file: ':memory:' });

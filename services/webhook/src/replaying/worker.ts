@@ -14,7 +14,7 @@ import type { Clock } from '@parcel-logistics/domain';
 import type { EventStore } from '@parcel-logistics/eventstore';
 import type { QueuedDelivery, ReplayRequest, WebhookDeliveries, WebhookStore } from '@parcel-logistics/webhooks';
 import type { Logger } from 'pino';
-import { subscribes, visibleEvents } from '../delivering/fanOut.ts';
+import { subscribes, visibleEvents } from '../fanningOut/worker.ts';
 import { startPolling } from '../polling.ts';
 
 const PAGE = 500;

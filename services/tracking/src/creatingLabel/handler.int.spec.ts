@@ -14,7 +14,7 @@ import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
 import { createOrder } from '@parcel-logistics/order';
 import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
 import { loadReferenceData } from '@parcel-logistics/reference-data';
-import { createLabel } from './createLabel.ts';
+import { createLabel } from './handler.ts';
 
 const clock = { now: () => new Date('2026-11-22T06:05:09Z') };
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { endpointOf } from '@parcel-logistics/webhooks/conformance';
 import { createSqliteWebhookDeliveries, createSqliteWebhookStore } from '@parcel-logistics/webhooks-sqlite';
 import pino from 'pino';
-import { startDispatcher } from './dispatcher.ts';
+import { startDispatcher } from './worker.ts';
 
 const clock = { now: () => new Date() };
 const endpoints = createSqliteWebhookStore({ file: ':memory:' });

@@ -10,8 +10,8 @@ import type { EventStore } from '@parcel-logistics/eventstore';
 import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
 import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
 import { sampleParcelOrder } from '@parcel-logistics/domain/testing';
-import { createOrder } from '../creatingOrder/createOrder.ts';
-import { startRegistrationWorker } from './registrationWorker.ts';
+import { createOrder } from '../creatingOrder/handler.ts';
+import { startRegistrationWorker } from './worker.ts';
 
 test('two workers (two processes) on one store register each parcel once, and both move on', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'registration-'));
