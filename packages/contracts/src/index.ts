@@ -12,3 +12,4 @@ export * from './validation/createOrder.ts';
 export * from './downstream.ts';
 export * from './webhooks.ts';
 export * from './webhookLog.ts';
+export * from './sealedEvents.ts';

@@ -1,0 +1,133 @@
+/**
+ * Personal values in stored events, sealed (docs/personal-data.md). An event that holds personal
+ * values (the list of packages/domain/src/parcel/personal.ts) is stored in a sealed version: its
+ * clear part as before, its personal values in one `sealed` string, encrypted with the key of its
+ * stream (the parcel's, or the batch's). Read back with the key, it is the unsealed version again,
+ * so deserializing and upcasting are unchanged; read back after the key was erased, it is the clear
+ * part alone: the personal values are gone for good.
+ *
+ * | unsealed (what the domain's serializers write) | sealed (what the store holds) |
+ * |---|---|
+ * | `ParcelRegistered.v2` | `ParcelRegistered.v3` |
+ * | `CarrierEventRecorded.v1` | `CarrierEventRecorded.v2` |
+ * | `OrderBatchAccepted.v2` | `OrderBatchAccepted.v3` |
+ */
+import {
+  splitCarrierEventPersonal,
+  splitPersonal,
+  withPersonal,
+  type CarrierEventPersonalData,
+  type OrderPersonalData,
+  type ParcelOrder,
+} from '@parcel-logistics/domain';
+import type { StoredEvent } from './storedEvents.ts';
+import { UPCASTERS } from './upcasters.ts';
+
+type Data = Record<string, unknown>;
+
+/** A stream's key at work: `seal` encrypts bound to `aad`; `open` decrypts, or answers undefined once the key is erased. */
+export interface StreamSeal {
+  seal(plain: string, aad: string): string;
+  open(sealed: string, aad: string): string | undefined;
+}
+
+interface SealedForm {
+  sealedType: string;
+  split(data: Data): { clear: Data; personal: unknown };
+  join(clear: Data, personal: unknown): Data;
+}
+
+function orderForm(sealedType: string): SealedForm {
+  return {
+    sealedType,
+    split(data) {
+      const { clear, personal } = splitPersonal(data.order as ParcelOrder);
+      return { clear: { ...data, order: clear }, personal };
+    },
+    join: (clear, personal) => ({
+      ...clear,
+      order: withPersonal(clear.order as ParcelOrder, personal as OrderPersonalData),
+    }),
+  };
+}
+
+const FORMS: ReadonlyMap<string, SealedForm> = new Map([
+  ['ParcelRegistered.v2', orderForm('ParcelRegistered.v3')],
+  [
+    'CarrierEventRecorded.v1',
+    {
+      sealedType: 'CarrierEventRecorded.v2',
+      split: (data) => splitCarrierEventPersonal(data as Data & CarrierEventPersonalData),
+      join: (clear, personal) => ({ ...clear, ...(personal as CarrierEventPersonalData) }),
+    },
+  ],
+  [
+    'OrderBatchAccepted.v2',
+    {
+      sealedType: 'OrderBatchAccepted.v3',
+      split(data) {
+        const parts = (data.orders as Data[]).map((o) => splitPersonal(o.order as ParcelOrder));
+        return {
+          clear: { ...data, orders: (data.orders as Data[]).map((o, i) => ({ ...o, order: parts[i]!.clear })) },
+          personal: parts.map((p) => p.personal),
+        };
+      },
+      join: (clear, personal) => ({
+        ...clear,
+        orders: (clear.orders as Data[]).map((o, i) => ({
+          ...o,
+          order: withPersonal(o.order as ParcelOrder, (personal as OrderPersonalData[])[i]!),
+        })),
+      }),
+    },
+  ],
+]);
+
+const UNSEALED: ReadonlyMap<string, { type: string; form: SealedForm }> = new Map(
+  [...FORMS].map(([type, form]) => [form.sealedType, { type, form }]),
+);
+
+/** Whether events of this stored type hold personal values in clear (and are sealed before they are stored). */
+export const holdsPersonalData = (storedType: string): boolean => FORMS.has(storedType);
+
+/** Whether a stored event is in a sealed version. */
+export const isSealed = (storedType: string): boolean => UNSEALED.has(storedType);
+
+/** What a stored event's `sealed` is bound to: its stream and its type, so it cannot be moved to another. */
+export const sealBinding = (streamName: string, sealedType: string): string => `${streamName}|${sealedType}`;
+
+/** The event to store: sealed when it holds personal values, as it is otherwise. */
+export function sealStored(streamName: string, stored: StoredEvent, seal: StreamSeal['seal']): StoredEvent {
+  const form = FORMS.get(stored.type);
+  if (!form) return stored;
+  const { clear, personal } = form.split(stored.data);
+  const sealed = seal(JSON.stringify(personal), sealBinding(streamName, form.sealedType));
+  return { type: form.sealedType, data: { ...clear, sealed } };
+}
+
+/**
+ * A stored event as the serializers read it: unsealed with the stream's key, or its clear part
+ * alone when that key is erased (`open` answers undefined). Events in no sealed version pass as they are.
+ */
+export function openStored(
+  streamName: string,
+  stored: { type: string; data: unknown },
+  open: StreamSeal['open'],
+): StoredEvent {
+  const found = UNSEALED.get(stored.type);
+  if (!found) return stored as StoredEvent;
+  const { sealed, ...clear } = stored.data as Data;
+  const plain = open(sealed as string, sealBinding(streamName, stored.type));
+  return { type: found.type, data: plain === undefined ? clear : found.form.join(clear, JSON.parse(plain)) };
+}
+
+/**
+ * A stored event of an older version, written before personal values were sealed, brought to its
+ * sealed version (the one-time migration of a store): upcast to the current unsealed version first.
+ */
+export function sealFormer(streamName: string, stored: StoredEvent, seal: StreamSeal['seal']): StoredEvent {
+  let current = stored;
+  for (let up = UPCASTERS.get(current.type); up; up = UPCASTERS.get(current.type))
+    current = { type: up.to, data: up.up(current.data) };
+  return holdsPersonalData(current.type) ? sealStored(streamName, current, seal) : stored;
+}
