@@ -19,6 +19,8 @@ function statusAndTime(event: ParcelEvent): { statusCode: string | null; at: Dat
       return { statusCode: null, at: event.data.failedAt };
     case 'CarrierEventRecorded':
       return { statusCode: event.data.statusCode, at: event.data.eventTime };
+    case 'PersonalDataErased':
+      return { statusCode: null, at: event.data.erasedAt };
     default: {
       const unhandled: never = event;
       throw new Error(`unknown event ${(unhandled as { type: string }).type}`);

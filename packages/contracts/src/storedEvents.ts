@@ -23,6 +23,7 @@ const serializers: { [K in DomainEvent['type']]: Serializer<Extract<DomainEvent,
   CarrierRegistered: { storedType: 'CarrierRegistered.v1', dateFields: ['registeredAt'] },
   CarrierRegistrationFailed: { storedType: 'CarrierRegistrationFailed.v1', dateFields: ['failedAt'] },
   CarrierEventRecorded: { storedType: 'CarrierEventRecorded.v1', dateFields: ['eventTime', 'recordedAt'] },
+  PersonalDataErased: { storedType: 'PersonalDataErased.v1', dateFields: ['erasedAt'] },
   ReferenceClaimed: { storedType: 'ReferenceClaimed.v1', dateFields: ['claimedAt'] },
   OrderBatchAccepted: { storedType: 'OrderBatchAccepted.v2', dateFields: ['acceptedAt'] },
 };

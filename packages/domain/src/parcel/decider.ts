@@ -2,6 +2,7 @@
 import { labelRefusal, ownedBy } from './labelRules.ts';
 import type { LabelRequest } from './labelRules.ts';
 import type { ParcelEvent, ParcelRegistration } from './events.ts';
+import { splitCarrierEventPersonal } from './personal.ts';
 import type { Decider } from '../decider.ts';
 
 export type ParcelCommand =
@@ -14,6 +15,8 @@ export type ParcelCommand =
       data: LabelRequest & { labelType: string; direction: 'horizontal' | 'vertical'; now: Date };
     }
   | { type: 'CancelParcel'; data: { clientId: string; now: Date } }
+  /** `clientId`: on the client's request (another account's parcel reads as missing); absent for the retention policy. */
+  | { type: 'ErasePersonalData'; data: { clientId?: string; reason: 'request' | 'retention'; now: Date } }
   | { type: 'RecordCarrierRegistration'; data: { partnerTrackingNo: string; partnerName: string; now: Date } }
   | { type: 'RecordCarrierRegistrationFailure'; data: { reason: string; now: Date } }
   | {
@@ -45,6 +48,8 @@ export type ParcelState =
       registrationAttempts: number;
       /** carrier|code|time of every carrier event recorded: a replay is recorded once. */
       carrierEventKeys: ReadonlySet<string>;
+      /** Its personal values were erased: no label, and carrier events keep nothing personal. */
+      personalDataErased: boolean;
     };
 
 export type ParcelErrorCode =
@@ -54,7 +59,8 @@ export type ParcelErrorCode =
   | 'ParcelAlreadyCancelled'
   | 'AlreadyRegisteredWithCarrier'
   | 'CarrierCannotCancel'
-  | 'NotRegisteredWithCarrier';
+  | 'NotRegisteredWithCarrier'
+  | 'PersonalDataErased';
 
 export class ParcelError extends Error {
   readonly code: ParcelErrorCode;
@@ -113,12 +119,19 @@ export function decide(command: ParcelCommand, state: ParcelState): ParcelEvent[
       const { labelType, direction, now } = command.data;
       const refusal = labelRefusal(state, command.data);
       if (refusal) throw new ParcelError(refusal);
+      if (state.personalDataErased) throw new ParcelError('PersonalDataErased');
       return [{ type: 'LabelGenerated', data: { trackingNumber, labelType, direction, generatedAt: now } }];
     }
     case 'CancelParcel': {
       const refusal = cancelParcelRefusal(state, command.data.clientId);
       if (refusal) throw new ParcelError(refusal);
       return [{ type: 'ParcelCancelled', data: { trackingNumber, cancelledAt: command.data.now } }];
+    }
+    case 'ErasePersonalData': {
+      const { clientId, reason, now } = command.data;
+      if (clientId !== undefined && !ownedBy(state, clientId)) throw new ParcelError('ParcelNotFound');
+      if (state.personalDataErased) return [];
+      return [{ type: 'PersonalDataErased', data: { trackingNumber, reason, erasedAt: now } }];
     }
     case 'RecordCarrierRegistration': {
       if (state.partnerTrackingNo !== null) throw new ParcelError('AlreadyRegisteredWithCarrier');
@@ -138,7 +151,8 @@ export function decide(command: ParcelCommand, state: ParcelState): ParcelEvent[
     case 'RecordCarrierEvent': {
       const { now, ...event } = command.data;
       if (state.carrierEventKeys.has(carrierEventKey(carrier, event.carrierCode, event.eventTime))) return [];
-      return [{ type: 'CarrierEventRecorded', data: { trackingNumber, carrier, ...event, recordedAt: now } }];
+      const kept = state.personalDataErased ? splitCarrierEventPersonal(event).clear : event;
+      return [{ type: 'CarrierEventRecorded', data: { trackingNumber, carrier, ...kept, recordedAt: now } }];
     }
     default: {
       const unhandled: never = command;
@@ -161,6 +175,7 @@ export function evolve(state: ParcelState, event: ParcelEvent): ParcelState {
       partnerTrackingNo: null,
       registrationAttempts: 0,
       carrierEventKeys: new Set(),
+      personalDataErased: false,
     };
   }
   if (state.status === 'empty') return state;
@@ -173,6 +188,8 @@ export function evolve(state: ParcelState, event: ParcelEvent): ParcelState {
       return { ...state, partnerTrackingNo: event.data.partnerTrackingNo };
     case 'CarrierRegistrationFailed':
       return { ...state, registrationAttempts: event.data.attempt };
+    case 'PersonalDataErased':
+      return { ...state, personalDataErased: true };
     case 'CarrierEventRecorded': {
       const { carrier, carrierCode, eventTime } = event.data;
       return {

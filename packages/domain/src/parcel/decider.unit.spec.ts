@@ -195,3 +195,56 @@ describe('parcel decider', () => {
     });
   });
 });
+
+describe('parcel decider: personal data erasure (docs/personal-data.md)', () => {
+  const erase = (clientId?: string, reason: 'request' | 'retention' = 'request'): ParcelCommand => ({
+    type: 'ErasePersonalData',
+    data: { ...(clientId === undefined ? {} : { clientId }), reason, now: later },
+  });
+  const erased: ParcelEvent = {
+    type: 'PersonalDataErased',
+    data: { trackingNumber: TN, reason: 'request', erasedAt: later },
+  };
+
+  test('ErasePersonalData by its owner -> PersonalDataErased, holding nothing personal', () => {
+    given(registered).when(erase('demo')).then([erased]);
+  });
+
+  test('by the retention policy (no account) -> PersonalDataErased with its reason', () => {
+    given(registered)
+      .when(erase(undefined, 'retention'))
+      .then([{ ...erased, data: { ...erased.data, reason: 'retention' } }]);
+  });
+
+  test("another account's parcel, and no parcel, are refused as not found", () => {
+    given(registered).when(erase('other')).thenThrows('ParcelNotFound');
+    given().when(erase('demo')).thenThrows('ParcelNotFound');
+  });
+
+  test('erasing again records nothing', () => {
+    given(registered, erased).when(erase('demo')).then([]);
+  });
+
+  test('no label once erased', () => {
+    given(registered, erased).when(label()).thenThrows('PersonalDataErased');
+  });
+
+  test('a carrier event after erasure keeps only its public place and no signer, remarks or proof of delivery', () => {
+    const [event] = given(registered, erased)
+      .when({
+        type: 'RecordCarrierEvent',
+        data: {
+          carrierCode: 'DELIVERED',
+          statusCode: 'DL_DL',
+          eventTime: later,
+          location: '1 Raffles Place',
+          remarks: 'Left with Mdm Wong',
+          receiveBy: 'Mdm Wong',
+          pod: ['pod.jpg'],
+          now: later,
+        },
+      })
+      .events();
+    expect(event).toMatchObject({ data: { statusCode: 'DL_DL', location: '', remarks: '', receiveBy: '', pod: [] } });
+  });
+});

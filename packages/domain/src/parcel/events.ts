@@ -65,8 +65,18 @@ export interface CarrierEventRecorded {
   };
 }
 
+/**
+ * The parcel's personal values were erased (its key destroyed, docs/personal-data.md): on the
+ * client's request or by the retention policy. It holds nothing personal itself.
+ */
+export interface PersonalDataErased {
+  type: 'PersonalDataErased';
+  data: { trackingNumber: string; reason: 'request' | 'retention'; erasedAt: Date };
+}
+
 export type ParcelEvent =
   | ParcelRegistered
+  | PersonalDataErased
   | LabelGenerated
   | ParcelCancelled
   | CarrierRegistered

@@ -6,6 +6,8 @@ import { statusDescription } from '../statusCatalogue.ts';
 import { formatSgt } from '../time.ts';
 import type { ParcelEvent } from './events.ts';
 import type { AssignedStation, ParcelOrder } from './order.ts';
+import { splitPersonal } from './personal.ts';
+import { publicPlaceOf } from './publicPlace.ts';
 
 export interface Activity {
   /** Singapore time, ISO 8601 with offset. */
@@ -37,6 +39,24 @@ export interface ParcelView {
   createdByCommand?: string;
   /** Publishable activities, most recent first. */
   activities: Activity[];
+  /** Its personal values were erased (docs/personal-data.md): the order and activities keep none. */
+  personalDataErased?: true;
+}
+
+/** A view with nothing personal left: the order's clear part, and carrier activities at public places only. */
+export function erasedView(view: ParcelView): ParcelView {
+  return {
+    ...view,
+    order: splitPersonal(view.order).clear,
+    activities: view.activities.map((a) => ({
+      ...a,
+      remarks: '',
+      receiveBy: '',
+      pod: [],
+      location: publicPlaceOf(a.location),
+    })),
+    personalDataErased: true,
+  };
 }
 
 export interface EventPosition {
@@ -112,6 +132,8 @@ export function evolveParcelView(
       return { ...next, partnerTrackingNo: event.data.partnerTrackingNo, partnerName: event.data.partnerName };
     case 'CarrierRegistrationFailed':
       return next;
+    case 'PersonalDataErased':
+      return erasedView(next);
     case 'CarrierEventRecorded': {
       const d = event.data;
       const activity: Activity = {

@@ -123,3 +123,45 @@ describe('parcel status view', () => {
     expect(evolveParcelView(null, events[2]!, { eventId: 'x', revision: 2 })).toBeNull();
   });
 });
+
+test('PersonalDataErased leaves a view with no personal value: order, remarks, signer, proof of delivery, street location', () => {
+  const at = new Date('2026-11-22T06:00:00Z');
+  const order = sampleParcelOrder({ instruction: 'MARK-instruction' });
+  let view = evolveParcelView(
+    null,
+    {
+      type: 'ParcelRegistered',
+      data: { trackingNumber: 'PX1', clientId: 'demo', order, serviceType: 'LMD', carrier: 'LMX', registeredAt: at },
+    },
+    { eventId: 'e1', revision: 0 },
+  );
+  view = evolveParcelView(
+    view,
+    {
+      type: 'CarrierEventRecorded',
+      data: {
+        trackingNumber: 'PX1',
+        carrier: 'LMX',
+        carrierCode: 'DELIVERED',
+        statusCode: 'DL_DL',
+        eventTime: at,
+        location: '1 Raffles Place',
+        remarks: 'Left with Mdm Wong',
+        receiveBy: 'Mdm Wong',
+        pod: ['pod.jpg'],
+        recordedAt: at,
+      },
+    },
+    { eventId: 'e2', revision: 1 },
+  );
+  const erased = evolveParcelView(
+    view,
+    { type: 'PersonalDataErased', data: { trackingNumber: 'PX1', reason: 'request', erasedAt: at } },
+    { eventId: 'e3', revision: 2 },
+  )!;
+  const text = JSON.stringify(erased);
+  for (const m of [order.recipient.name, order.recipient.phone, 'Raffles', 'Mdm Wong', 'pod.jpg', 'MARK'])
+    expect({ m, found: text.includes(m) }).toEqual({ m, found: false });
+  expect(erased).toMatchObject({ personalDataErased: true, revision: 2, status: 'active' });
+  expect(erased.activities.map((a) => a.statusCode)).toEqual(['DL_DL', 'DR_DR']);
+});

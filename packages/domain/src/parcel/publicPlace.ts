@@ -61,5 +61,11 @@ const PUBLIC: ReadonlyMap<string, string> = new Map([
   ...PLACES.map((place): [string, string] => [key(place), place]),
 ]);
 
+/** Any ISO 3166-1 alpha-2 code is a country, listed above or not (the platform's own events carry the sender's). */
+const COUNTRY_CODE = /^[A-Za-z]{2}$/;
+
 /** The place as the public may see it (spelled as the list spells it), or '' when it is not a public place. */
-export const publicPlaceOf = (location: string): string => PUBLIC.get(key(location)) ?? '';
+export const publicPlaceOf = (location: string): string => {
+  const trimmed = location.trim();
+  return COUNTRY_CODE.test(trimmed) ? trimmed.toUpperCase() : (PUBLIC.get(key(trimmed)) ?? '');
+};
