@@ -1,6 +1,6 @@
 /**
  * One configuration loader for both wirings (packages/config), and every variable it reads in the
- * README's Configuration table, with the few that are read elsewhere: the LMX sandbox's own
+ * table of docs/configuration.md, with the few that are read elsewhere: the LMX sandbox's own
  * main.ts, `npm start`'s heap.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -15,11 +15,7 @@ function variablesIn(source: string): string[] {
   return [...new Set(names)].sort();
 }
 
-const readme = read('README.md');
-const table = readme.slice(
-  readme.indexOf('\n## Configuration\n'),
-  readme.indexOf('\n## ', readme.indexOf('\n## Configuration\n') + 1),
-);
+const table = read('docs/configuration.md');
 const documented = new Set([...table.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1] as string));
 
 describe('configuration', () => {
@@ -28,7 +24,7 @@ describe('configuration', () => {
   );
   const loaded = variablesIn(configFiles.map((f) => read(`packages/config/src/${f}`)).join('\n'));
 
-  test('every variable the loader reads is in the README table', () => {
+  test('every variable the loader reads is in the table of docs/configuration.md', () => {
     expect(loaded.length).toBeGreaterThan(20);
     expect(loaded.filter((name) => !documented.has(name))).toEqual([]);
   });

@@ -8,6 +8,8 @@ export interface DistributedSettings {
   eventStore: 'postgres' | 'kurrentdb';
   pgUrl: string;
   pgSchema: string;
+  /** The schema of the key store's table, apart from the event store's (docs/personal-data.md). */
+  pgKeysSchema: string;
   kurrentDbUrl: string;
   mongoUrl: string;
   mongoDb: string;
@@ -32,6 +34,7 @@ export function loadDistributed(env: NodeJS.ProcessEnv, service: string): Distri
     // The webhook state is on PostgreSQL whatever the event store (connectWebhooks of @parcel-logistics/wiring requires it then).
     pgUrl: eventStore === 'postgres' ? required(env, 'PARCEL_PG_URL') : env.PARCEL_PG_URL || '',
     pgSchema: env.PARCEL_PG_SCHEMA || 'parcel',
+    pgKeysSchema: env.PARCEL_PG_KEYS_SCHEMA || 'parcel_keys',
     kurrentDbUrl: eventStore === 'kurrentdb' ? required(env, 'KURRENTDB_URL') : '',
     mongoUrl: required(env, 'PARCEL_MONGO_URL'),
     mongoDb: env.PARCEL_MONGO_DB || 'parcel',

@@ -1,6 +1,6 @@
 /**
  * Settings from the environment, read once by each composition root: the one loader of both
- * wirings. The README's Configuration table lists every variable read here.
+ * wirings. docs/configuration.md lists every variable read here.
  */
 import path from 'node:path';
 import { A } from '@parcel-logistics/contracts';
@@ -62,6 +62,20 @@ export interface Settings {
     /** How far back a replay may start. */
     replayMaxAgeMs: number;
   };
+  /** Personal data: the key-encryption key, retention and the downstream topic that carries it in clear (docs/personal-data.md). */
+  personalData: {
+    /** Base64 of 32 bytes, from PARCEL_MASTER_KEY; or the file PARCEL_MASTER_KEY_FILE holds it in. */
+    masterKey: string | undefined;
+    masterKeyFile: string | undefined;
+    /** Days kept after the parcel's final status (delivered, returned, cancelled); 0: erased at the next sweep. */
+    retentionDays: number;
+    /** Days kept after creation, final status or not. */
+    maxDays: number;
+    /** How often the retention sweep runs. */
+    sweepMs: number;
+    /** Publish `parcel.events.v1` too, whose personal values cannot be erased from its consumers. */
+    downstreamV1: boolean;
+  };
   carriers: {
     /** The LMX carrier's base URL; unset: the embedded stack starts the LMX sandbox itself. */
     lmxUrl: string | undefined;
@@ -119,6 +133,14 @@ export function loadSettings(
     durability: oneOf(env, 'PARCEL_DURABILITY', ['full', 'normal'], 'full'),
     logLevel: env.LOG_LEVEL || 'info',
     webhooks: webhookSettings(env),
+    personalData: {
+      masterKey: env.PARCEL_MASTER_KEY || undefined,
+      masterKeyFile: env.PARCEL_MASTER_KEY_FILE || undefined,
+      retentionDays: integer(env, 'PARCEL_PERSONAL_DATA_RETENTION_DAYS', 90, 0),
+      maxDays: integer(env, 'PARCEL_PERSONAL_DATA_MAX_DAYS', 365, 1),
+      sweepMs: integer(env, 'PARCEL_RETENTION_SWEEP_MS', HOUR_MS, 1),
+      downstreamV1: oneOf(env, 'PARCEL_DOWNSTREAM_V1', ['on', 'off'], 'off') === 'on',
+    },
     carriers: {
       lmxUrl: env.PARCEL_LMX_URL || undefined,
       sandboxPort: integer(env, 'PARCEL_SANDBOX_PORT', 8090, 0),
