@@ -10,23 +10,16 @@ export const Topics = {
   deadLetter: 'parcel.deadletter.v1',
 } as const;
 
-export interface CreateOrder {
-  type: 'CreateOrder';
-  payload: ParcelRegistration;
-}
+/**
+ * A command of a map as its message carries it: the type and the payload. (The bus package has the
+ * same shape for any map; contracts keeps to types of its own.)
+ */
+type CommandOf<M extends Record<string, { payload: unknown }>, T extends keyof M & string> = {
+  [K in T]: { type: K; payload: M[K]['payload'] };
+}[T];
 
 export type CreateOrderReply =
   { ok: true; trackingNumber: string; createdAt: string } | { ok: false; error: 'ReferenceExists' | 'Expired' };
-
-/**
- * Sent after a create-order's reply was lost, with the same key: the order service handles one key
- * at a time and in order, so it is answered once that command is settled, and its answer is that
- * command's outcome (ok: the command created the order; otherwise it created nothing).
- */
-export interface SettleCreateOrder {
-  type: 'SettleCreateOrder';
-  payload: { clientId: string; customTrackingNum: string; commandId: string };
-}
 
 /**
  * Header of a command whose requester stops waiting: epoch milliseconds after which the handler
@@ -39,41 +32,37 @@ export const DEADLINE_MARGIN_MS = 2000;
 export const deadlineFor = (nowMs: number, timeoutMs: number): string =>
   String(nowMs + Math.max(timeoutMs / 2, timeoutMs - DEADLINE_MARGIN_MS));
 
-/** B2 (when enabled): validated orders recorded at once, created asynchronously. */
-export interface AcceptOrderBatch {
-  type: 'AcceptOrderBatch';
-  payload: { batchId: string; clientId: string; orders: CreateOrder['payload'][] };
-}
-
 export type AcceptOrderBatchReply = { ok: true; acceptedAt: string };
-
-export interface CancelOrders {
-  type: 'CancelOrders';
-  payload: { clientId: string; trackingNumbers: string[] };
-}
 
 export interface CancelOrdersReply {
   success: string[];
   errors: { tracking_number: string; remarks: string }[];
 }
 
-/**
- * A2 create-label, decided and recorded by the tracking service: it reads the parcel's stream once,
- * decides (tenant, Origin and Destination, self-label), has the label service render the CN23 from
- * the parcel as read, and only then appends LB_GN. A refusal or a failed render appends nothing.
- */
-export interface CreateLabel {
-  type: 'CreateLabel';
-  /** Origin and Destination as the client sent them: the parcel's countries must match exactly. */
-  payload: {
-    clientId: string;
-    trackingNumber: string;
-    origin: string;
-    destination: string;
-    labelType: string;
-    direction: 'horizontal' | 'vertical';
+/** The order service's commands (`Topics.orderCommands`): each one's payload and reply. */
+export type OrderCommands = {
+  CreateOrder: { payload: ParcelRegistration; reply: CreateOrderReply };
+  /**
+   * Sent after a create-order's reply was lost, with the same key: the order service handles one key
+   * at a time and in order, so it is answered once that command is settled, and its answer is that
+   * command's outcome (ok: the command created the order; otherwise it created nothing).
+   */
+  SettleCreateOrder: {
+    payload: { clientId: string; customTrackingNum: string; commandId: string };
+    reply: CreateOrderReply;
   };
-}
+  /** B2 (when enabled): validated orders recorded at once, created asynchronously. */
+  AcceptOrderBatch: {
+    payload: { batchId: string; clientId: string; orders: ParcelRegistration[] };
+    reply: AcceptOrderBatchReply;
+  };
+  CancelOrders: { payload: { clientId: string; trackingNumbers: string[] }; reply: CancelOrdersReply };
+};
+
+export type CreateOrder = CommandOf<OrderCommands, 'CreateOrder'>;
+export type SettleCreateOrder = CommandOf<OrderCommands, 'SettleCreateOrder'>;
+export type AcceptOrderBatch = CommandOf<OrderCommands, 'AcceptOrderBatch'>;
+export type CancelOrders = CommandOf<OrderCommands, 'CancelOrders'>;
 
 /** `content`: the CN23 as Base64. */
 export type CreateLabelReply =
@@ -81,44 +70,73 @@ export type CreateLabelReply =
   | { ok: false; error: 'ParcelNotFound' | 'SelfLabelNotAllowed' }
   | { ok: false; error: 'RenderFailed'; message: string };
 
-/** A carrier's signed tracking callback, checked and parsed at the gateway. */
-export interface RecordCarrierEvent {
-  type: 'RecordCarrierEvent';
-  payload: {
-    carrier: string;
-    partnerTrackingNo: string;
-    carrierCode: string;
-    /** ISO 8601 */
-    eventTime: string;
-    location: string;
-    remarks: string;
-    receiveBy: string;
-    pod: string[];
-  };
-}
-
 export type RecordCarrierEventReply = { ok: true; recorded: boolean } | { ok: false; error: 'UnknownParcel' };
 
-export type OrderCommand = CreateOrder | SettleCreateOrder | AcceptOrderBatch | CancelOrders;
-export type TrackingCommand = CreateLabel | RecordCarrierEvent;
-
-/**
- * Rendered on demand by the label service, from the parcel the command carries (create-label, whose
- * tracking service has just read it) or else from the parcel view.
- */
-export interface RenderLabel {
-  type: 'RenderLabel';
-  payload: {
-    clientId: string;
-    trackingNumber: string;
-    format: 'cn23' | 'pdf' | 'html' | 'zpl';
-    direction?: 'horizontal' | 'vertical';
-    parcel?: StoredParcelView;
+/** The tracking service's commands (`Topics.trackingCommands`): each one's payload and reply. */
+export type TrackingCommands = {
+  /**
+   * A2 create-label, decided and recorded by the tracking service: it reads the parcel's stream once,
+   * decides (tenant, Origin and Destination, self-label), has the label service render the CN23 from
+   * the parcel as read, and only then appends LB_GN. A refusal or a failed render appends nothing.
+   */
+  CreateLabel: {
+    /** Origin and Destination as the client sent them: the parcel's countries must match exactly. */
+    payload: {
+      clientId: string;
+      trackingNumber: string;
+      origin: string;
+      destination: string;
+      labelType: string;
+      direction: 'horizontal' | 'vertical';
+    };
+    reply: CreateLabelReply;
   };
-}
+  /** A carrier's signed tracking callback, checked and parsed at the gateway. */
+  RecordCarrierEvent: {
+    payload: {
+      carrier: string;
+      partnerTrackingNo: string;
+      carrierCode: string;
+      /** ISO 8601 */
+      eventTime: string;
+      location: string;
+      remarks: string;
+      receiveBy: string;
+      pod: string[];
+    };
+    reply: RecordCarrierEventReply;
+  };
+};
+
+export type CreateLabel = CommandOf<TrackingCommands, 'CreateLabel'>;
+export type RecordCarrierEvent = CommandOf<TrackingCommands, 'RecordCarrierEvent'>;
+
+export type OrderCommand = CommandOf<OrderCommands, keyof OrderCommands>;
+export type TrackingCommand = CommandOf<TrackingCommands, keyof TrackingCommands>;
 
 /** `content` is Base64 for the PDF formats, the document itself for HTML and ZPL. */
 export type RenderLabelReply =
   | { ok: true; content: string }
   | { ok: false; error: 'ParcelNotFound' }
   | { ok: false; error: 'RenderFailed'; message: string };
+
+/** The label service's commands (`Topics.labelCommands`). */
+export type LabelCommands = {
+  /**
+   * Rendered on demand by the label service, from the parcel the command carries (create-label, whose
+   * tracking service has just read it) or else from the parcel view.
+   */
+  RenderLabel: {
+    payload: {
+      clientId: string;
+      trackingNumber: string;
+      format: 'cn23' | 'pdf' | 'html' | 'zpl';
+      direction?: 'horizontal' | 'vertical';
+      parcel?: StoredParcelView;
+    };
+    reply: RenderLabelReply;
+  };
+};
+
+export type RenderLabel = CommandOf<LabelCommands, 'RenderLabel'>;
+export type LabelCommand = CommandOf<LabelCommands, keyof LabelCommands>;
