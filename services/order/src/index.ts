@@ -1,6 +1,7 @@
 import { Topics } from '@parcel-logistics/contracts';
-import type { AcceptOrderBatch, CancelOrders, CreateOrder, SettleCreateOrder } from '@parcel-logistics/contracts';
-import type { Bus, Message, Unsubscribe } from '@parcel-logistics/bus';
+import type { OrderCommands } from '@parcel-logistics/contracts';
+import { serveCommands } from '@parcel-logistics/bus';
+import type { Bus, Unsubscribe } from '@parcel-logistics/bus';
 import type { CarrierClient } from '@parcel-logistics/carriers';
 import type { Subscription } from '@parcel-logistics/eventstore';
 import type { ParcelViewStore } from '@parcel-logistics/projections';
@@ -27,25 +28,14 @@ export function createOrderService(deps: OrderServiceDeps) {
   let unsubscribe: Unsubscribe | undefined;
   let workers: Subscription[] = [];
 
-  async function handle(message: Message): Promise<unknown> {
-    const meta = { commandId: message.id, ...(message.headers ? { headers: message.headers } : {}) };
-    switch (message.type) {
-      case 'CreateOrder':
-        return createOrder(deps, (message as Message<CreateOrder['payload']>).payload, meta);
-      case 'SettleCreateOrder':
-        return settleCreateOrder(deps, (message as Message<SettleCreateOrder['payload']>).payload);
-      case 'AcceptOrderBatch':
-        return acceptOrderBatch(deps, (message as Message<AcceptOrderBatch['payload']>).payload, message.id);
-      case 'CancelOrders':
-        return cancelOrders(deps, (message as Message<CancelOrders['payload']>).payload, message.id);
-      default:
-        throw new Error(`order service: unknown command ${message.type}`);
-    }
-  }
-
   return {
     async start() {
-      unsubscribe = await deps.bus.handleRequests(Topics.orderCommands, handle);
+      unsubscribe = await serveCommands<OrderCommands>(deps.bus, Topics.orderCommands, 'order service', {
+        CreateOrder: (payload, meta) => createOrder(deps, payload, meta),
+        SettleCreateOrder: (payload) => settleCreateOrder(deps, payload),
+        AcceptOrderBatch: (payload, { commandId }) => acceptOrderBatch(deps, payload, commandId),
+        CancelOrders: (payload, { commandId }) => cancelOrders(deps, payload, commandId),
+      });
       const poll = deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {};
       workers = [
         startRegistrationWorker({

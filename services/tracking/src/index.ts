@@ -1,7 +1,8 @@
 import { Topics } from '@parcel-logistics/contracts';
-import type { CreateLabel, RecordCarrierEvent } from '@parcel-logistics/contracts';
+import type { TrackingCommands } from '@parcel-logistics/contracts';
 import type { ParcelProjector } from '@parcel-logistics/application';
-import type { Bus, Message, Unsubscribe } from '@parcel-logistics/bus';
+import { serveCommands } from '@parcel-logistics/bus';
+import type { Bus, Unsubscribe } from '@parcel-logistics/bus';
 import type { Subscription } from '@parcel-logistics/eventstore';
 import { recordCarrierEvent } from './recordingCarrierEvent/handler.ts';
 import type { RecordCarrierEventDeps } from './recordingCarrierEvent/handler.ts';
@@ -29,17 +30,6 @@ export function createTrackingService(deps: TrackingServiceDeps) {
   let publisher: Subscription | undefined;
   let unsubscribe: Unsubscribe | undefined;
 
-  async function handle(message: Message): Promise<unknown> {
-    switch (message.type) {
-      case 'CreateLabel':
-        return createLabel(deps, (message as Message<CreateLabel['payload']>).payload, message.id);
-      case 'RecordCarrierEvent':
-        return recordCarrierEvent(deps, (message as Message<RecordCarrierEvent['payload']>).payload, message.id);
-      default:
-        throw new Error(`tracking service: unknown command ${message.type}`);
-    }
-  }
-
   return {
     async start() {
       projection = deps.eventStore.subscribeToAll({
@@ -48,7 +38,10 @@ export function createTrackingService(deps: TrackingServiceDeps) {
         ...(deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {}),
       });
       publisher = startEventPublisher(deps);
-      unsubscribe = await deps.bus.handleRequests(Topics.trackingCommands, handle);
+      unsubscribe = await serveCommands<TrackingCommands>(deps.bus, Topics.trackingCommands, 'tracking service', {
+        CreateLabel: (payload, { commandId }) => createLabel(deps, payload, commandId),
+        RecordCarrierEvent: (payload, { commandId }) => recordCarrierEvent(deps, payload, commandId),
+      });
     },
     /** Resolves once every event committed so far is in the view. */
     async caughtUp() {

@@ -4,8 +4,9 @@
  * rendering failure is answered as a value, its message passed on.
  */
 import { Topics } from '@parcel-logistics/contracts';
-import type { RenderLabel, RenderLabelReply } from '@parcel-logistics/contracts';
-import type { Bus, Message, Unsubscribe } from '@parcel-logistics/bus';
+import type { LabelCommands, RenderLabel, RenderLabelReply } from '@parcel-logistics/contracts';
+import { serveCommands } from '@parcel-logistics/bus';
+import type { Bus, Unsubscribe } from '@parcel-logistics/bus';
 import type { ParcelViewStore } from '@parcel-logistics/projections';
 import type { LabelJob, LabelRenderer } from '../types.ts';
 
@@ -36,13 +37,11 @@ export async function renderLabel(
 
 export function createLabelService(deps: { bus: Bus; views: ParcelViewStore; renderer: LabelRendering }) {
   let unsubscribe: Unsubscribe | undefined;
-  async function handle(message: Message): Promise<unknown> {
-    if (message.type !== 'RenderLabel') throw new Error(`label service: unknown command ${message.type}`);
-    return renderLabel(deps, (message as Message<RenderLabel['payload']>).payload);
-  }
   return {
     async start() {
-      unsubscribe = await deps.bus.handleRequests(Topics.labelCommands, handle);
+      unsubscribe = await serveCommands<LabelCommands>(deps.bus, Topics.labelCommands, 'label service', {
+        RenderLabel: (payload) => renderLabel(deps, payload),
+      });
     },
     async stop() {
       await unsubscribe?.();
