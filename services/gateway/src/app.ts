@@ -1,7 +1,9 @@
 /** The gateway: one HTTP entry point for both interfaces (decisions.md, Addresses and HTTP statuses). */
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import { B, CODE_FAILURE } from '@parcel-logistics/contracts';
+import { commandSender } from '@parcel-logistics/bus';
+import { B, CODE_FAILURE, Topics } from '@parcel-logistics/contracts';
+import type { LabelCommands, OrderCommands, TrackingCommands } from '@parcel-logistics/contracts';
 import { bearerToken, signedHeaders } from './auth/middleware.ts';
 import { bodyCredentials } from './auth/credentials.ts';
 import { checkingHealth } from './checkingHealth/route.ts';
@@ -34,8 +36,14 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
   const limit = rateLimit(config.rateLimitPerSecond, config.rateLimitBurst, clock);
   const accountsByName = new Map(deps.accounts.map((a) => [a.apiName, a]));
   const accountsById = new Map(deps.accounts.map((a) => [a.clientId, a]));
+  const { bus } = deps;
   const ctx: GatewayContext = {
     ...deps,
+    commands: {
+      order: commandSender<OrderCommands>(bus, Topics.orderCommands, config.commandTimeoutMs),
+      tracking: commandSender<TrackingCommands>(bus, Topics.trackingCommands, config.commandTimeoutMs),
+      label: commandSender<LabelCommands>(bus, Topics.labelCommands, config.commandTimeoutMs),
+    },
     accountsByName,
     accountsById,
     guards: {

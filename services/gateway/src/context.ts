@@ -1,4 +1,5 @@
-import type { Bus } from '@parcel-logistics/bus';
+import type { Bus, CommandSender } from '@parcel-logistics/bus';
+import type { LabelCommands, OrderCommands, TrackingCommands } from '@parcel-logistics/contracts';
 import type { Security } from '@parcel-logistics/contracts/api';
 import type { Clock } from '@parcel-logistics/domain';
 import type { ProjectionStore } from '@parcel-logistics/projections';
@@ -44,7 +45,16 @@ export interface GatewayDeps {
   metrics?: { readonly contentType: string; render(): Promise<string> };
 }
 
+/** A sender per service topic, each typed by that topic's command map and waiting the command timeout. */
+export interface GatewayCommands {
+  order: CommandSender<OrderCommands>;
+  tracking: CommandSender<TrackingCommands>;
+  label: CommandSender<LabelCommands>;
+}
+
 export interface GatewayContext extends GatewayDeps {
+  /** The commands the routes send, the one way they reach the services. */
+  commands: GatewayCommands;
   accountsByName: ReadonlyMap<string, Account>;
   accountsById: ReadonlyMap<string, Account>;
   /** Authentication and rate limit of each kind of security, placed before every route handler of it. */

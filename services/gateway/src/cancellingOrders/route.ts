@@ -1,8 +1,7 @@
 /** B6 POST cancel-orders: 1 to 100 numbers, only for accounts allowed to cancel. */
-import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
-import { B, CancelOrdersRequest, check, CODE_FAILURE, CODE_SUCCESS, Topics } from '@parcel-logistics/contracts';
-import type { CancelOrders, CancelOrdersReply } from '@parcel-logistics/contracts';
+import { B, CancelOrdersRequest, check, CODE_FAILURE, CODE_SUCCESS } from '@parcel-logistics/contracts';
+import type { CancelOrders } from '@parcel-logistics/contracts';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
@@ -15,11 +14,7 @@ export function cancellingOrders(router: Router, ctx: GatewayContext): void {
     const body = check(CancelOrdersRequest, req.body);
     if (!body.ok) return sendB(res, CODE_FAILURE, body.message, []);
     const payload: CancelOrders['payload'] = { clientId: account.clientId, trackingNumbers: body.value.tracking_nums };
-    const reply = await ctx.bus.request<CancelOrdersReply>(
-      Topics.orderCommands,
-      { id: randomUUID(), key: account.clientId, type: 'CancelOrders', payload },
-      { timeoutMs: ctx.config.commandTimeoutMs },
-    );
+    const reply = await ctx.commands.order('CancelOrders', account.clientId, payload);
     sendB(res, CODE_SUCCESS, B.success, reply);
   });
 }

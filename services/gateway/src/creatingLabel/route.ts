@@ -3,10 +3,9 @@
  * upper-cased Barcode, Origin = sender_country and Destination = recipient_country exactly; a
  * successful call records LB_GN on the parcel.
  */
-import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
-import { A, check, CODE_FAILURE, CODE_SUCCESS, CreateLabelRequest, Topics } from '@parcel-logistics/contracts';
-import type { CreateLabel, CreateLabelReply } from '@parcel-logistics/contracts';
+import { A, check, CODE_FAILURE, CODE_SUCCESS, CreateLabelRequest } from '@parcel-logistics/contracts';
+import type { CreateLabel } from '@parcel-logistics/contracts';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendA } from '../http/interfaces.ts';
@@ -34,11 +33,7 @@ export function creatingLabel(router: Router, ctx: GatewayContext): void {
       labelType: LabelType,
       direction: direction as Direction,
     };
-    const reply = await ctx.bus.request<CreateLabelReply>(
-      Topics.trackingCommands,
-      { id: randomUUID(), key: trackingNumber, type: 'CreateLabel', payload },
-      { timeoutMs: ctx.config.commandTimeoutMs },
-    );
+    const reply = await ctx.commands.tracking('CreateLabel', trackingNumber, payload);
     if (reply.ok) return sendA(res, CODE_SUCCESS, A.success, { Base64: reply.content });
     if (reply.error === 'RenderFailed') return sendA(res, CODE_FAILURE, reply.message, []);
     sendA(res, CODE_FAILURE, reply.error === 'ParcelNotFound' ? A.parcelNotFound : A.cannotUndergoOperation, []);

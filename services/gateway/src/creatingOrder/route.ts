@@ -8,7 +8,6 @@ import {
   DEADLINE_HEADER,
   deadlineFor,
   toParcelOrder,
-  Topics,
   validateCreateOrder,
 } from '@parcel-logistics/contracts';
 import type { CreateOrderReply, CreateOrderValidation, SettleCreateOrder } from '@parcel-logistics/contracts';
@@ -52,14 +51,7 @@ async function settledAfterFailure(
   query: SettleCreateOrder['payload'],
   deadlineMs: number,
 ): Promise<CreateOrderReply> {
-  const { commandTimeoutMs } = ctx.config;
-  const settled = await ctx.bus
-    .request<CreateOrderReply>(
-      Topics.orderCommands,
-      { id: randomUUID(), key, type: 'SettleCreateOrder', payload: query },
-      { timeoutMs: commandTimeoutMs },
-    )
-    .catch(() => undefined);
+  const settled = await ctx.commands.order('SettleCreateOrder', key, query).catch(() => undefined);
   if (settled?.ok) return settled;
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadlineMs - ctx.clock.now().getTime())));
   throw error;
@@ -80,12 +72,8 @@ export function creatingOrder(router: Router, ctx: GatewayContext): void {
     const deadline = deadlineFor(ctx.clock.now().getTime(), commandTimeoutMs);
     const headers = { [DEADLINE_HEADER]: deadline };
     const key = `${account.clientId}/${order.custom_tracking_num}`;
-    const reply = await ctx.bus
-      .request<CreateOrderReply>(
-        Topics.orderCommands,
-        { id: commandId, key, type: 'CreateOrder', payload, headers },
-        { timeoutMs: commandTimeoutMs },
-      )
+    const reply = await ctx.commands
+      .order('CreateOrder', key, payload, { id: commandId, headers })
       .catch((error: unknown) => {
         const query = { clientId: account.clientId, customTrackingNum: order.custom_tracking_num, commandId };
         return settledAfterFailure(ctx, error, key, query, Number(deadline));

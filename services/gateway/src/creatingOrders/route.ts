@@ -11,10 +11,9 @@ import {
   CODE_FAILURE,
   CODE_SUCCESS,
   CreateOrdersRequest,
-  Topics,
   validateCreateOrder,
 } from '@parcel-logistics/contracts';
-import type { AcceptOrderBatch, AcceptOrderBatchReply, CreateOrder } from '@parcel-logistics/contracts';
+import type { AcceptOrderBatch, CreateOrder } from '@parcel-logistics/contracts';
 import type { BatchEntry, CreateOrdersResult } from '@parcel-logistics/contracts/api';
 import { formatSgt } from '@parcel-logistics/domain';
 import { accountOf } from '../context.ts';
@@ -66,11 +65,7 @@ export function creatingOrders(router: Router, ctx: GatewayContext): void {
         clientId: account.clientId,
         orders: accepted,
       };
-      await ctx.bus.request<AcceptOrderBatchReply>(
-        Topics.orderCommands,
-        { id: randomUUID(), key: account.clientId, type: 'AcceptOrderBatch', payload },
-        { timeoutMs: ctx.config.commandTimeoutMs },
-      );
+      await ctx.commands.order('AcceptOrderBatch', account.clientId, payload);
     }
     const data: CreateOrdersResult = { success, errors };
     sendB(res, CODE_SUCCESS, B.success, data);

@@ -6,7 +6,6 @@ import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
-import { renderLabel } from '../labels.ts';
 
 const endpoints: { operation: string; format: RenderLabel['payload']['format']; field: string }[] = [
   { operation: 'getShippingLabel', format: 'pdf', field: 'base64' },
@@ -19,9 +18,11 @@ export function gettingShippingLabel(router: Router, ctx: GatewayContext): void 
     mount(router, ctx, operation, async (req, res) => {
       const query = check(TrackingNumQuery, req.query);
       if (!query.ok) return sendB(res, CODE_FAILURE, query.message, []);
-      const rendered = await renderLabel(ctx, {
+      // Keyed by parcel.
+      const trackingNumber = query.value.tracking_num;
+      const rendered = await ctx.commands.label('RenderLabel', trackingNumber, {
         clientId: accountOf(res).clientId,
-        trackingNumber: query.value.tracking_num,
+        trackingNumber,
         format,
       });
       if (!rendered.ok)

@@ -4,10 +4,9 @@
  * envelope: 404 unknown carrier, 401 bad signature, 400 malformed event, 404 unknown parcel;
  * nothing is recorded for any of them.
  */
-import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
-import { B, Callback, CODE_FAILURE, CODE_SUCCESS, Remarks, Topics } from '@parcel-logistics/contracts';
-import type { RecordCarrierEvent, RecordCarrierEventReply } from '@parcel-logistics/contracts';
+import { B, Callback, CODE_FAILURE, CODE_SUCCESS, Remarks } from '@parcel-logistics/contracts';
+import type { RecordCarrierEvent } from '@parcel-logistics/contracts';
 import { parseCarrierEvent, verifyCarrierSignature } from '@parcel-logistics/carriers';
 import type { GatewayContext } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
@@ -34,11 +33,8 @@ export function receivingCarrierEvents(router: Router, ctx: GatewayContext): voi
       receiveBy,
       pod,
     };
-    const reply = await ctx.bus.request<RecordCarrierEventReply>(
-      Topics.trackingCommands,
-      { id: randomUUID(), key: `${carrier.code}/${partnerTrackingNo}`, type: 'RecordCarrierEvent', payload },
-      { timeoutMs: ctx.config.commandTimeoutMs },
-    );
+    const key = `${carrier.code}/${partnerTrackingNo}`;
+    const reply = await ctx.commands.tracking('RecordCarrierEvent', key, payload);
     if (!reply.ok) return sendB(res, CODE_FAILURE, Remarks.noRecord, [], 404);
     sendB(res, CODE_SUCCESS, B.success, { recorded: reply.recorded });
   });

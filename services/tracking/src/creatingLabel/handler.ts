@@ -3,11 +3,12 @@
  * CN23 from the parcel as read; LB_GN is appended only once the label exists. A refusal or a failed
  * render appends nothing.
  */
-import { randomUUID } from 'node:crypto';
 import { Topics } from '@parcel-logistics/contracts';
 import type { CreateLabel, CreateLabelReply, RenderLabel, RenderLabelReply } from '@parcel-logistics/contracts';
+import type { LabelCommands } from '@parcel-logistics/contracts';
 import { handleParcelCommand, parcelViewOf } from '@parcel-logistics/application';
 import type { Ids, ParcelProjector } from '@parcel-logistics/application';
+import { commandSender } from '@parcel-logistics/bus';
 import type { Bus } from '@parcel-logistics/bus';
 import { ParcelError, selfLabelServiceTypes } from '@parcel-logistics/domain';
 import type { Clock } from '@parcel-logistics/domain';
@@ -47,11 +48,8 @@ export async function createLabel(
   const render = async ({ history }: { history: Parameters<typeof parcelViewOf>[0] }) => {
     const parcel = parcelViewOf(history)!;
     const payload: RenderLabel['payload'] = { clientId, trackingNumber, format: 'cn23', direction, parcel };
-    const reply = await deps.bus.request<RenderLabelReply>(
-      Topics.labelCommands,
-      { id: randomUUID(), key: trackingNumber, type: 'RenderLabel', payload },
-      { timeoutMs: deps.renderTimeoutMs ?? 10_000 },
-    );
+    const renders = commandSender<LabelCommands>(deps.bus, Topics.labelCommands, deps.renderTimeoutMs ?? 10_000);
+    const reply = await renders('RenderLabel', trackingNumber, payload);
     if (!reply.ok) throw new NotRendered(reply);
     content = reply.content;
   };
