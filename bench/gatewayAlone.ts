@@ -11,7 +11,7 @@ import { loadSettings } from '@parcel-logistics/config';
 import { Topics } from '@parcel-logistics/contracts';
 import type { CreateOrderReply } from '@parcel-logistics/contracts';
 import { formatSgt, systemClock } from '@parcel-logistics/domain';
-import { clientIdOf, createGatewayApp, gatewayConfig } from '@parcel-logistics/gateway';
+import { clientIdOf, createGatewayApp } from '@parcel-logistics/gateway';
 import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
 import { loadAccounts, loadReferenceData } from '@parcel-logistics/reference-data';
 import { loggerOptions, startTelemetry, tracedBus, tracedHttp } from '@parcel-logistics/telemetry';
@@ -36,7 +36,7 @@ const app = createGatewayApp({
   ref: loadReferenceData(settings.referenceDir),
   clock: systemClock,
   log,
-  config: gatewayConfig(settings),
+  config: settings,
   middleware: [tracedHttp({ clientId: clientIdOf, log })],
 });
 const server = app.listen(settings.port, settings.host);

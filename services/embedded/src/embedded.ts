@@ -18,7 +18,7 @@ import { OPERATIONS } from '@parcel-logistics/contracts/api';
 import { systemClock } from '@parcel-logistics/domain';
 import type { Clock } from '@parcel-logistics/domain';
 import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
-import { clientIdOf, createGatewayApp, gatewayConfig } from '@parcel-logistics/gateway';
+import { clientIdOf, createGatewayApp } from '@parcel-logistics/gateway';
 import { createLabelRenderer, createLabelService, loadOnFirstRender } from '@parcel-logistics/label';
 import { createOrderService, REGISTRATION_SUBSCRIPTION } from '@parcel-logistics/order';
 import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
@@ -126,7 +126,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     clock,
     log,
     ready: () => eventStore.ping(),
-    config: gatewayConfig(settings),
+    config: settings,
     middleware: [tracedHttp({ clientId: clientIdOf, log }), meteredHttp(metrics, { routes: OPERATIONS })],
     metrics,
   });

@@ -1,4 +1,5 @@
 import type { Bus, CommandSender } from '@parcel-logistics/bus';
+import type { Settings } from '@parcel-logistics/config';
 import type { LabelCommands, OrderCommands, TrackingCommands } from '@parcel-logistics/contracts';
 import type { Security } from '@parcel-logistics/contracts/api';
 import type { Clock } from '@parcel-logistics/domain';
@@ -8,22 +9,23 @@ import type { Account, ReferenceData } from '@parcel-logistics/reference-data';
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 
-export interface GatewayConfig {
-  tokenTtlS: number;
-  commandTimeoutMs: number;
-  /** Interface A's generic server-error message. */
-  genericErrorA: string;
-  /** Requests per second per account (token bucket); 0 turns the limit off. */
-  rateLimitPerSecond: number;
-  rateLimitBurst: number;
-  /** Public tracking page requests per minute per client address; 0 turns the limit off. */
-  trackRateLimitPerMinute: number;
-  batchCreate: { enabled: boolean; max: number };
-  /** How long an Idempotency-Key's answer is kept. */
-  idempotencyTtlS: number;
-  /** Webhook endpoints: the cap per account, whether private destinations are allowed, how far back a replay may start. */
-  webhooks: { maxEndpoints: number; allowPrivate: boolean; replayMaxAgeMs: number };
-}
+/**
+ * The settings the gateway reads, picked from the one settings type of packages/config (a
+ * composition root passes its settings as they are): the command timeout, token lifetime,
+ * interface A's generic error, rate limits, batch create, the Idempotency-Key lifetime, and of the
+ * webhook settings the endpoint cap, private destinations and how far back a replay may start.
+ */
+export type GatewayConfig = Pick<
+  Settings,
+  | 'tokenTtlS'
+  | 'commandTimeoutMs'
+  | 'genericErrorA'
+  | 'rateLimitPerSecond'
+  | 'rateLimitBurst'
+  | 'trackRateLimitPerMinute'
+  | 'batchCreate'
+  | 'idempotencyTtlS'
+> & { webhooks: Pick<Settings['webhooks'], 'maxEndpoints' | 'allowPrivate' | 'replayMaxAgeMs'> };
 
 export interface GatewayDeps {
   bus: Bus;

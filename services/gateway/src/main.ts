@@ -21,7 +21,6 @@ import {
   stopOnSignals,
 } from '@parcel-logistics/wiring';
 import { createGatewayApp } from './app.ts';
-import { gatewayConfig } from './config.ts';
 import { clientIdOf } from './context.ts';
 
 const telemetry = startTelemetry({ serviceName: 'parcel-gateway' });
@@ -44,7 +43,7 @@ const app = createGatewayApp({
   ref: loadReferenceData(settings.referenceDir),
   clock: systemClock,
   log,
-  config: gatewayConfig(settings),
+  config: settings,
   middleware: [tracedHttp({ clientId: clientIdOf, log }), meteredHttp(metrics, { routes: OPERATIONS })],
   metrics,
 });
