@@ -68,6 +68,13 @@ export interface GatewayContext extends GatewayDeps {
   idempotency: (secretAnswer: boolean) => RequestHandler;
 }
 
+/**
+ * What every slice needs to mount its routes: the guards and the idempotency middleware. Each
+ * slice's own dependencies type (in its route.ts) adds the little else it reaches, narrowing the
+ * context's bags (commands, config, projections) to the parts it uses.
+ */
+export type Mounting = Pick<GatewayContext, 'guards' | 'idempotency'>;
+
 /** The authenticated account of a request, kept in res.locals by the interface's auth middleware. */
 export function accountOf(res: Response): Account {
   const account = res.locals.account as Account | undefined;

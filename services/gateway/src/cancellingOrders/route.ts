@@ -3,11 +3,16 @@ import type { Router } from 'express';
 import { B, CancelOrdersRequest, check, CODE_FAILURE, CODE_SUCCESS } from '@parcel-logistics/contracts';
 import type { CancelOrders } from '@parcel-logistics/contracts';
 import { accountOf } from '../context.ts';
-import type { GatewayContext } from '../context.ts';
+import type { GatewayCommands, Mounting } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
-export function cancellingOrders(router: Router, ctx: GatewayContext): void {
+/** What cancel-orders reaches: the order service's commands. */
+export interface CancellingOrdersDeps extends Mounting {
+  commands: Pick<GatewayCommands, 'order'>;
+}
+
+export function cancellingOrders(router: Router, ctx: CancellingOrdersDeps): void {
   mount(router, ctx, 'cancelOrders', async (req, res) => {
     const account = accountOf(res);
     if (!account.canCancel) return sendB(res, CODE_FAILURE, B.permissionDenied, []);

@@ -1,9 +1,20 @@
 /** GET /healthz (alive) and GET /readyz (the bus and stores answer; 503 otherwise), as every service process serves them. */
 import type { Router } from 'express';
-import type { GatewayContext } from '../context.ts';
+import type { Bus } from '@parcel-logistics/bus';
+import type { ProjectionStore } from '@parcel-logistics/projections';
+import type { GatewayContext, Mounting } from '../context.ts';
 import { mount } from '../http/mount.ts';
 
-export function checkingHealth(router: Router, ctx: GatewayContext): void {
+/**
+ * What the probes reach: the bus and the projections to ping, the process's own readiness check,
+ * the log.
+ */
+export interface CheckingHealthDeps extends Mounting, Pick<GatewayContext, 'ready' | 'log'> {
+  bus: Pick<Bus, 'ping'>;
+  projections: Pick<ProjectionStore, 'ping'>;
+}
+
+export function checkingHealth(router: Router, ctx: CheckingHealthDeps): void {
   mount(router, ctx, 'alive', (_req, res) => {
     res.json({ status: 'ok' });
   });

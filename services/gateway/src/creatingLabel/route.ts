@@ -7,14 +7,20 @@ import type { Router } from 'express';
 import { A, check, CODE_FAILURE, CODE_SUCCESS, CreateLabelRequest } from '@parcel-logistics/contracts';
 import type { CreateLabel } from '@parcel-logistics/contracts';
 import { accountOf } from '../context.ts';
-import type { GatewayContext } from '../context.ts';
+import type { GatewayCommands, GatewayConfig, Mounting } from '../context.ts';
 import { sendA } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
 const DIRECTIONS = ['horizontal', 'vertical'] as const;
 type Direction = (typeof DIRECTIONS)[number];
 
-export function creatingLabel(router: Router, ctx: GatewayContext): void {
+/** What create-label reaches: the tracking service's commands, interface A's generic error. */
+export interface CreatingLabelDeps extends Mounting {
+  commands: Pick<GatewayCommands, 'tracking'>;
+  config: Pick<GatewayConfig, 'genericErrorA'>;
+}
+
+export function creatingLabel(router: Router, ctx: CreatingLabelDeps): void {
   mount(router, ctx, 'createLabel', async (req, res) => {
     const body = check(CreateLabelRequest, req.body);
     if (!body.ok) return sendA(res, CODE_FAILURE, body.message, []);

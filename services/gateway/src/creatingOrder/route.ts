@@ -16,7 +16,7 @@ import type { ParcelRegistration } from '@parcel-logistics/domain';
 import { lockerStationFor } from '@parcel-logistics/domain';
 import type { Account } from '@parcel-logistics/reference-data';
 import { accountOf } from '../context.ts';
-import type { GatewayContext } from '../context.ts';
+import type { GatewayCommands, GatewayConfig, GatewayContext, Mounting } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
@@ -45,7 +45,7 @@ export function registrationOf(
  * handler acts on it: nothing will create it later.
  */
 async function settledAfterFailure(
-  ctx: GatewayContext,
+  ctx: Pick<CreatingOrderDeps, 'commands' | 'clock'>,
   error: unknown,
   key: string,
   query: SettleCreateOrder['payload'],
@@ -57,7 +57,16 @@ async function settledAfterFailure(
   throw error;
 }
 
-export function creatingOrder(router: Router, ctx: GatewayContext): void {
+/**
+ * What create-order reaches: the order service's commands and their timeout (for the deadline),
+ * the reference data to validate with, the clock.
+ */
+export interface CreatingOrderDeps extends Mounting, Pick<GatewayContext, 'ref' | 'clock'> {
+  commands: Pick<GatewayCommands, 'order'>;
+  config: Pick<GatewayConfig, 'commandTimeoutMs'>;
+}
+
+export function creatingOrder(router: Router, ctx: CreatingOrderDeps): void {
   mount(router, ctx, 'createOrder', async (req, res) => {
     const account = accountOf(res);
     const result = validateCreateOrder(req.body as Record<string, unknown>, {

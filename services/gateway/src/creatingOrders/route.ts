@@ -17,12 +17,23 @@ import type { AcceptOrderBatch, CreateOrder } from '@parcel-logistics/contracts'
 import type { BatchEntry, CreateOrdersResult } from '@parcel-logistics/contracts/api';
 import { formatSgt } from '@parcel-logistics/domain';
 import { accountOf } from '../context.ts';
-import type { GatewayContext } from '../context.ts';
+import type { ProjectionStore } from '@parcel-logistics/projections';
+import type { GatewayCommands, GatewayConfig, GatewayContext, Mounting } from '../context.ts';
 import { registrationOf } from '../creatingOrder/route.ts';
 import { sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
-export function creatingOrders(router: Router, ctx: GatewayContext): void {
+/**
+ * What create-orders reaches: the order service's commands, the batch settings, the parcel view
+ * (early answers on known references), the reference data, the clock.
+ */
+export interface CreatingOrdersDeps extends Mounting, Pick<GatewayContext, 'ref' | 'clock'> {
+  commands: Pick<GatewayCommands, 'order'>;
+  config: Pick<GatewayConfig, 'batchCreate'>;
+  projections: Pick<ProjectionStore, 'parcels'>;
+}
+
+export function creatingOrders(router: Router, ctx: CreatingOrdersDeps): void {
   mount(router, ctx, 'createOrders', async (req, res) => {
     if (!ctx.config.batchCreate.enabled) return sendB(res, CODE_FAILURE, B.apiNotFound, []);
     const body = check(CreateOrdersRequest, req.body);

@@ -2,11 +2,17 @@
 import type { Router } from 'express';
 import { B, check, CODE_FAILURE, CODE_SUCCESS, CustomTrackingNumQuery } from '@parcel-logistics/contracts';
 import { accountOf } from '../context.ts';
-import type { GatewayContext } from '../context.ts';
+import type { ProjectionStore } from '@parcel-logistics/projections';
+import type { Mounting } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
-export function gettingBarcode(router: Router, ctx: GatewayContext): void {
+/** What get-barcode reaches: the parcel view. */
+export interface GettingBarcodeDeps extends Mounting {
+  projections: Pick<ProjectionStore, 'parcels'>;
+}
+
+export function gettingBarcode(router: Router, ctx: GettingBarcodeDeps): void {
   mount(router, ctx, 'getBarcode', async (req, res) => {
     const query = check(CustomTrackingNumQuery, req.query);
     if (!query.ok) return sendB(res, CODE_FAILURE, query.message, []);

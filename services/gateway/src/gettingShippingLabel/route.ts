@@ -3,7 +3,7 @@ import type { Router } from 'express';
 import { B, check, CODE_FAILURE, CODE_SUCCESS, TrackingNumQuery } from '@parcel-logistics/contracts';
 import type { RenderLabel } from '@parcel-logistics/contracts';
 import { accountOf } from '../context.ts';
-import type { GatewayContext } from '../context.ts';
+import type { GatewayCommands, Mounting } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
@@ -13,7 +13,12 @@ const endpoints: { operation: string; format: RenderLabel['payload']['format']; 
   { operation: 'getShippingLabelZpl', format: 'zpl', field: 'zpl' },
 ];
 
-export function gettingShippingLabel(router: Router, ctx: GatewayContext): void {
+/** What the shipping-label routes reach: the label service's commands. */
+export interface GettingShippingLabelDeps extends Mounting {
+  commands: Pick<GatewayCommands, 'label'>;
+}
+
+export function gettingShippingLabel(router: Router, ctx: GettingShippingLabelDeps): void {
   for (const { operation, format, field } of endpoints) {
     mount(router, ctx, operation, async (req, res) => {
       const query = check(TrackingNumQuery, req.query);

@@ -2,14 +2,17 @@
 import type { Router } from 'express';
 import { B, CODE_SUCCESS, StationsQuery } from '@parcel-logistics/contracts';
 import type { Station } from '@parcel-logistics/contracts/api';
-import type { GatewayContext } from '../context.ts';
+import type { GatewayContext, Mounting } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
 const STATION_RADIUS_M = 5000;
 const STATION_LIMIT = 20;
 
-export function gettingStations(router: Router, ctx: GatewayContext): void {
+/** What get-stations reaches: the reference data. */
+export type GettingStationsDeps = Mounting & Pick<GatewayContext, 'ref'>;
+
+export function gettingStations(router: Router, ctx: GettingStationsDeps): void {
   mount(router, ctx, 'getStations', (req, res) => {
     const query = StationsQuery.safeParse(req.query);
     const postcode = query.success ? query.data.postcode : undefined;

@@ -4,9 +4,9 @@
  */
 import type { RequestHandler, Router } from 'express';
 import { forAccount, operation } from '@parcel-logistics/contracts/api';
-import type { GatewayContext } from '../context.ts';
+import type { Mounting } from '../context.ts';
 
-export function mount(router: Router, ctx: GatewayContext, operationId: string, ...handlers: RequestHandler[]): void {
+export function mount(router: Router, ctx: Mounting, operationId: string, ...handlers: RequestHandler[]): void {
   const op = operation(operationId);
   const idempotent = op.method === 'post' && forAccount(op.security) ? [ctx.idempotency(op.secretAnswer === true)] : [];
   router[op.method](op.path, ...ctx.guards[op.security], ...idempotent, ...handlers);

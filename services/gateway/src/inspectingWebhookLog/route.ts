@@ -26,7 +26,7 @@ import type {
   WebhookStore,
 } from '@parcel-logistics/webhooks';
 import { accountOf } from '../context.ts';
-import type { GatewayContext } from '../context.ts';
+import type { GatewayContext, Mounting } from '../context.ts';
 import { failB, sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
@@ -74,7 +74,10 @@ function paged<T>(rows: T[], limit: number, cursorOf: (last: T) => string): { it
   return { items, next: rows.length > limit ? encode(cursorOf(items.at(-1)!)) : null };
 }
 
-export function inspectingWebhookLog(router: Router, ctx: GatewayContext): void {
+/** What the webhook log routes reach: the endpoints, the delivery log, the clock. */
+export type InspectingWebhookLogDeps = Mounting & Pick<GatewayContext, 'webhooks' | 'webhookDeliveries' | 'clock'>;
+
+export function inspectingWebhookLog(router: Router, ctx: InspectingWebhookLogDeps): void {
   const store: WebhookStore | undefined = ctx.webhooks;
   const deliveries: WebhookDeliveries | undefined = ctx.webhookDeliveries;
   // Both wirings give the gateway a store and a delivery log; an app built without them answers these paths as unknown.

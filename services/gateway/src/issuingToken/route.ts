@@ -5,11 +5,18 @@ import type { TokenResult } from '@parcel-logistics/contracts/api';
 import { formatSgt } from '@parcel-logistics/domain';
 import { issueToken } from '../auth/bearer.ts';
 import { accountOf } from '../context.ts';
-import type { GatewayContext } from '../context.ts';
+import type { ProjectionStore } from '@parcel-logistics/projections';
+import type { GatewayConfig, GatewayContext, Mounting } from '../context.ts';
 import { sendA } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
-export function issuingToken(router: Router, ctx: GatewayContext): void {
+/** What issue-token reaches: the token store, the token lifetime, the clock. */
+export interface IssuingTokenDeps extends Mounting, Pick<GatewayContext, 'clock'> {
+  projections: Pick<ProjectionStore, 'tokens'>;
+  config: Pick<GatewayConfig, 'tokenTtlS'>;
+}
+
+export function issuingToken(router: Router, ctx: IssuingTokenDeps): void {
   // The credentials in the body were checked by the guard (auth/credentials.ts).
   mount(router, ctx, 'issueToken', async (_req, res) => {
     const now = ctx.clock.now().getTime();

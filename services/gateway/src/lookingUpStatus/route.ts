@@ -3,12 +3,18 @@ import type { Router } from 'express';
 import { A, check, CODE_FAILURE, CODE_SUCCESS, Remarks, StatusLookupRequest } from '@parcel-logistics/contracts';
 import type { StatusLookupResult } from '@parcel-logistics/contracts/api';
 import { accountOf } from '../context.ts';
-import type { GatewayContext } from '../context.ts';
+import type { ProjectionStore } from '@parcel-logistics/projections';
+import type { Mounting } from '../context.ts';
 import { sendA } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 import { statusRecordA } from '../statusRecords.ts';
 
-export function lookingUpStatus(router: Router, ctx: GatewayContext): void {
+/** What look-up-status reaches: the parcel view. */
+export interface LookingUpStatusDeps extends Mounting {
+  projections: Pick<ProjectionStore, 'parcels'>;
+}
+
+export function lookingUpStatus(router: Router, ctx: LookingUpStatusDeps): void {
   mount(router, ctx, 'lookUpStatus', async (req, res) => {
     const body = check(StatusLookupRequest, req.body);
     if (!body.ok) return sendA(res, CODE_FAILURE, body.message, []);

@@ -16,7 +16,7 @@ import { formatSgt } from '@parcel-logistics/domain';
 import { literalAddress, newSigningSecret, refusedRange, TEST_EVENT_POSITION } from '@parcel-logistics/webhooks';
 import type { WebhookEndpoint, WebhookStore } from '@parcel-logistics/webhooks';
 import { accountOf } from '../context.ts';
-import type { GatewayContext } from '../context.ts';
+import type { GatewayConfig, GatewayContext, Mounting } from '../context.ts';
 import { failB, sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
@@ -35,7 +35,16 @@ const viewOf = (e: WebhookEndpoint): WebhookEndpointView => ({
 /** After a rotation the old secret keeps signing alongside the new one for 24 h. */
 const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-export function managingWebhooks(router: Router, ctx: GatewayContext): void {
+/**
+ * What the webhook endpoint routes reach: the endpoints, the delivery queue (test events), the
+ * endpoint settings, the clock.
+ */
+export interface ManagingWebhooksDeps
+  extends Mounting, Pick<GatewayContext, 'webhooks' | 'webhookDeliveries' | 'clock'> {
+  config: { webhooks: Pick<GatewayConfig['webhooks'], 'maxEndpoints' | 'allowPrivate'> };
+}
+
+export function managingWebhooks(router: Router, ctx: ManagingWebhooksDeps): void {
   const store: WebhookStore | undefined = ctx.webhooks;
   // Both wirings give the gateway a store; an app built without one (tests of other routes) answers these paths as unknown.
   if (!store) return;

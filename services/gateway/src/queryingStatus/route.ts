@@ -11,12 +11,18 @@ import {
 } from '@parcel-logistics/contracts';
 import type { MultiStatusResult } from '@parcel-logistics/contracts/api';
 import { accountOf } from '../context.ts';
-import type { GatewayContext } from '../context.ts';
+import type { ProjectionStore } from '@parcel-logistics/projections';
+import type { Mounting } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 import { statusRecordB } from '../statusRecords.ts';
 
-export function queryingStatus(router: Router, ctx: GatewayContext): void {
+/** What query-status reaches: the parcel view. */
+export interface QueryingStatusDeps extends Mounting {
+  projections: Pick<ProjectionStore, 'parcels'>;
+}
+
+export function queryingStatus(router: Router, ctx: QueryingStatusDeps): void {
   mount(router, ctx, 'queryStatus', async (req, res) => {
     const query = check(TrackingNumQuery, req.query);
     if (!query.ok) return sendB(res, CODE_FAILURE, query.message, []);

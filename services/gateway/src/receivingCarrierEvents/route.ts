@@ -8,11 +8,19 @@ import type { Router } from 'express';
 import { B, Callback, CODE_FAILURE, CODE_SUCCESS, Remarks } from '@parcel-logistics/contracts';
 import type { RecordCarrierEvent } from '@parcel-logistics/contracts';
 import { parseCarrierEvent, verifyCarrierSignature } from '@parcel-logistics/carriers';
-import type { GatewayContext } from '../context.ts';
+import type { GatewayCommands, GatewayContext, Mounting } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
-export function receivingCarrierEvents(router: Router, ctx: GatewayContext): void {
+/**
+ * What the carrier callback reaches: the tracking service's commands, the reference data (carriers
+ * and their secrets).
+ */
+export interface ReceivingCarrierEventsDeps extends Mounting, Pick<GatewayContext, 'ref'> {
+  commands: Pick<GatewayCommands, 'tracking'>;
+}
+
+export function receivingCarrierEvents(router: Router, ctx: ReceivingCarrierEventsDeps): void {
   mount(router, ctx, 'receiveCarrierEvent', async (req, res) => {
     const carrier = ctx.ref.carriers.get(String(req.params.carrierCode));
     if (!carrier?.eventSecret) return sendB(res, CODE_FAILURE, Callback.unknownCarrier, [], 404);

@@ -10,7 +10,7 @@ import type { WebhookReplayView } from '@parcel-logistics/contracts';
 import { formatSgt } from '@parcel-logistics/domain';
 import type { ReplayRequest, WebhookDeliveries, WebhookStore } from '@parcel-logistics/webhooks';
 import { accountOf } from '../context.ts';
-import type { GatewayContext } from '../context.ts';
+import type { GatewayConfig, GatewayContext, Mounting } from '../context.ts';
 import { failB, sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
@@ -27,7 +27,16 @@ const viewOf = (r: ReplayRequest): WebhookReplayView => ({
   finished_at: r.finishedAt ? formatSgt(r.finishedAt) : null,
 });
 
-export function replayingWebhooks(router: Router, ctx: GatewayContext): void {
+/**
+ * What the replay routes reach: the endpoints, the delivery log, how far back a replay may start,
+ * the clock.
+ */
+export interface ReplayingWebhooksDeps
+  extends Mounting, Pick<GatewayContext, 'webhooks' | 'webhookDeliveries' | 'clock'> {
+  config: { webhooks: Pick<GatewayConfig['webhooks'], 'replayMaxAgeMs'> };
+}
+
+export function replayingWebhooks(router: Router, ctx: ReplayingWebhooksDeps): void {
   const store: WebhookStore | undefined = ctx.webhooks;
   const deliveries: WebhookDeliveries | undefined = ctx.webhookDeliveries;
   if (!store || !deliveries) return;

@@ -4,12 +4,15 @@
  * a benchmark's) answers an empty exposition, which is valid text with no metric in it.
  */
 import type { Router } from 'express';
-import type { GatewayContext } from '../context.ts';
+import type { GatewayContext, Mounting } from '../context.ts';
 import { mount } from '../http/mount.ts';
 
 const EMPTY = { contentType: 'text/plain; version=0.0.4; charset=utf-8', render: async () => '' };
 
-export function servingMetrics(router: Router, ctx: GatewayContext): void {
+/** What /metrics reaches: the process's metrics. */
+export type ServingMetricsDeps = Mounting & Pick<GatewayContext, 'metrics'>;
+
+export function servingMetrics(router: Router, ctx: ServingMetricsDeps): void {
   const metrics = ctx.metrics ?? EMPTY;
   mount(router, ctx, 'metrics', async (_req, res) => {
     const text = await metrics.render();

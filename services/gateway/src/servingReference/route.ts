@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Response, Router } from 'express';
 import { B, CODE_FAILURE } from '@parcel-logistics/contracts';
-import type { GatewayContext } from '../context.ts';
+import type { GatewayContext, Mounting } from '../context.ts';
 import { sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 import { openApiDocument } from './document.ts';
@@ -80,7 +80,10 @@ function page(res: Response, type: string, body: Buffer | string): void {
   res.type(type).send(body);
 }
 
-export function servingReference(router: Router, ctx: GatewayContext): void {
+/** What the reference routes reach: the reference data (the document's enumerations). */
+export type ServingReferenceDeps = Mounting & Pick<GatewayContext, 'ref'>;
+
+export function servingReference(router: Router, ctx: ServingReferenceDeps): void {
   const loaded = new Map<string, Buffer>();
   let document: Buffer | undefined;
   mount(router, ctx, 'openApiDocument', (_req, res) => {

@@ -7,7 +7,8 @@
 import type { NextFunction, Request, Response, Router } from 'express';
 import { B, CODE_FAILURE, CODE_SUCCESS, Http, Remarks, type PublicTracking } from '@parcel-logistics/contracts';
 import { isValidTrackingNumber } from '@parcel-logistics/domain';
-import type { GatewayContext } from '../context.ts';
+import type { ProjectionStore } from '@parcel-logistics/projections';
+import type { GatewayConfig, GatewayContext, Mounting } from '../context.ts';
 import { addressRateLimit } from '../http/addressRateLimit.ts';
 import { sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
@@ -66,7 +67,13 @@ const trackingB = (t: PublicTracking) => ({
 
 const wantsJson = (req: Request) => req.path.endsWith('.json');
 
-export function trackingParcel(router: Router, ctx: GatewayContext): void {
+/** What the public tracking page reaches: the public tracking view, its rate limit, the clock. */
+export interface TrackingParcelDeps extends Mounting, Pick<GatewayContext, 'clock'> {
+  projections: Pick<ProjectionStore, 'parcels'>;
+  config: Pick<GatewayConfig, 'trackRateLimitPerMinute'>;
+}
+
+export function trackingParcel(router: Router, ctx: TrackingParcelDeps): void {
   const limit = addressRateLimit(ctx.config.trackRateLimitPerMinute, ctx.clock, (req, res) => {
     if (wantsJson(req)) json(res, 429, 'no-store', () => sendB(res, CODE_FAILURE, Http.rateLimited, [], 429));
     else html(res, 429, limitedPage(), 'no-store');
