@@ -1,3 +1,4 @@
+export * from './port.ts';
 export * from './errors.ts';
 export * from './masterKey.ts';
 export { unwrapDataKey, wrapDataKey, WRAP_VERSION, WRAPPED_LENGTH } from './wrap.ts';
