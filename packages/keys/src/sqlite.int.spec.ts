@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cachedKeyStore } from './cache.ts';
 import { keyStoreConformance, testMasterKey, type KeyStoreHarness } from './conformance.ts';
 import type { KeyStore } from './port.ts';
 import { createSqliteKeyStore } from './sqlite.ts';
@@ -29,3 +30,4 @@ async function sqliteHarness(wrap: (store: KeyStore) => KeyStore = (store) => st
 }
 
 keyStoreConformance('sqlite', () => sqliteHarness());
+keyStoreConformance('sqlite behind the key cache', () => sqliteHarness((store) => cachedKeyStore(store)));
