@@ -1,0 +1,27 @@
+/** What the key store adapters share: making a data key with its wrapped form, opening a stored one. */
+import { generateKeySync } from 'node:crypto';
+import type { MasterKey } from './masterKey.ts';
+import { keyIdOf, type DataKey } from './port.ts';
+import { unwrapDataKey, wrapDataKey } from './wrap.ts';
+
+/** The row name under which a store keeps the id of the master key it was created with. */
+export const MASTER_KEY_ID = 'master_key_id';
+
+export function newDataKey(masterKey: MasterKey, parcelId: string, generation: number) {
+  const keyId = keyIdOf(parcelId, generation);
+  const key = generateKeySync('aes', { length: 256 });
+  const dataKey: DataKey = { parcelId, keyId, key };
+  return { dataKey, wrapped: wrapDataKey(masterKey, keyId, key) };
+}
+
+export function openDataKey(masterKey: MasterKey, parcelId: string, generation: number, wrapped: Uint8Array): DataKey {
+  const keyId = keyIdOf(parcelId, generation);
+  return { parcelId, keyId, key: unwrapDataKey(masterKey, keyId, wrapped) };
+}
+
+/** Parcel ids are stored as given: refuse the ones no caller means (empty, huge, with NUL). */
+export function checkParcelId(parcelId: string): void {
+  if (typeof parcelId !== 'string' || parcelId.length === 0 || parcelId.length > 200 || parcelId.includes('\0')) {
+    throw new TypeError(`invalid parcel id ${JSON.stringify(String(parcelId)).slice(0, 60)}`);
+  }
+}
