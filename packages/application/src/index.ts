@@ -5,3 +5,4 @@ export * from './handleCommand.ts';
 export * from './parcelCommands.ts';
 export * from './parcelEventMessage.ts';
 export * from './parcelOwners.ts';
+export * from './sealingEventStore.ts';

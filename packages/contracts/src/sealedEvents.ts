@@ -25,9 +25,12 @@ import { UPCASTERS } from './upcasters.ts';
 
 type Data = Record<string, unknown>;
 
-/** A stream's key at work: `seal` encrypts bound to `aad`; `open` decrypts, or answers undefined once the key is erased. */
+/**
+ * A stream's key at work: `seal` encrypts bound to `aad` (or answers undefined once the key is
+ * erased: the event is stored as its clear part); `open` decrypts, or answers undefined once the key is erased.
+ */
 export interface StreamSeal {
-  seal(plain: string, aad: string): string;
+  seal(plain: string, aad: string): string | undefined;
   open(sealed: string, aad: string): string | undefined;
 }
 
@@ -102,7 +105,7 @@ export function sealStored(streamName: string, stored: StoredEvent, seal: Stream
   if (!form) return stored;
   const { clear, personal } = form.split(stored.data);
   const sealed = seal(JSON.stringify(personal), sealBinding(streamName, form.sealedType));
-  return { type: form.sealedType, data: { ...clear, sealed } };
+  return { type: form.sealedType, data: sealed === undefined ? clear : { ...clear, sealed } };
 }
 
 /**
@@ -117,7 +120,7 @@ export function openStored(
   const found = UNSEALED.get(stored.type);
   if (!found) return stored as StoredEvent;
   const { sealed, ...clear } = stored.data as Data;
-  const plain = open(sealed as string, sealBinding(streamName, stored.type));
+  const plain = sealed === undefined ? undefined : open(sealed as string, sealBinding(streamName, stored.type));
   return { type: found.type, data: plain === undefined ? clear : found.form.join(clear, JSON.parse(plain)) };
 }
 

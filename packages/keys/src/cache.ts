@@ -2,8 +2,8 @@
  * An in-process LRU cache of unwrapped data keys in front of a key store: a parcel's events are
  * read and written in bursts (create, label, carrier events), and each find would otherwise be a
  * round trip and an unwrap. Bounded in entries and in age; `destroy` evicts here. A destroy made
- * by another process is seen here when the entry ages out (`maxAgeMs`), so keep it short in the
- * distributed wiring. Absent keys are not cached (another process may create one).
+ * by another process is seen here when its erasure event passes (`evict`), or at the latest when
+ * the entry ages out (`maxAgeMs`). Absent keys are not cached (another process may create one).
  */
 import type { DataKey, KeyStore } from './port.ts';
 
@@ -21,6 +21,8 @@ export interface CachedKeyStore extends KeyStore {
   readonly cached: number;
   /** Drops every cached key. */
   clear(): void;
+  /** Drops one id's key: its destroy was made by another process (seen in the event log). */
+  evict(parcelId: string): void;
 }
 
 export function cachedKeyStore(store: KeyStore, options: KeyCacheOptions = {}): CachedKeyStore {
@@ -56,6 +58,10 @@ export function cachedKeyStore(store: KeyStore, options: KeyCacheOptions = {}): 
     },
     clear() {
       entries.clear();
+      epoch++;
+    },
+    evict(parcelId) {
+      entries.delete(parcelId);
       epoch++;
     },
     async create(parcelId, createOptions) {

@@ -9,8 +9,13 @@ import type { Logger } from 'pino';
 import type { Bus } from '@parcel-logistics/bus';
 import { createKafkaBus } from '@parcel-logistics/bus-kafka';
 import { SettingsError } from '@parcel-logistics/config';
-import type { DistributedSettings } from '@parcel-logistics/config';
+import type { DistributedSettings, Settings } from '@parcel-logistics/config';
+import { sealingEventStore } from '@parcel-logistics/application';
+import type { SealingEventStore } from '@parcel-logistics/application';
 import type { EventStore } from '@parcel-logistics/eventstore';
+import { cachedKeyStore, resolveMasterKey } from '@parcel-logistics/keys';
+import type { CachedKeyStore } from '@parcel-logistics/keys';
+import { createPostgresKeyStore } from '@parcel-logistics/keys/postgres';
 import { createPostgresEventStore } from '@parcel-logistics/eventstore-postgres';
 import type { ProjectionStore } from '@parcel-logistics/projections';
 import { createMongoProjectionStore } from '@parcel-logistics/projections-mongo';
@@ -31,11 +36,65 @@ export async function connectBus(settings: DistributedSettings, log: Logger): Pr
   return createPlatformaticKafkaBus(options);
 }
 
-/** `onCommit`: told the size of each group commit (PostgreSQL; KurrentDB has none), for metrics. */
+/** The settings a distributed composition root reads (`loadSettings(env, service)`). */
+export type ServiceSettings = Settings & { distributed: DistributedSettings };
+
+/** The master key as the settings name it: refused when neither variable is set. */
+export const masterKeyOf = (
+  settings: Pick<Settings, 'personalData'>,
+  wiring: 'embedded' | 'distributed',
+  dataDir?: string,
+  log?: Logger,
+) =>
+  resolveMasterKey({
+    wiring,
+    ...(dataDir === undefined ? {} : { dataDir }),
+    env: {
+      ...(settings.personalData.masterKey ? { PARCEL_MASTER_KEY: settings.personalData.masterKey } : {}),
+      ...(settings.personalData.masterKeyFile ? { PARCEL_MASTER_KEY_FILE: settings.personalData.masterKeyFile } : {}),
+    },
+    ...(log ? { logger: log } : {}),
+  });
+
+/**
+ * The personal data's keys (docs/personal-data.md): in PostgreSQL in their own schema
+ * (`PARCEL_PG_KEYS_SCHEMA`), whatever the event store, wrapped by the master key; the service
+ * refuses to start without one. Cached for a short while: an erasure made by another process
+ * evicts the key as its event passes, or at the latest when the entry ages out.
+ */
+export async function connectKeys(settings: ServiceSettings, log: Logger): Promise<CachedKeyStore> {
+  const { distributed } = settings;
+  if (!distributed.pgUrl)
+    throw new SettingsError(
+      'PARCEL_PG_URL is required by the key store of the personal data, whatever the event store',
+    );
+  const masterKey = await masterKeyOf(settings, 'distributed', undefined, log);
+  const store = await createPostgresKeyStore({
+    connectionString: distributed.pgUrl,
+    schema: distributed.pgKeysSchema,
+    masterKey,
+  });
+  return cachedKeyStore(store, { maxAgeMs: 10_000 });
+}
+
+/**
+ * The event store, personal values sealed with the keys of `connectKeys` on their way in and
+ * opened on their way out. `onCommit`: told the size of each group commit (PostgreSQL; KurrentDB
+ * has none), for metrics.
+ */
 export async function connectEventStore(
-  settings: DistributedSettings,
+  settings: ServiceSettings,
   log: Logger,
   hooks: { onCommit?: (groupSize: number) => void } = {},
+): Promise<SealingEventStore> {
+  const keys = await connectKeys(settings, log);
+  return sealingEventStore(await connectAdapter(settings.distributed, log, hooks), keys);
+}
+
+async function connectAdapter(
+  settings: DistributedSettings,
+  log: Logger,
+  hooks: { onCommit?: (groupSize: number) => void },
 ): Promise<EventStore> {
   const onHandlerError = (
     error: unknown,

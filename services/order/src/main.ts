@@ -31,7 +31,7 @@ const metrics = createMetrics();
 watchRegistrationBacklog(metrics, REGISTRATION_SUBSCRIPTION);
 const [kafka, store, projections] = await Promise.all([
   connectBus(distributed, log),
-  connectEventStore(distributed, log, { onCommit: metrics.onCommit }),
+  connectEventStore(settings, log, { onCommit: metrics.onCommit }),
   connectProjections(distributed),
 ]);
 const bus = tracedBus(meteredBus(kafka, metrics), 'kafka');

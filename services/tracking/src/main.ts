@@ -27,7 +27,7 @@ const log = pino(
 const metrics = createMetrics();
 const [kafka, store, projections] = await Promise.all([
   connectBus(distributed, log),
-  connectEventStore(distributed, log, { onCommit: metrics.onCommit }),
+  connectEventStore(settings, log, { onCommit: metrics.onCommit }),
   connectProjections(distributed),
 ]);
 const bus = tracedBus(meteredBus(kafka, metrics), 'kafka');

@@ -26,7 +26,7 @@ const log = pino(
 );
 const metrics = createMetrics();
 const [store, { endpoints, deliveries }] = await Promise.all([
-  connectEventStore(distributed, log, { onCommit: metrics.onCommit }),
+  connectEventStore(settings, log, { onCommit: metrics.onCommit }),
   connectWebhooks(distributed),
 ]);
 const eventStore = tracedEventStore(meteredEventStore(store, metrics));

@@ -1,0 +1,114 @@
+/**
+ * The event store as every service sees it: personal values sealed on the way in and opened on the
+ * way out, with the key of their stream from the key store (docs/personal-data.md). It wraps any
+ * event-store adapter without changing how that adapter stores events: the adapter only ever holds
+ * the sealed versions (packages/contracts/src/sealedEvents.ts). Once a stream's key is destroyed,
+ * its events read as their clear parts, everywhere at once.
+ */
+import { holdsPersonalData, isSealed, openStored, sealStored } from '@parcel-logistics/contracts';
+import type {
+  AppendRequest,
+  EventStore,
+  EventToAppend,
+  RecordedEvent,
+  SubscribeToAllOptions,
+} from '@parcel-logistics/eventstore';
+import { seal, unseal, type CachedKeyStore, type KeyStore } from '@parcel-logistics/keys';
+import type { KeyObject } from 'node:crypto';
+
+/** How many opened events are kept, so that the subscriptions of a process open each event once. */
+const OPENED_KEPT = 4096;
+
+export interface SealingEventStore extends EventStore {
+  /** The key store behind it (erasure destroys keys there). */
+  readonly keys: KeyStore;
+  /** Forgets what it opened of a stream, and its cached key (after its key was destroyed). */
+  forget(streamName: string): void;
+}
+
+/** The erasure event: what this process opened of its stream, and the stream's cached key, are dropped as it passes. */
+const ERASED_TYPE = 'PersonalDataErased.v1';
+
+export function sealingEventStore(store: EventStore, keys: KeyStore | CachedKeyStore): SealingEventStore {
+  const forget = (streamName: string) => {
+    for (const [id, e] of opened) if (e.streamName === streamName) opened.delete(id);
+    if ('evict' in keys) keys.evict(streamName);
+  };
+  /** Opened events by id, oldest first: pages are handed to several subscriptions of the process. */
+  const opened = new Map<string, RecordedEvent>();
+
+  /**
+   * Seals with the stream's key, made on its first event. A stream whose key was destroyed keeps
+   * nothing personal from then on: its events are stored as their clear part (the decider already
+   * leaves them nothing personal; this holds whatever it decides).
+   */
+  async function sealRequest(request: AppendRequest): Promise<AppendRequest> {
+    if (!request.events.some((e) => holdsPersonalData(e.type))) return request;
+    const created = await keys.create(request.streamName);
+    const key = created.status === 'erased' ? undefined : created.key.key;
+    const events = request.events.map((e): EventToAppend => {
+      if (!holdsPersonalData(e.type)) return e;
+      const stored = sealStored(
+        request.streamName,
+        { type: e.type, data: e.data as Record<string, unknown> },
+        (p, aad) => (key ? seal(key, p, aad) : undefined),
+      );
+      return { ...e, type: stored.type, data: stored.data };
+    });
+    return { ...request, events };
+  }
+
+  async function open(events: readonly RecordedEvent[]): Promise<RecordedEvent[]> {
+    const wanted = new Set<string>();
+    for (const e of events) {
+      if (e.type === ERASED_TYPE) forget(e.streamName);
+      else if (isSealed(e.type) && !opened.has(e.id)) wanted.add(e.streamName);
+    }
+    if (wanted.size === 0) return events.map((e) => opened.get(e.id) ?? e);
+    const found = await keys.find([...wanted]);
+    return events.map((e) => {
+      if (!isSealed(e.type)) return e;
+      const known = opened.get(e.id);
+      if (known) return known;
+      const key: KeyObject | undefined = found.get(e.streamName)?.key;
+      const stored = openStored(e.streamName, e, (sealed, aad) => (key ? unseal(key, sealed, aad) : undefined));
+      const read: RecordedEvent = { ...e, type: stored.type, data: stored.data };
+      if (key) remember(read);
+      return read;
+    });
+  }
+
+  function remember(event: RecordedEvent) {
+    opened.set(event.id, event);
+    if (opened.size > OPENED_KEPT) opened.delete(opened.keys().next().value!);
+  }
+
+  return {
+    keys,
+    forget,
+    append: async (request) => store.append(await sealRequest(request)),
+    appendMany: async (requests) => store.appendMany(await Promise.all(requests.map(sealRequest))),
+    readStream: async (streamName, options) => open(await store.readStream(streamName, options)),
+    readAll: async (options) => open(await store.readAll(options)),
+    subscribeToAll(options: SubscribeToAllOptions) {
+      const { subscriptionId, pollIntervalMs } = options;
+      const settings = { subscriptionId, ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }) };
+      if (options.handleBatch) {
+        const { handleBatch } = options;
+        return store.subscribeToAll({ ...settings, handleBatch: async (events) => handleBatch(await open(events)) });
+      }
+      const { handler } = options;
+      return store.subscribeToAll({
+        ...settings,
+        handler: async (event) => handler((await open([event]))[0]!),
+      });
+    },
+    ...(store.progress ? { progress: store.progress.bind(store) } : {}),
+    ping: async () => {
+      await Promise.all([store.ping(), keys.ping()]);
+    },
+    close: async () => {
+      await Promise.allSettled([store.close(), keys.close()]);
+    },
+  };
+}
