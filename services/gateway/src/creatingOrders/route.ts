@@ -5,31 +5,23 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
-import {
-  B,
-  check,
-  CODE_FAILURE,
-  CODE_SUCCESS,
-  CreateOrdersRequest,
-  Topics,
-  validateCreateOrder,
-} from '@parcel-logistics/contracts';
+import { B, check, CODE_SUCCESS, CreateOrdersRequest, Topics, validateCreateOrder } from '@parcel-logistics/contracts';
 import type { AcceptOrderBatch, AcceptOrderBatchReply, CreateOrder } from '@parcel-logistics/contracts';
 import type { BatchEntry, CreateOrdersResult } from '@parcel-logistics/contracts/api';
 import { formatSgt } from '@parcel-logistics/domain';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
 import { registrationOf } from '../creatingOrder/route.ts';
-import { sendB } from '../http/interfaces.ts';
+import { failB, sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
 export function creatingOrders(router: Router, ctx: GatewayContext): void {
   mount(router, ctx, 'createOrders', async (req, res) => {
-    if (!ctx.config.batchCreate.enabled) return sendB(res, CODE_FAILURE, B.apiNotFound, []);
+    if (!ctx.config.batchCreate.enabled) return failB(res, B.apiNotFound);
     const body = check(CreateOrdersRequest, req.body);
-    if (!body.ok) return sendB(res, CODE_FAILURE, body.message, []);
+    if (!body.ok) return failB(res, body.message);
     const { max } = ctx.config.batchCreate;
-    if (body.value.orders.length > max) return sendB(res, CODE_FAILURE, B.batchLimit(max), []);
+    if (body.value.orders.length > max) return failB(res, B.batchLimit(max));
 
     const account = accountOf(res);
     const dateTime = formatSgt(ctx.clock.now());

@@ -12,14 +12,14 @@ import {
 import type { MultiStatusResult } from '@parcel-logistics/contracts/api';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
-import { sendB } from '../http/interfaces.ts';
+import { failB, sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 import { statusRecordB } from '../statusRecords.ts';
 
 export function queryingStatus(router: Router, ctx: GatewayContext): void {
   mount(router, ctx, 'queryStatus', async (req, res) => {
     const query = check(TrackingNumQuery, req.query);
-    if (!query.ok) return sendB(res, CODE_FAILURE, query.message, []);
+    if (!query.ok) return failB(res, query.message);
     const number = query.value.tracking_num;
     const view = await ctx.projections.parcels.getForClient(accountOf(res).clientId, number);
     if (!view) return sendB(res, CODE_FAILURE, B.fail, { tracking_number: number, remarks: Remarks.noRecord });
@@ -28,7 +28,7 @@ export function queryingStatus(router: Router, ctx: GatewayContext): void {
 
   mount(router, ctx, 'queryMultiStatus', async (req, res) => {
     const body = check(QueryMultiStatusRequest, req.body);
-    if (!body.ok) return sendB(res, CODE_FAILURE, body.message, []);
+    if (!body.ok) return failB(res, body.message);
     const numbers = body.value.tracking_nums;
     const found = await ctx.projections.parcels.getManyForClient(accountOf(res).clientId, numbers);
     const data: MultiStatusResult = { success: [], errors: [] };

@@ -6,23 +6,23 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
-import { B, Callback, CODE_FAILURE, CODE_SUCCESS, Remarks, Topics } from '@parcel-logistics/contracts';
+import { B, Callback, CODE_SUCCESS, Remarks, Topics } from '@parcel-logistics/contracts';
 import type { RecordCarrierEvent, RecordCarrierEventReply } from '@parcel-logistics/contracts';
 import { parseCarrierEvent, verifyCarrierSignature } from '@parcel-logistics/carriers';
 import type { GatewayContext } from '../context.ts';
-import { sendB } from '../http/interfaces.ts';
+import { failB, sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
 export function receivingCarrierEvents(router: Router, ctx: GatewayContext): void {
   mount(router, ctx, 'receiveCarrierEvent', async (req, res) => {
     const carrier = ctx.ref.carriers.get(String(req.params.carrierCode));
-    if (!carrier?.eventSecret) return sendB(res, CODE_FAILURE, Callback.unknownCarrier, [], 404);
+    if (!carrier?.eventSecret) return failB(res, Callback.unknownCarrier, 404);
     const raw = res.locals.rawBody as Buffer;
     if (!verifyCarrierSignature(raw, req.header('x-carrier-signature'), carrier.eventSecret)) {
-      return sendB(res, CODE_FAILURE, B.authInvalid(Callback.signatureHeader), [], 401);
+      return failB(res, B.authInvalid(Callback.signatureHeader), 401);
     }
     const parsed = parseCarrierEvent(req.body);
-    if (!parsed.ok) return sendB(res, CODE_FAILURE, parsed.message, [], 400);
+    if (!parsed.ok) return failB(res, parsed.message, 400);
     const { partnerTrackingNo, carrierCode, eventTime, location, remarks, receiveBy, pod } = parsed.event;
     const payload: RecordCarrierEvent['payload'] = {
       carrier: carrier.code,
@@ -39,7 +39,7 @@ export function receivingCarrierEvents(router: Router, ctx: GatewayContext): voi
       { id: randomUUID(), key: `${carrier.code}/${partnerTrackingNo}`, type: 'RecordCarrierEvent', payload },
       { timeoutMs: ctx.config.commandTimeoutMs },
     );
-    if (!reply.ok) return sendB(res, CODE_FAILURE, Remarks.noRecord, [], 404);
+    if (!reply.ok) return failB(res, Remarks.noRecord, 404);
     sendB(res, CODE_SUCCESS, B.success, { recorded: reply.recorded });
   });
 }

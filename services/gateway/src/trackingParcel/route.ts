@@ -5,11 +5,11 @@
  * one and a parcel with nothing to show get the same answer: 404 and the same page or body.
  */
 import type { NextFunction, Request, Response, Router } from 'express';
-import { B, CODE_FAILURE, CODE_SUCCESS, Http, Remarks, type PublicTracking } from '@parcel-logistics/contracts';
+import { B, CODE_SUCCESS, Http, Remarks, type PublicTracking } from '@parcel-logistics/contracts';
 import { isValidTrackingNumber } from '@parcel-logistics/domain';
 import type { GatewayContext } from '../context.ts';
 import { addressRateLimit } from '../http/addressRateLimit.ts';
-import { sendB } from '../http/interfaces.ts';
+import { failB, sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 import { CSP, limitedPage, nothingPage, searchPage, trackingPage } from './page.ts';
 
@@ -68,7 +68,7 @@ const wantsJson = (req: Request) => req.path.endsWith('.json');
 
 export function trackingParcel(router: Router, ctx: GatewayContext): void {
   const limit = addressRateLimit(ctx.config.trackRateLimitPerMinute, ctx.clock, (req, res) => {
-    if (wantsJson(req)) json(res, 429, 'no-store', () => sendB(res, CODE_FAILURE, Http.rateLimited, [], 429));
+    if (wantsJson(req)) json(res, 429, 'no-store', () => failB(res, Http.rateLimited, 429));
     else html(res, 429, limitedPage(), 'no-store');
   });
   const read = async (typed: string): Promise<PublicTracking | null> =>
@@ -82,7 +82,7 @@ export function trackingParcel(router: Router, ctx: GatewayContext): void {
   });
   mount(router, ctx, 'trackingJson', limit, async (req, res) => {
     const found = await read(String(req.params.tracking_number));
-    if (!found) return json(res, 404, 'no-store', () => sendB(res, CODE_FAILURE, Remarks.noRecord, [], 404));
+    if (!found) return json(res, 404, 'no-store', () => failB(res, Remarks.noRecord, 404));
     json(res, 200, FOUND_CACHE, () => sendB(res, CODE_SUCCESS, B.success, trackingB(found)));
   });
   mount(router, ctx, 'trackingPage', limit, async (req, res) => {
@@ -94,7 +94,7 @@ export function trackingParcel(router: Router, ctx: GatewayContext): void {
   // A path express cannot decode (`/track/%E0%A4%A`) is a number nobody has: the same answer.
   router.use('/track', (error: unknown, req: Request, res: Response, next: NextFunction) => {
     if ((error as { status?: number }).status !== 400) return next(error);
-    if (wantsJson(req)) return json(res, 404, 'no-store', () => sendB(res, CODE_FAILURE, Remarks.noRecord, [], 404));
+    if (wantsJson(req)) return json(res, 404, 'no-store', () => failB(res, Remarks.noRecord, 404));
     html(res, 404, nothingPage(''), 'no-store');
   });
 }
