@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: installs and starts whatever the tests need (Node 24, dependencies, Debian packages,
-# Kafka, mongo-java-server, the PostgreSQL databases), then lint, type-check and every jest suite.
+# Kafka, mongo-java-server, the PostgreSQL databases), then format, lint, the import rules
+# (.dependency-cruiser.cjs), type-check and every jest suite.
 # Servers that were already running are reused and left running; the ones started here are stopped.
 set -euo pipefail
 source "$(dirname "$0")/tools.sh"
@@ -19,6 +20,7 @@ eval "$(bash infra/up.sh)"
 
 echo "== format"; pnpm exec prettier --check --log-level warn "**/*.{ts,mjs,cjs,js}"
 echo "== lint"; pnpm exec eslint .
+echo "== imports"; pnpm exec depcruise packages services test bench scripts infra --config .dependency-cruiser.cjs --output-type err
 echo "== typecheck"; pnpm exec tsc -p tsconfig.json
 echo "== jest"
 results="$(mktemp)"

@@ -4,12 +4,30 @@
  * throw-away schema. Run: PARCEL_PG_URL=postgres://... node packages/eventstore-postgres/bench/postgresAppendThroughput.ts
  */
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import type { AppendRequest } from '@parcel-logistics/eventstore';
 import { createPostgresEventStore } from '../src/postgres.ts';
-import { pgTestUrl, tempSchema } from '../test/postgresTesting.ts';
 
 const concurrency = 200;
-const url = pgTestUrl();
+const url = process.env.PARCEL_PG_URL;
+if (!url) throw new Error('PARCEL_PG_URL is not set: start PostgreSQL with `eval "$(bash infra/up.sh postgres)"`');
+
+/** A schema of this run's own (the bench imports no test code); `drop` removes it with everything in it. */
+function scratchSchema(url: string): { schema: string; drop: () => Promise<void> } {
+  const schema = `parcel_bench_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  return {
+    schema,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
 
 const request = (): AppendRequest => ({
   streamName: `parcel-${randomUUID()}`,
@@ -24,8 +42,13 @@ const request = (): AppendRequest => ({
   ],
 });
 
-async function measure(mode: 'sequential' | 'concurrent', total: number, poolSize: number): Promise<number> {
-  const { schema, drop } = tempSchema(url);
+async function measure(
+  url: string,
+  mode: 'sequential' | 'concurrent',
+  total: number,
+  poolSize: number,
+): Promise<number> {
+  const { schema, drop } = scratchSchema(url);
   const store = await createPostgresEventStore({ connectionString: url, schema, poolSize });
   try {
     const started = performance.now();
@@ -43,9 +66,9 @@ async function measure(mode: 'sequential' | 'concurrent', total: number, poolSiz
   }
 }
 
-const sequential = await measure('sequential', 2000, 1);
+const sequential = await measure(url, 'sequential', 2000, 1);
 console.log(`sequential: ${Math.round(sequential)} appends/s`);
 for (const poolSize of [10, 50]) {
-  const concurrent = await measure('concurrent', 10_000, poolSize);
+  const concurrent = await measure(url, 'concurrent', 10_000, poolSize);
   console.log(`${concurrency} concurrent, pool of ${poolSize}: ${Math.round(concurrent)} appends/s`);
 }

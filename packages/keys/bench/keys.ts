@@ -10,7 +10,7 @@
  * Run: node packages/keys/bench/keys.ts   (BENCH_SCALE=0.2 for a quick run)
  * Prints a table; writes bench/results/keys.json.
  */
-import { createCipheriv, generateKeySync, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, generateKeySync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -128,9 +128,15 @@ try {
 
 if (process.env.PARCEL_PG_URL) {
   const { createPostgresKeyStore } = await import('../src/postgres.ts');
-  const { tempSchema } = await import('../test/postgresTesting.ts');
+  const { default: pg } = await import('pg');
   await storeRuns('postgres', async () => {
-    const { schema, drop } = tempSchema(process.env.PARCEL_PG_URL!);
+    // A throw-away schema of its own, dropped with everything in it when the run ends.
+    const schema = `keys_bench_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+    const drop = async () => {
+      const client = new pg.Client({ connectionString: process.env.PARCEL_PG_URL! });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => client.end());
+    };
     const store = await createPostgresKeyStore({
       connectionString: process.env.PARCEL_PG_URL!,
       schema,

@@ -2,6 +2,7 @@ export * from './attributes.ts';
 export { tracedBus } from './bus.ts';
 export { tracedEventStore } from './eventStore.ts';
 export { tracedHttp, type TracedHttpOptions } from './http.ts';
+export { instrumentBus, instrumentEventStore, instrumentParcelStreams } from './instrument.ts';
 export { loggerOptions } from './logging.ts';
 export { PROJECTION_SPAN, tracedProjector } from './projector.ts';
 export { otlpTracesUrl, startTelemetry, type Telemetry, type TelemetryOptions } from './sdk.ts';

@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import pino from 'pino';
 import type { Logger } from 'pino';
-import { createParcelProjector, randomIds } from '@parcel-logistics/application';
+import { randomIds } from '@parcel-logistics/application';
 import type { Ids } from '@parcel-logistics/application';
 import { createInProcessBus } from '@parcel-logistics/bus';
 import { createCarrierSandbox } from '@parcel-logistics/carrier-sandbox';
@@ -25,15 +25,11 @@ import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlit
 import { loadAccounts, loadReferenceData } from '@parcel-logistics/reference-data';
 import {
   createMetrics,
+  instrumentParcelStreams,
   loggerOptions,
-  meteredBus,
-  meteredEventStore,
   meteredHttp,
   startTelemetry,
-  tracedBus,
-  tracedEventStore,
   tracedHttp,
-  tracedProjector,
   watchRegistrationBacklog,
 } from '@parcel-logistics/telemetry';
 import type { SpanExporter } from '@parcel-logistics/telemetry';
@@ -84,14 +80,17 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     durability: settings.durability,
     onCommit: metrics.onCommit,
   });
-  const eventStore = tracedEventStore(meteredEventStore(sqlite, metrics));
   const projections = createSqliteProjectionStore({ file: path.join(settings.dataDir, 'projections.db') });
   const webhooks = createSqliteWebhookStore({ file: path.join(settings.dataDir, 'webhooks.db') });
   const deliveries = createSqliteWebhookDeliveries({ file: path.join(settings.dataDir, 'webhooks.db') });
-  const bus = tracedBus(meteredBus(createInProcessBus(), metrics), 'in-process');
+  const { bus, eventStore, projector } = instrumentParcelStreams(metrics, {
+    bus: createInProcessBus(),
+    system: 'in-process',
+    eventStore: sqlite,
+    views: projections.parcels,
+  });
   const ref = loadReferenceData(settings.referenceDir);
   const accounts = loadAccounts(settings.accountsFile);
-  const projector = tracedProjector(createParcelProjector({ eventStore, views: projections.parcels }));
 
   const common = { eventStore, projector, bus, clock, ids, ref, views: projections.parcels, onProjectionError };
   const tracking = createTrackingService({ ...common, renderTimeoutMs: settings.commandTimeoutMs });

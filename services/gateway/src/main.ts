@@ -6,11 +6,10 @@ import { systemClock } from '@parcel-logistics/domain';
 import { loadAccounts, loadReferenceData } from '@parcel-logistics/reference-data';
 import {
   createMetrics,
+  instrumentBus,
   loggerOptions,
-  meteredBus,
   meteredHttp,
   startTelemetry,
-  tracedBus,
   tracedHttp,
 } from '@parcel-logistics/telemetry';
 import {
@@ -31,7 +30,7 @@ const log = pino(
   loggerOptions({ level: settings.logLevel, base: { service: 'gateway', instance: distributed.instanceId } }),
 );
 const metrics = createMetrics();
-const bus = tracedBus(meteredBus(await connectBus(distributed, log), metrics), 'kafka');
+const bus = instrumentBus(await connectBus(distributed, log), metrics, 'kafka');
 const [projections, webhooks] = await Promise.all([connectProjections(distributed), connectWebhooks(distributed)]);
 const app = createGatewayApp({
   bus,

@@ -2,7 +2,7 @@
 import pino from 'pino';
 import { loadSettings } from '@parcel-logistics/config';
 import { loadReferenceData } from '@parcel-logistics/reference-data';
-import { createMetrics, loggerOptions, meteredBus, startTelemetry, tracedBus } from '@parcel-logistics/telemetry';
+import { createMetrics, instrumentBus, loggerOptions, startTelemetry } from '@parcel-logistics/telemetry';
 import { connectBus, connectProjections, runService } from '@parcel-logistics/wiring';
 import { createLabelRenderer } from './index.ts';
 import { createLabelService } from './renderingLabel/handler.ts';
@@ -17,7 +17,7 @@ const log = pino(
 const renderer = await createLabelRenderer({ ref: loadReferenceData(settings.referenceDir) });
 const [kafka, projections] = await Promise.all([connectBus(distributed, log), connectProjections(distributed)]);
 const metrics = createMetrics();
-const bus = tracedBus(meteredBus(kafka, metrics), 'kafka');
+const bus = instrumentBus(kafka, metrics, 'kafka');
 const service = createLabelService({ bus, views: projections.parcels, renderer });
 await runService({
   log,

@@ -1,19 +1,15 @@
 /** Distributed composition root of the order service: Kafka bus, event store, MongoDB projections, the LMX carrier over HTTP. */
 import pino from 'pino';
-import { createParcelProjector, randomIds } from '@parcel-logistics/application';
+import { randomIds } from '@parcel-logistics/application';
 import { createLmxClient, lmxCarrierClients } from '@parcel-logistics/carriers';
 import { loadSettings, SettingsError } from '@parcel-logistics/config';
 import { systemClock } from '@parcel-logistics/domain';
 import { loadReferenceData } from '@parcel-logistics/reference-data';
 import {
   createMetrics,
+  instrumentParcelStreams,
   loggerOptions,
-  meteredBus,
-  meteredEventStore,
   startTelemetry,
-  tracedBus,
-  tracedEventStore,
-  tracedProjector,
   watchRegistrationBacklog,
 } from '@parcel-logistics/telemetry';
 import { connectBus, connectEventStore, connectProjections, runService } from '@parcel-logistics/wiring';
@@ -34,13 +30,17 @@ const [kafka, store, projections] = await Promise.all([
   connectEventStore(settings, log, { onCommit: metrics.onCommit }),
   connectProjections(distributed),
 ]);
-const bus = tracedBus(meteredBus(kafka, metrics), 'kafka');
-const eventStore = tracedEventStore(meteredEventStore(store, metrics));
+const { bus, eventStore, projector } = instrumentParcelStreams(metrics, {
+  bus: kafka,
+  system: 'kafka',
+  eventStore: store,
+  views: projections.parcels,
+});
 const ref = loadReferenceData(settings.referenceDir);
 const lmx = createLmxClient({ baseUrl: settings.carriers.lmxUrl });
 const service = createOrderService({
   eventStore,
-  projector: tracedProjector(createParcelProjector({ eventStore, views: projections.parcels })),
+  projector,
   views: projections.parcels,
   bus,
   ref,

@@ -1,19 +1,10 @@
 /** Distributed composition root of the tracking service: Kafka bus, event store, MongoDB projections. */
 import pino from 'pino';
-import { createParcelProjector, randomIds } from '@parcel-logistics/application';
+import { randomIds } from '@parcel-logistics/application';
 import { loadSettings } from '@parcel-logistics/config';
 import { systemClock } from '@parcel-logistics/domain';
 import { loadReferenceData } from '@parcel-logistics/reference-data';
-import {
-  createMetrics,
-  loggerOptions,
-  meteredBus,
-  meteredEventStore,
-  startTelemetry,
-  tracedBus,
-  tracedEventStore,
-  tracedProjector,
-} from '@parcel-logistics/telemetry';
+import { createMetrics, instrumentParcelStreams, loggerOptions, startTelemetry } from '@parcel-logistics/telemetry';
 import { connectBus, connectEventStore, connectProjections, runService } from '@parcel-logistics/wiring';
 import { createTrackingService } from './index.ts';
 
@@ -30,11 +21,15 @@ const [kafka, store, projections] = await Promise.all([
   connectEventStore(settings, log, { onCommit: metrics.onCommit }),
   connectProjections(distributed),
 ]);
-const bus = tracedBus(meteredBus(kafka, metrics), 'kafka');
-const eventStore = tracedEventStore(meteredEventStore(store, metrics));
+const { bus, eventStore, projector } = instrumentParcelStreams(metrics, {
+  bus: kafka,
+  system: 'kafka',
+  eventStore: store,
+  views: projections.parcels,
+});
 const service = createTrackingService({
   eventStore,
-  projector: tracedProjector(createParcelProjector({ eventStore, views: projections.parcels })),
+  projector,
   views: projections.parcels,
   bus,
   ref: loadReferenceData(settings.referenceDir),

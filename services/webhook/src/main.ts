@@ -7,13 +7,7 @@
 import pino from 'pino';
 import { loadSettings } from '@parcel-logistics/config';
 import { systemClock } from '@parcel-logistics/domain';
-import {
-  createMetrics,
-  loggerOptions,
-  meteredEventStore,
-  startTelemetry,
-  tracedEventStore,
-} from '@parcel-logistics/telemetry';
+import { createMetrics, instrumentEventStore, loggerOptions, startTelemetry } from '@parcel-logistics/telemetry';
 import { connectEventStore, connectWebhooks, runService } from '@parcel-logistics/wiring';
 import { createWebhookService } from './index.ts';
 
@@ -29,7 +23,7 @@ const [store, { endpoints, deliveries }] = await Promise.all([
   connectEventStore(settings, log, { onCommit: metrics.onCommit }),
   connectWebhooks(distributed),
 ]);
-const eventStore = tracedEventStore(meteredEventStore(store, metrics));
+const eventStore = instrumentEventStore(store, metrics);
 const service = createWebhookService({
   eventStore,
   endpoints,

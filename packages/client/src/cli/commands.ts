@@ -1,44 +1,12 @@
 /** The commands of `parcelctl`: what each takes, its help, and the calls it makes. */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { InterfaceAClient } from '../interfaceA.ts';
-import type { InterfaceBClient } from '../interfaceB.ts';
 import { signedHeaders } from '../signature.ts';
 import type { MutatingCallOptions } from '../transport.ts';
 import type { CreateLabelRequest, Order } from '../types.ts';
 import { EXIT, mapData, printJson, report, UsageError } from './output.ts';
 import { webhook } from './webhookCommand.ts';
-
-/** Options only some commands take (the global ones are in main.ts). */
-export type CommandOption =
-  | 'idempotency-key'
-  | 'format'
-  | 'out'
-  | 'origin'
-  | 'destination'
-  | 'direction'
-  | 'description'
-  | 'limit'
-  | 'cursor'
-  | 'event';
-
-export interface Context {
-  args: string[];
-  options: Partial<Record<CommandOption, string>>;
-  b(): InterfaceBClient;
-  a(): InterfaceAClient;
-  credentials(): { apiName: string; apiKey: string };
-}
-
-export interface Command {
-  name: string;
-  usage: string;
-  summary: string;
-  /** More of the help: what the command prints, and its options. */
-  details: string;
-  options: readonly CommandOption[];
-  run(context: Context): Promise<number>;
-}
+import type { Command, Context } from './command.ts';
 
 const IDEMPOTENCY_HELP =
   '  --idempotency-key <key>  the Idempotency-Key to send (default: a new UUID, the same on every retry)';

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { InterfaceAClient } from '../interfaceA.ts';
 import { InterfaceBClient } from '../interfaceB.ts';
 import { COMMANDS } from './commands.ts';
-import type { Command, CommandOption, Context } from './commands.ts';
+import type { Command, CommandOption, Context } from './command.ts';
 import { EXIT, UsageError } from './output.ts';
 
 const DEFAULT_URL = 'http://localhost:8080';

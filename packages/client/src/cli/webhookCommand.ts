@@ -1,5 +1,5 @@
 /** `parcelctl webhook …`: the account's webhook endpoints, their delivery log and replay, one sub-command per operation. */
-import type { Command, Context } from './commands.ts';
+import type { Command, Context } from './command.ts';
 import type { WebhookPage } from '../interfaceB.ts';
 import { report, UsageError } from './output.ts';
 

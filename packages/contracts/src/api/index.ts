@@ -1,5 +1,6 @@
 /** The HTTP surface as data (`@parcel-logistics/contracts/api`): operations, answer schemas, and the OpenAPI document built from them. */
 export * from './schemas.ts';
+export * from './operation.ts';
 export * from './operations.ts';
 export * from './openapi.ts';
 export { DEFAULT_WEBHOOK_MAX_ENDPOINTS, WEBHOOK_SAMPLE } from './webhookOperations.ts';

@@ -7,8 +7,9 @@ import { z } from 'zod';
 import type { ReferenceData } from '@parcel-logistics/reference-data';
 import type { JsonSchema } from '../validation/checks.ts';
 import { ORDER_SCHEMA_NAME, orderSchemas } from '../validation/orderReference.ts';
-import { forAccount, OPERATIONS, SAMPLE } from './operations.ts';
-import type { ErrorDoc, Example, Operation } from './operations.ts';
+import { forAccount } from './operation.ts';
+import { OPERATIONS, SAMPLE } from './operations.ts';
+import type { ErrorDoc, Example, Operation } from './operation.ts';
 import { FailureA, FailureB, SUPPLIED } from './schemas.ts';
 import { headers, idempotencyParameter, SECURITY, securitySchemes, TAGS } from './openapiParts.ts';
 

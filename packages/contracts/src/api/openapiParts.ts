@@ -4,7 +4,7 @@
  */
 import { Idempotency } from '../messages.ts';
 import { SAMPLE } from './operations.ts';
-import type { Security } from './operations.ts';
+import type { Security } from './operation.ts';
 
 export const SECURITY: Record<Security, Record<string, string[]>[]> = {
   bearer: [{ bearerToken: [] }],

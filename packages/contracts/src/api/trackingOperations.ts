@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { Http, Remarks } from '../messages.ts';
-import type { Operation } from './operations.ts';
+import type { Operation } from './operation.ts';
 import { successB } from './schemas.ts';
 
 const PublicActivity = z.strictObject({

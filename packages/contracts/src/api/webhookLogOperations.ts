@@ -17,7 +17,7 @@ import {
   WebhookReplayQuery,
   WebhookReplayView,
 } from '../webhookLog.ts';
-import type { Operation } from './operations.ts';
+import type { Operation } from './operation.ts';
 import { successB } from './schemas.ts';
 import { business, endpointIdErrors, failB, okB, WEBHOOK_SAMPLE } from './webhookOperations.ts';
 

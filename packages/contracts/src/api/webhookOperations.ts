@@ -14,7 +14,7 @@ import {
   WebhookEndpointIdRequest,
   WebhookEndpointView,
 } from '../webhooks.ts';
-import type { ErrorDoc, Operation } from './operations.ts';
+import type { ErrorDoc, Operation } from './operation.ts';
 import { successB } from './schemas.ts';
 
 /** The endpoint cap of the default configuration (PARCEL_WEBHOOK_MAX_ENDPOINTS). */

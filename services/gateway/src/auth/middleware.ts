@@ -1,17 +1,17 @@
 import type { NextFunction, Request, Response } from 'express';
-import { A, CODE_FAILURE, CODE_TOKEN_ERROR } from '@parcel-logistics/contracts';
+import { A, CODE_TOKEN_ERROR } from '@parcel-logistics/contracts';
 import type { Clock } from '@parcel-logistics/domain';
 import type { TokenStore } from '@parcel-logistics/projections';
 import type { Account } from '@parcel-logistics/reference-data';
 import { setAccount } from '../context.ts';
-import { sendA, sendB } from '../http/interfaces.ts';
+import { failB, sendA } from '../http/interfaces.ts';
 import { verifyBearer } from './bearer.ts';
 import { verifySignedHeaders } from './signature.ts';
 
 export function signedHeaders(accountsByName: ReadonlyMap<string, Account>, clock: Clock) {
   return (req: Request, res: Response, next: NextFunction) => {
     const result = verifySignedHeaders(req.headers, accountsByName, clock.now().getTime());
-    if (!result.ok) return sendB(res, CODE_FAILURE, result.message, []);
+    if (!result.ok) return failB(res, result.message);
     setAccount(res, result.account);
     next();
   };

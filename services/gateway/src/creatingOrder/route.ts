@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
 import {
   B,
-  CODE_FAILURE,
   CODE_SUCCESS,
   DEADLINE_HEADER,
   deadlineFor,
@@ -17,7 +16,7 @@ import { lockerStationFor } from '@parcel-logistics/domain';
 import type { Account } from '@parcel-logistics/reference-data';
 import { accountOf } from '../context.ts';
 import type { GatewayCommands, GatewayConfig, GatewayContext, Mounting } from '../context.ts';
-import { sendB } from '../http/interfaces.ts';
+import { failB, sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
 /** A validated order as the order service registers it: in the domain's words, weights in the account's unit. */
@@ -73,7 +72,7 @@ export function creatingOrder(router: Router, ctx: CreatingOrderDeps): void {
       account,
       ref: ctx.ref,
     });
-    if (!result.ok) return sendB(res, CODE_FAILURE, result.message, []);
+    if (!result.ok) return failB(res, result.message);
     const { order } = result;
     const payload = registrationOf(account, result);
     const commandId = randomUUID();
@@ -88,7 +87,7 @@ export function creatingOrder(router: Router, ctx: CreatingOrderDeps): void {
         return settledAfterFailure(ctx, error, key, query, Number(deadline));
       });
     if (!reply.ok && reply.error === 'Expired') throw new Error('create-order command expired before it was handled');
-    if (!reply.ok) return sendB(res, CODE_FAILURE, B.referenceExists(order.custom_tracking_num), []);
+    if (!reply.ok) return failB(res, B.referenceExists(order.custom_tracking_num));
     const data: CreateOrderResult = {
       custom_tracking_num: order.custom_tracking_num,
       wmg_tracking_num: reply.trackingNumber,

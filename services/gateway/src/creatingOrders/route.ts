@@ -5,14 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
-import {
-  B,
-  check,
-  CODE_FAILURE,
-  CODE_SUCCESS,
-  CreateOrdersRequest,
-  validateCreateOrder,
-} from '@parcel-logistics/contracts';
+import { B, check, CODE_SUCCESS, CreateOrdersRequest, validateCreateOrder } from '@parcel-logistics/contracts';
 import type { AcceptOrderBatch, CreateOrder } from '@parcel-logistics/contracts';
 import type { BatchEntry, CreateOrdersResult } from '@parcel-logistics/contracts/api';
 import { formatSgt } from '@parcel-logistics/domain';
@@ -20,7 +13,7 @@ import { accountOf } from '../context.ts';
 import type { ProjectionStore } from '@parcel-logistics/projections';
 import type { GatewayCommands, GatewayConfig, GatewayContext, Mounting } from '../context.ts';
 import { registrationOf } from '../creatingOrder/route.ts';
-import { sendB } from '../http/interfaces.ts';
+import { failB, sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
 /**
@@ -35,11 +28,11 @@ export interface CreatingOrdersDeps extends Mounting, Pick<GatewayContext, 'ref'
 
 export function creatingOrders(router: Router, ctx: CreatingOrdersDeps): void {
   mount(router, ctx, 'createOrders', async (req, res) => {
-    if (!ctx.config.batchCreate.enabled) return sendB(res, CODE_FAILURE, B.apiNotFound, []);
+    if (!ctx.config.batchCreate.enabled) return failB(res, B.apiNotFound);
     const body = check(CreateOrdersRequest, req.body);
-    if (!body.ok) return sendB(res, CODE_FAILURE, body.message, []);
+    if (!body.ok) return failB(res, body.message);
     const { max } = ctx.config.batchCreate;
-    if (body.value.orders.length > max) return sendB(res, CODE_FAILURE, B.batchLimit(max), []);
+    if (body.value.orders.length > max) return failB(res, B.batchLimit(max));
 
     const account = accountOf(res);
     const dateTime = formatSgt(ctx.clock.now());

@@ -1,10 +1,10 @@
 /** B10 GET get-barcode: the platform number of the client's own reference, matched case-sensitively. */
 import type { Router } from 'express';
-import { B, check, CODE_FAILURE, CODE_SUCCESS, CustomTrackingNumQuery } from '@parcel-logistics/contracts';
+import { B, check, CODE_SUCCESS, CustomTrackingNumQuery } from '@parcel-logistics/contracts';
 import { accountOf } from '../context.ts';
 import type { ProjectionStore } from '@parcel-logistics/projections';
 import type { Mounting } from '../context.ts';
-import { sendB } from '../http/interfaces.ts';
+import { failB, sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
 /** What get-barcode reaches: the parcel view. */
@@ -15,9 +15,9 @@ export interface GettingBarcodeDeps extends Mounting {
 export function gettingBarcode(router: Router, ctx: GettingBarcodeDeps): void {
   mount(router, ctx, 'getBarcode', async (req, res) => {
     const query = check(CustomTrackingNumQuery, req.query);
-    if (!query.ok) return sendB(res, CODE_FAILURE, query.message, []);
+    if (!query.ok) return failB(res, query.message);
     const view = await ctx.projections.parcels.getByReference(accountOf(res).clientId, query.value.custom_tracking_num);
-    if (!view) return sendB(res, CODE_FAILURE, B.orderNotFound, []);
+    if (!view) return failB(res, B.orderNotFound);
     sendB(res, CODE_SUCCESS, B.success, { barcode: view.trackingNumber });
   });
 }

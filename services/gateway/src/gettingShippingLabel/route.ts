@@ -1,10 +1,10 @@
 /** B7/B8/B9 GET get-shipping-label(-html|-zpl): the label format follows the parcel's service type. No event. */
 import type { Router } from 'express';
-import { B, check, CODE_FAILURE, CODE_SUCCESS, TrackingNumQuery } from '@parcel-logistics/contracts';
+import { B, check, CODE_SUCCESS, TrackingNumQuery } from '@parcel-logistics/contracts';
 import type { RenderLabel } from '@parcel-logistics/contracts';
 import { accountOf } from '../context.ts';
 import type { GatewayCommands, Mounting } from '../context.ts';
-import { sendB } from '../http/interfaces.ts';
+import { failB, sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
 const endpoints: { operation: string; format: RenderLabel['payload']['format']; field: string }[] = [
@@ -22,7 +22,7 @@ export function gettingShippingLabel(router: Router, ctx: GettingShippingLabelDe
   for (const { operation, format, field } of endpoints) {
     mount(router, ctx, operation, async (req, res) => {
       const query = check(TrackingNumQuery, req.query);
-      if (!query.ok) return sendB(res, CODE_FAILURE, query.message, []);
+      if (!query.ok) return failB(res, query.message);
       // Keyed by parcel.
       const trackingNumber = query.value.tracking_num;
       const rendered = await ctx.commands.label('RenderLabel', trackingNumber, {
@@ -30,8 +30,7 @@ export function gettingShippingLabel(router: Router, ctx: GettingShippingLabelDe
         trackingNumber,
         format,
       });
-      if (!rendered.ok)
-        return sendB(res, CODE_FAILURE, rendered.error === 'ParcelNotFound' ? B.orderNotFound : rendered.message, []);
+      if (!rendered.ok) return failB(res, rendered.error === 'ParcelNotFound' ? B.orderNotFound : rendered.message);
       sendB(res, CODE_SUCCESS, B.success, { [field]: rendered.content });
     });
   }

@@ -14,8 +14,12 @@ export function sendB(res: Response, code: number, message: string, data: unknow
   res.status(status).json(envelopeB(code, message, data));
 }
 
-/** A B failure answer (code 1, HTTP 200, empty data): what every refused request of interface B gets. */
-export const failB = (res: Response, message: string): void => sendB(res, CODE_FAILURE, message, []);
+/**
+ * A B failure answer (code 1, empty data): what every refused request of interface B gets, with
+ * HTTP 200 unless the operation answers another status (404 unknown asset, 401 bad signature, …).
+ */
+export const failB = (res: Response, message: string, status = 200): void =>
+  sendB(res, CODE_FAILURE, message, [], status);
 
 export function sendFor(req: Request, res: Response, code: number, message: string, status: number): void {
   if (interfaceOf(req.path) === 'A') sendA(res, code, message, [], status);

@@ -13,7 +13,7 @@ import type { MultiStatusResult } from '@parcel-logistics/contracts/api';
 import { accountOf } from '../context.ts';
 import type { ProjectionStore } from '@parcel-logistics/projections';
 import type { Mounting } from '../context.ts';
-import { sendB } from '../http/interfaces.ts';
+import { failB, sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 import { statusRecordB } from '../statusRecords.ts';
 
@@ -25,7 +25,7 @@ export interface QueryingStatusDeps extends Mounting {
 export function queryingStatus(router: Router, ctx: QueryingStatusDeps): void {
   mount(router, ctx, 'queryStatus', async (req, res) => {
     const query = check(TrackingNumQuery, req.query);
-    if (!query.ok) return sendB(res, CODE_FAILURE, query.message, []);
+    if (!query.ok) return failB(res, query.message);
     const number = query.value.tracking_num;
     const view = await ctx.projections.parcels.getForClient(accountOf(res).clientId, number);
     if (!view) return sendB(res, CODE_FAILURE, B.fail, { tracking_number: number, remarks: Remarks.noRecord });
@@ -34,7 +34,7 @@ export function queryingStatus(router: Router, ctx: QueryingStatusDeps): void {
 
   mount(router, ctx, 'queryMultiStatus', async (req, res) => {
     const body = check(QueryMultiStatusRequest, req.body);
-    if (!body.ok) return sendB(res, CODE_FAILURE, body.message, []);
+    if (!body.ok) return failB(res, body.message);
     const numbers = body.value.tracking_nums;
     const found = await ctx.projections.parcels.getManyForClient(accountOf(res).clientId, numbers);
     const data: MultiStatusResult = { success: [], errors: [] };

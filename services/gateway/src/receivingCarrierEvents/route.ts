@@ -9,7 +9,7 @@ import { B, Callback, CODE_FAILURE, CODE_SUCCESS, Remarks } from '@parcel-logist
 import type { RecordCarrierEvent } from '@parcel-logistics/contracts';
 import { parseCarrierEvent, verifyCarrierSignature } from '@parcel-logistics/carriers';
 import type { GatewayCommands, GatewayContext, Mounting } from '../context.ts';
-import { sendB } from '../http/interfaces.ts';
+import { failB, sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
 /**
@@ -23,13 +23,13 @@ export interface ReceivingCarrierEventsDeps extends Mounting, Pick<GatewayContex
 export function receivingCarrierEvents(router: Router, ctx: ReceivingCarrierEventsDeps): void {
   mount(router, ctx, 'receiveCarrierEvent', async (req, res) => {
     const carrier = ctx.ref.carriers.get(String(req.params.carrierCode));
-    if (!carrier?.eventSecret) return sendB(res, CODE_FAILURE, Callback.unknownCarrier, [], 404);
+    if (!carrier?.eventSecret) return failB(res, Callback.unknownCarrier, 404);
     const raw = res.locals.rawBody as Buffer;
     if (!verifyCarrierSignature(raw, req.header('x-carrier-signature'), carrier.eventSecret)) {
-      return sendB(res, CODE_FAILURE, B.authInvalid(Callback.signatureHeader), [], 401);
+      return failB(res, B.authInvalid(Callback.signatureHeader), 401);
     }
     const parsed = parseCarrierEvent(req.body);
-    if (!parsed.ok) return sendB(res, CODE_FAILURE, parsed.message, [], 400);
+    if (!parsed.ok) return failB(res, parsed.message, 400);
     const { partnerTrackingNo, carrierCode, eventTime, location, remarks, receiveBy, pod } = parsed.event;
     const payload: RecordCarrierEvent['payload'] = {
       carrier: carrier.code,

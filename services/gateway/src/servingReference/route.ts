@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Response, Router } from 'express';
-import { B, CODE_FAILURE } from '@parcel-logistics/contracts';
+import { B } from '@parcel-logistics/contracts';
 import type { GatewayContext, Mounting } from '../context.ts';
-import { sendB } from '../http/interfaces.ts';
+import { failB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 import { openApiDocument } from './document.ts';
 
@@ -102,7 +102,7 @@ export function servingReference(router: Router, ctx: ServingReferenceDeps): voi
   mount(router, ctx, 'apiReferenceAsset', (req, res) => {
     const name = String(req.params.asset);
     const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
-    if (!asset) return sendB(res, CODE_FAILURE, B.apiNotFound, [], 404);
+    if (!asset) return failB(res, B.apiNotFound, 404);
     let body = loaded.get(name);
     if (!body) loaded.set(name, (body = asset.load()));
     page(res, asset.type, body);

@@ -5,12 +5,12 @@
  * one and a parcel with nothing to show get the same answer: 404 and the same page or body.
  */
 import type { NextFunction, Request, Response, Router } from 'express';
-import { B, CODE_FAILURE, CODE_SUCCESS, Http, Remarks, type PublicTracking } from '@parcel-logistics/contracts';
+import { B, CODE_SUCCESS, Http, Remarks, type PublicTracking } from '@parcel-logistics/contracts';
 import { isValidTrackingNumber } from '@parcel-logistics/domain';
 import type { ProjectionStore } from '@parcel-logistics/projections';
 import type { GatewayConfig, GatewayContext, Mounting } from '../context.ts';
 import { addressRateLimit } from '../http/addressRateLimit.ts';
-import { sendB } from '../http/interfaces.ts';
+import { failB, sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 import { CSP, limitedPage, nothingPage, searchPage, trackingPage } from './page.ts';
 
@@ -75,7 +75,7 @@ export interface TrackingParcelDeps extends Mounting, Pick<GatewayContext, 'cloc
 
 export function trackingParcel(router: Router, ctx: TrackingParcelDeps): void {
   const limit = addressRateLimit(ctx.config.trackRateLimitPerMinute, ctx.clock, (req, res) => {
-    if (wantsJson(req)) json(res, 429, 'no-store', () => sendB(res, CODE_FAILURE, Http.rateLimited, [], 429));
+    if (wantsJson(req)) json(res, 429, 'no-store', () => failB(res, Http.rateLimited, 429));
     else html(res, 429, limitedPage(), 'no-store');
   });
   const read = async (typed: string): Promise<PublicTracking | null> =>
@@ -89,7 +89,7 @@ export function trackingParcel(router: Router, ctx: TrackingParcelDeps): void {
   });
   mount(router, ctx, 'trackingJson', limit, async (req, res) => {
     const found = await read(String(req.params.tracking_number));
-    if (!found) return json(res, 404, 'no-store', () => sendB(res, CODE_FAILURE, Remarks.noRecord, [], 404));
+    if (!found) return json(res, 404, 'no-store', () => failB(res, Remarks.noRecord, 404));
     json(res, 200, FOUND_CACHE, () => sendB(res, CODE_SUCCESS, B.success, trackingB(found)));
   });
   mount(router, ctx, 'trackingPage', limit, async (req, res) => {
@@ -101,7 +101,7 @@ export function trackingParcel(router: Router, ctx: TrackingParcelDeps): void {
   // A path express cannot decode (`/track/%E0%A4%A`) is a number nobody has: the same answer.
   router.use('/track', (error: unknown, req: Request, res: Response, next: NextFunction) => {
     if ((error as { status?: number }).status !== 400) return next(error);
-    if (wantsJson(req)) return json(res, 404, 'no-store', () => sendB(res, CODE_FAILURE, Remarks.noRecord, [], 404));
+    if (wantsJson(req)) return json(res, 404, 'no-store', () => failB(res, Remarks.noRecord, 404));
     html(res, 404, nothingPage(''), 'no-store');
   });
 }
