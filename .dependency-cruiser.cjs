@@ -82,9 +82,8 @@ module.exports = {
       name: 'domain-imports-no-workspace-package',
       comment:
         'The domain is at the bottom: it imports no workspace package (@parcel-logistics/*), only its own ' +
-        'modules. Severity "warn" while the domain → contracts dependency is being removed; it becomes ' +
-        '"error" once the domain depends on nothing.',
-      severity: 'warn',
+        'modules.',
+      severity: 'error',
       from: { path: '^packages/domain/' },
       // By path once resolved; by name when not (a workspace package the domain does not list).
       to: { path: ['^(packages|services)/', '^@parcel-logistics/'], pathNot: '^packages/domain/' },
