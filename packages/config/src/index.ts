@@ -106,6 +106,12 @@ function webhookSettings(env: NodeJS.ProcessEnv): Settings['webhooks'] {
   };
 }
 
+/** The master key's settings as the variables that name them, for `resolveMasterKey` of @parcel-logistics/keys. */
+export const masterKeyVariables = ({ personalData }: Pick<Settings, 'personalData'>): Record<string, string> => ({
+  ...(personalData.masterKey ? { PARCEL_MASTER_KEY: personalData.masterKey } : {}),
+  ...(personalData.masterKeyFile ? { PARCEL_MASTER_KEY_FILE: personalData.masterKeyFile } : {}),
+});
+
 /** The embedded wiring's settings; with `service` (the distributed wiring), its `distributed` ones too. */
 export function loadSettings(env?: NodeJS.ProcessEnv): Settings;
 export function loadSettings(env: NodeJS.ProcessEnv, service: string): Settings & { distributed: DistributedSettings };

@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import type { Bus } from '@parcel-logistics/bus';
 import { createKafkaBus } from '@parcel-logistics/bus-kafka';
-import { SettingsError } from '@parcel-logistics/config';
+import { masterKeyVariables, SettingsError } from '@parcel-logistics/config';
 import type { DistributedSettings, Settings } from '@parcel-logistics/config';
 import { sealingEventStore } from '@parcel-logistics/application';
 import type { SealingEventStore } from '@parcel-logistics/application';
@@ -39,23 +39,6 @@ export async function connectBus(settings: DistributedSettings, log: Logger): Pr
 /** The settings a distributed composition root reads (`loadSettings(env, service)`). */
 export type ServiceSettings = Settings & { distributed: DistributedSettings };
 
-/** The master key as the settings name it: refused when neither variable is set. */
-export const masterKeyOf = (
-  settings: Pick<Settings, 'personalData'>,
-  wiring: 'embedded' | 'distributed',
-  dataDir?: string,
-  log?: Logger,
-) =>
-  resolveMasterKey({
-    wiring,
-    ...(dataDir === undefined ? {} : { dataDir }),
-    env: {
-      ...(settings.personalData.masterKey ? { PARCEL_MASTER_KEY: settings.personalData.masterKey } : {}),
-      ...(settings.personalData.masterKeyFile ? { PARCEL_MASTER_KEY_FILE: settings.personalData.masterKeyFile } : {}),
-    },
-    ...(log ? { logger: log } : {}),
-  });
-
 /**
  * The personal data's keys (docs/personal-data.md): in PostgreSQL in their own schema
  * (`PARCEL_PG_KEYS_SCHEMA`), whatever the event store, wrapped by the master key; the service
@@ -68,7 +51,7 @@ export async function connectKeys(settings: ServiceSettings, log: Logger): Promi
     throw new SettingsError(
       'PARCEL_PG_URL is required by the key store of the personal data, whatever the event store',
     );
-  const masterKey = await masterKeyOf(settings, 'distributed', undefined, log);
+  const masterKey = await resolveMasterKey({ wiring: 'distributed', env: masterKeyVariables(settings), logger: log });
   const store = await createPostgresKeyStore({
     connectionString: distributed.pgUrl,
     schema: distributed.pgKeysSchema,

@@ -7,17 +7,20 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import pino from 'pino';
 import type { Logger } from 'pino';
-import { randomIds } from '@parcel-logistics/application';
+import { randomIds, sealingEventStore } from '@parcel-logistics/application';
 import type { Ids } from '@parcel-logistics/application';
 import { createInProcessBus } from '@parcel-logistics/bus';
 import { createCarrierSandbox } from '@parcel-logistics/carrier-sandbox';
 import type { CarrierSandbox } from '@parcel-logistics/carrier-sandbox';
 import { createLmxClient, lmxCarrierClients } from '@parcel-logistics/carriers';
+import { masterKeyVariables } from '@parcel-logistics/config';
 import type { Settings } from '@parcel-logistics/config';
 import { OPERATIONS } from '@parcel-logistics/contracts/api';
 import { systemClock } from '@parcel-logistics/domain';
 import type { Clock } from '@parcel-logistics/domain';
 import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
+import { cachedKeyStore, EMBEDDED_KEY_STORE_FILE, resolveMasterKey } from '@parcel-logistics/keys';
+import { createSqliteKeyStore } from '@parcel-logistics/keys/sqlite';
 import { clientIdOf, createGatewayApp } from '@parcel-logistics/gateway';
 import { createLabelRenderer, createLabelService, loadOnFirstRender } from '@parcel-logistics/label';
 import { createOrderService, REGISTRATION_SUBSCRIPTION } from '@parcel-logistics/order';
@@ -75,11 +78,27 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   watchRegistrationBacklog(metrics, REGISTRATION_SUBSCRIPTION);
 
   mkdirSync(settings.dataDir, { recursive: true });
-  const sqlite = createSqliteEventStore({
-    file: path.join(settings.dataDir, 'events.db'),
-    durability: settings.durability,
-    onCommit: metrics.onCommit,
+  // The personal data's keys: their own file beside the events, wrapped by the master key
+  // (generated into the data directory, with a warning, when none is configured).
+  const masterKey = await resolveMasterKey({
+    wiring: 'embedded',
+    dataDir: settings.dataDir,
+    env: masterKeyVariables(settings),
+    logger: log,
   });
+  const keys = createSqliteKeyStore({
+    file: path.join(settings.dataDir, EMBEDDED_KEY_STORE_FILE),
+    masterKey,
+    durability: settings.durability,
+  });
+  const sqlite = sealingEventStore(
+    createSqliteEventStore({
+      file: path.join(settings.dataDir, 'events.db'),
+      durability: settings.durability,
+      onCommit: metrics.onCommit,
+    }),
+    cachedKeyStore(keys),
+  );
   const projections = createSqliteProjectionStore({ file: path.join(settings.dataDir, 'projections.db') });
   const webhooks = createSqliteWebhookStore({ file: path.join(settings.dataDir, 'webhooks.db') });
   const deliveries = createSqliteWebhookDeliveries({ file: path.join(settings.dataDir, 'webhooks.db') });
