@@ -43,6 +43,8 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0
 WORKDIR /app
 COPY --from=deps /app /app
+# The master key's directory, owned by the services' user: a volume mounted on it starts with this owner.
+RUN mkdir -p /run/parcel-keys && chown node:node /run/parcel-keys && chmod 700 /run/parcel-keys
 # The node image's unprivileged user (uid 1000); the services write nothing to the image.
 USER node
 # gateway (PORT 8080), carrier-sandbox (PORT 8090), order/tracking/label health (HEALTH_PORT 9000)

@@ -4,17 +4,25 @@
  * it, default 8080 and 8081; the LMX sandbox on PARCEL_SANDBOX_PORT, default 8090), the others'
  * health ports free. Each process's output goes to .infra/services/<name>.log. Ctrl-C or SIGTERM
  * stops the processes, not the infrastructure. The state is in the PostgreSQL schema
- * PARCEL_PG_SCHEMA and the MongoDB database PARCEL_MONGO_DB (both `parcel` unless set).
+ * PARCEL_PG_SCHEMA and the MongoDB database PARCEL_MONGO_DB (both `parcel` unless set), the
+ * personal data's keys in PARCEL_PG_KEYS_SCHEMA (`parcel_keys`), wrapped by the master key in
+ * .infra/master.key (made on first run) or the file PARCEL_MASTER_KEY_FILE names.
  */
 import path from 'node:path';
-import { requireInfra, Stack, STACK } from '../packages/stack/src/index.ts';
+import { masterKeyFile, requireInfra, Stack, STACK } from '../packages/stack/src/index.ts';
 
 const env = process.env;
 const root = path.resolve(import.meta.dirname, '..');
 const logDir = path.join(root, '.infra/services');
 const stack = new Stack({
   infra: requireInfra(),
-  stores: { pgSchema: env.PARCEL_PG_SCHEMA || 'parcel', mongoDb: env.PARCEL_MONGO_DB || 'parcel' },
+  stores: {
+    pgSchema: env.PARCEL_PG_SCHEMA || 'parcel',
+    pgKeysSchema: env.PARCEL_PG_KEYS_SCHEMA || 'parcel_keys',
+    mongoDb: env.PARCEL_MONGO_DB || 'parcel',
+  },
+  // The master key of the personal data's keys: made once, kept with the infrastructure's state.
+  masterKeyFile: masterKeyFile(env.PARCEL_MASTER_KEY_FILE || path.join(root, '.infra/master.key')),
   ports: { gateway: Number(env.PORT || 8080), sandbox: Number(env.PARCEL_SANDBOX_PORT || 8090) },
   env: env.LOG_LEVEL ? { LOG_LEVEL: env.LOG_LEVEL } : {},
   logDir,

@@ -153,7 +153,11 @@ describe('docker-compose.yml: structure', () => {
       if (source.includes('connectBus(')) wants['kafka-init'] = 'service_completed_successfully';
       if (source.includes('connectProjections(')) wants.mongo = 'service_healthy';
       if (source.includes('connectEventStore('))
-        Object.assign(wants, { postgres: 'service_healthy', kurrentdb: 'service_healthy' });
+        Object.assign(wants, {
+          postgres: 'service_healthy',
+          kurrentdb: 'service_healthy',
+          'master-key': 'service_completed_successfully',
+        });
       if (source.includes('connectWebhooks(')) wants.postgres = 'service_healthy';
       if (source.includes('settings.carriers.lmxUrl')) wants['carrier-sandbox'] = 'service_healthy';
       for (const [target, condition] of Object.entries(wants))
@@ -282,6 +286,8 @@ const anywhere: Placement = {
   mongo: 'm',
   pgSchema: 's',
   mongoDb: 'd',
+  pgKeysSchema: 'ks',
+  masterKeyFile: '/mk',
   host: 'h',
   port: 1,
   gatewayUrl: 'g',

@@ -57,7 +57,8 @@ const services = compose.services;
 export const names = Object.keys(services);
 
 export const OURS = ['gateway-1', 'gateway-2', 'order', 'tracking', 'label', 'webhook', 'carrier-sandbox'] as const;
-export const INFRA = ['kafka', 'kafka-init', 'postgres', 'kurrentdb', 'mongo', 'jaeger'] as const;
+/** The infrastructure, and the one-shots that prepare it (topics, the master key). */
+export const INFRA = ['kafka', 'kafka-init', 'master-key', 'postgres', 'kurrentdb', 'mongo', 'jaeger'] as const;
 
 export const service = (name: string): ComposeService => {
   const s = services[name];

@@ -20,6 +20,10 @@ export interface Placement {
   mongo: string;
   pgSchema: string;
   mongoDb: string;
+  /** The PostgreSQL schema of the personal data's keys, apart from the events'. */
+  pgKeysSchema: string;
+  /** The file holding the master key (base64 of 32 bytes) that wraps those keys. */
+  masterKeyFile: string;
   host: string;
   /** The process's own port: HTTP for the gateway and the sandbox, health and metrics for the others; 0 for any free one. */
   port: number;
@@ -43,11 +47,13 @@ export interface ServiceSpec {
   addresses(at: Placement): Record<string, string>;
 }
 
-/** What `loadDistributed` of @parcel-logistics/config connects to. */
+/** What `loadDistributed` of @parcel-logistics/config connects to, and the master key of the personal data's keys. */
 const stores = (at: Placement): Record<string, string> => ({
   PARCEL_KAFKA_BROKERS: at.kafka,
   PARCEL_PG_URL: at.pg,
   PARCEL_PG_SCHEMA: at.pgSchema,
+  PARCEL_PG_KEYS_SCHEMA: at.pgKeysSchema,
+  PARCEL_MASTER_KEY_FILE: at.masterKeyFile,
   PARCEL_MONGO_URL: at.mongo,
   PARCEL_MONGO_DB: at.mongoDb,
 });

@@ -10,6 +10,8 @@ const at: Placement = {
   mongo: 'mongodb://m',
   pgSchema: 's',
   mongoDb: 'd',
+  pgKeysSchema: 'ks',
+  masterKeyFile: '/mk',
   host: 'h',
   port: 7,
   gatewayUrl: 'http://g',

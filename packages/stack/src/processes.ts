@@ -4,8 +4,9 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import type { WriteStream } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -48,8 +49,10 @@ export interface ServiceProcess {
 
 export interface StackOptions {
   infra: Infra;
-  /** The PostgreSQL schema and MongoDB database of the services' state. */
-  stores: { pgSchema: string; mongoDb: string };
+  /** The PostgreSQL schemas (events and keys) and MongoDB database of the services' state. */
+  stores: Stores;
+  /** The master key's file (base64 of 32 bytes): `masterKeyFile` makes one. */
+  masterKeyFile: string;
   /** Drops `stores` at stop(): a run's own state. */
   dropStores?: boolean;
   /** Fixed ports: the gateways on `gateway`, `gateway + 1`, ...; the sandbox on `sandbox`. Without, each process takes a free one. */
@@ -64,6 +67,21 @@ export interface StackOptions {
   echo?: boolean;
 }
 
+export interface Stores {
+  pgSchema: string;
+  pgKeysSchema: string;
+  mongoDb: string;
+}
+
+/** A master key in `file`, made (base64 of 32 random bytes, owner-only) unless the file is there. */
+export function masterKeyFile(file: string): string {
+  if (!existsSync(file)) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+  }
+  return file;
+}
+
 const HOST = '127.0.0.1';
 const running = (p: ServiceProcess) => p.child.exitCode === null && p.child.signalCode === null;
 
@@ -75,7 +93,7 @@ export class Stack {
     this.options = options;
   }
 
-  get stores(): { pgSchema: string; mongoDb: string } {
+  get stores(): Stores {
     return this.options.stores;
   }
 
@@ -94,10 +112,11 @@ export class Stack {
 
   /** The environment of the next process of `service`, from the description. */
   private environment(service: ServiceName, extra: Record<string, string> = {}): Record<string, string> {
-    const { infra, stores } = this.options;
+    const { infra, stores, masterKeyFile } = this.options;
     const placement = {
       ...infra,
       ...stores,
+      masterKeyFile,
       host: HOST,
       port: this.fixedPort(service),
       gatewayUrl: this.gateways[0] ?? '',
@@ -230,11 +249,13 @@ export class Stack {
       await Promise.all([db.connect(), mongo.connect()]);
       await Promise.all([
         db.query(`DROP SCHEMA IF EXISTS "${stores.pgSchema}" CASCADE`),
+        db.query(`DROP SCHEMA IF EXISTS "${stores.pgKeysSchema}" CASCADE`),
         mongo.db(stores.mongoDb).dropDatabase(),
       ]);
     } finally {
       await Promise.allSettled([db.end(), mongo.close()]);
     }
+    rmSync(path.dirname(this.options.masterKeyFile), { recursive: true, force: true });
   }
 }
 
@@ -245,15 +266,16 @@ export const RUN_SETTINGS: Readonly<Record<string, string>> = {
 };
 
 /**
- * A stack of its own for one run (the e2e suites, the benchmarks): free ports, a PostgreSQL schema
- * and a MongoDB database named for the run and dropped by stop(), RUN_SETTINGS. Kafka's topics are
+ * A stack of its own for one run (the e2e suites, the benchmarks): free ports, PostgreSQL schemas
+ * (events, keys), a MongoDB database and a master key made for the run and dropped by stop(), RUN_SETTINGS. Kafka's topics are
  * shared (the project's, created by infra/topics.sh).
  */
 export function runStack(options: { env?: Record<string, string>; counts?: Counts; echo?: boolean } = {}): Stack {
   const runId = `run_${randomUUID().slice(0, 8)}`;
   return new Stack({
     infra: requireInfra(),
-    stores: { pgSchema: runId, mongoDb: runId },
+    stores: { pgSchema: runId, pgKeysSchema: `${runId}_keys`, mongoDb: runId },
+    masterKeyFile: masterKeyFile(path.join(mkdtempSync(path.join(tmpdir(), 'parcel-stack-')), 'master.key')),
     dropStores: true,
     counts: options.counts,
     env: { ...RUN_SETTINGS, ...options.env },
