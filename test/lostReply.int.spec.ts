@@ -36,6 +36,8 @@ const order = createOrderService({
   clock,
   ids: randomIds,
   carriers: new Map(),
+  // Nothing is erased here.
+  personalData: { destroyKey: () => Promise.reject(new Error('no erasure in this test')), shred: async () => {} },
 });
 
 /**

@@ -22,6 +22,11 @@ const OPENED_KEPT = 4096;
 export interface SealingEventStore extends EventStore {
   /** The key store behind it (erasure destroys keys there). */
   readonly keys: KeyStore;
+  /**
+   * Destroys a stream's key (idempotent): its sealed values can no longer be read anywhere, and
+   * what this process opened of it is forgotten.
+   */
+  destroyKey(streamName: string): Promise<void>;
   /** Forgets what it opened of a stream, and its cached key (after its key was destroyed). */
   forget(streamName: string): void;
 }
@@ -86,6 +91,10 @@ export function sealingEventStore(store: EventStore, keys: KeyStore | CachedKeyS
   return {
     keys,
     forget,
+    async destroyKey(streamName) {
+      await keys.destroy(streamName);
+      forget(streamName);
+    },
     append: async (request) => store.append(await sealRequest(request)),
     appendMany: async (requests) => store.appendMany(await Promise.all(requests.map(sealRequest))),
     readStream: async (streamName, options) => open(await store.readStream(streamName, options)),
@@ -112,3 +121,22 @@ export function sealingEventStore(store: EventStore, keys: KeyStore | CachedKeyS
     },
   };
 }
+
+/** What erasure does beyond its event: destroys the stream's key, then wipes the stores' files as far as each can. */
+export interface PersonalDataShredder {
+  /** Destroys the stream's key (idempotent). */
+  destroyKey(streamName: string): Promise<void>;
+  /** Wipes what the process's files may still hold of erased values (secure delete, WAL checkpoints, vacuum). */
+  shred(): Promise<void>;
+}
+
+/** The shredder of a sealing event store, its key store and the other stores that held the erased values. */
+export const personalDataShredder = (
+  store: SealingEventStore,
+  ...stores: readonly { shred(): Promise<void> }[]
+): PersonalDataShredder => ({
+  destroyKey: (streamName) => store.destroyKey(streamName),
+  shred: async () => {
+    for (const s of [store.keys, ...stores]) await s.shred();
+  },
+});

@@ -57,17 +57,20 @@ export type OrderCommands = {
     reply: AcceptOrderBatchReply;
   };
   CancelOrders: { payload: { clientId: string; trackingNumbers: string[] }; reply: CancelOrdersReply };
+  /** Erases the personal data of the account's parcels (docs/personal-data.md); answered as cancel-orders is. */
+  ErasePersonalData: { payload: { clientId: string; trackingNumbers: string[] }; reply: CancelOrdersReply };
 };
 
 export type CreateOrder = CommandOf<OrderCommands, 'CreateOrder'>;
 export type SettleCreateOrder = CommandOf<OrderCommands, 'SettleCreateOrder'>;
 export type AcceptOrderBatch = CommandOf<OrderCommands, 'AcceptOrderBatch'>;
 export type CancelOrders = CommandOf<OrderCommands, 'CancelOrders'>;
+export type ErasePersonalData = CommandOf<OrderCommands, 'ErasePersonalData'>;
 
 /** `content`: the CN23 as Base64. */
 export type CreateLabelReply =
   | { ok: true; content: string }
-  | { ok: false; error: 'ParcelNotFound' | 'SelfLabelNotAllowed' }
+  | { ok: false; error: 'ParcelNotFound' | 'SelfLabelNotAllowed' | 'PersonalDataErased' }
   | { ok: false; error: 'RenderFailed'; message: string };
 
 export type RecordCarrierEventReply = { ok: true; recorded: boolean } | { ok: false; error: 'UnknownParcel' };
@@ -117,7 +120,7 @@ export type TrackingCommand = CommandOf<TrackingCommands, keyof TrackingCommands
 /** `content` is Base64 for the PDF formats, the document itself for HTML and ZPL. */
 export type RenderLabelReply =
   | { ok: true; content: string }
-  | { ok: false; error: 'ParcelNotFound' }
+  | { ok: false; error: 'ParcelNotFound' | 'PersonalDataErased' }
   | { ok: false; error: 'RenderFailed'; message: string };
 
 /** The label service's commands (`Topics.labelCommands`). */

@@ -7,6 +7,8 @@ export const A = {
   trackingNumberInvalid: 'TrackingNumber invalid',
   parcelNotFound: 'Parcel not found',
   cannotUndergoOperation: 'The package cannot undergo this operation',
+  /** A label of a parcel whose personal data was erased. */
+  personalDataErased: 'Personal data erased',
   invalidCredentials: 'Invalid credentials',
   /** The generic server-error message; the mailbox is configurable (PARCEL_SUPPORT_EMAIL). */
   genericError: (mailbox: string) => `Error encountered, please contact ${mailbox}`,
@@ -24,6 +26,9 @@ export const B = {
   permissionDenied: 'Permission denied',
   trackingNumsRequired: 'tracking_nums required',
   batchCancelMaximum: 'Batch Cancel Maximum 100 tracking nums',
+  batchEraseMaximum: 'Batch Erase Maximum 100 tracking nums',
+  /** A label of a parcel whose personal data was erased: there is no one left to address it to. */
+  personalDataErased: 'Personal data erased',
   serverError: 'server error',
   require: (field: string) => `${field} require`,
   invalid: (field: string) => `${field} invalid`,

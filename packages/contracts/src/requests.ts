@@ -64,6 +64,16 @@ export const CancelOrdersRequest = z.object({
     .max(100, { error: B.batchCancelMaximum }),
 });
 
+/** POST /openapi/order/erase-personal-data: 1 to 100 numbers, as cancel-orders takes them. */
+export const ErasePersonalDataRequest = z.object({
+  tracking_nums: z
+    .array(z.string({ error: B.invalid('tracking_nums') }), {
+      error: (issue) => (absent(issue.input) ? B.trackingNumsRequired : B.invalid('tracking_nums')),
+    })
+    .min(1, { error: B.trackingNumsRequired })
+    .max(100, { error: B.batchEraseMaximum }),
+});
+
 /** B2 POST /openapi/order/create-orders (when enabled). */
 export const CreateOrdersRequest = z.object({
   orders: z

@@ -280,6 +280,11 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
       },
     },
     idempotency: createMongoIdempotencyStore(idempotency, open),
+    // MongoDB overwrites a document in place and leaves its old bytes to the storage engine's own
+    // reuse, its journal and the oplog; nothing a client can do here (docs/personal-data.md).
+    async shred() {
+      open();
+    },
     async ping() {
       open();
       // `ping` is answered by mongo-java-server too (it lacks `hello`).

@@ -61,6 +61,8 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
   // The views are rebuilt from the event store; a crash of the machine may lose their last writes, not a parcel.
   // It may lose the latest Idempotency-Key records too: a retry of such a request then runs anew.
   db.exec('PRAGMA synchronous = NORMAL');
+  // An overwritten or deleted row's bytes are zeroed, not left in free pages (personal data erased from a view).
+  db.exec('PRAGMA secure_delete = ON');
   db.exec(schema);
   db.exec(idempotencySchema);
   // Files made before the partner lookup existed get its columns (views are re-saved as events arrive).
@@ -225,6 +227,13 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
       },
     },
     idempotency: createSqliteIdempotencyStore(db, open),
+    async shred() {
+      open();
+      commitQueued();
+      // The WAL still holds the pages as they were before: copied back into the database (whose old
+      // bytes secure_delete zeroed) and truncated to nothing.
+      db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    },
     async ping() {
       open();
       get.get('');

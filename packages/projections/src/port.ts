@@ -108,6 +108,11 @@ export interface ProjectionStore {
   tokens: TokenStore;
   /** Idempotency-Key records of the gateway, shared by every gateway process of a deployment. */
   idempotency: IdempotencyStore;
+  /**
+   * After personal data was erased from views: wipes what the store's own files may still hold of
+   * the values it overwrote, as far as the store can (docs/personal-data.md says what each leaves).
+   */
+  shred(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

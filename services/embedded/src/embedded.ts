@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import pino from 'pino';
 import type { Logger } from 'pino';
-import { randomIds, sealingEventStore } from '@parcel-logistics/application';
+import { personalDataShredder, randomIds, sealingEventStore } from '@parcel-logistics/application';
 import type { Ids } from '@parcel-logistics/application';
 import { createInProcessBus } from '@parcel-logistics/bus';
 import { createCarrierSandbox } from '@parcel-logistics/carrier-sandbox';
@@ -165,7 +165,12 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   }
   const lmx = createLmxClient({ baseUrl: lmxUrl });
   const carriers = lmxCarrierClients(ref, lmx);
-  const order = createOrderService({ ...common, carriers, registrationRetryDelayMs: settings.carriers.retryDelayMs });
+  const order = createOrderService({
+    ...common,
+    carriers,
+    registrationRetryDelayMs: settings.carriers.retryDelayMs,
+    personalData: personalDataShredder(sqlite, projections),
+  });
   await order.start();
   log.info({ port, dataDir: settings.dataDir, lmxUrl }, 'parcel service (embedded) listening');
 

@@ -10,6 +10,7 @@ import { checkingHealth } from './checkingHealth/route.ts';
 import type { GatewayContext, GatewayDeps } from './context.ts';
 import { creatingOrder } from './creatingOrder/route.ts';
 import { cancellingOrders } from './cancellingOrders/route.ts';
+import { erasingPersonalData } from './erasingPersonalData/route.ts';
 import { creatingLabel } from './creatingLabel/route.ts';
 import { gettingShippingLabel } from './gettingShippingLabel/route.ts';
 import { creatingOrders } from './creatingOrders/route.ts';
@@ -87,6 +88,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
     queryingStatus,
     gettingStations,
     cancellingOrders,
+    erasingPersonalData,
     gettingShippingLabel,
     gettingBarcode,
     receivingCarrierEvents,

@@ -12,6 +12,8 @@ import type { CreateOrderDeps } from './creatingOrder/handler.ts';
 import { acceptOrderBatch } from './creatingOrders/handler.ts';
 import { startBatchWorker } from './creatingOrders/worker.ts';
 import { startRegistrationWorker } from './registeringWithCarrier/worker.ts';
+import { erasePersonalDataOf } from './erasingPersonalData/handler.ts';
+import type { PersonalDataShredder } from '@parcel-logistics/application';
 
 export type OrderServiceDeps = CreateOrderDeps & {
   bus: Bus;
@@ -21,6 +23,8 @@ export type OrderServiceDeps = CreateOrderDeps & {
   carriers: ReadonlyMap<string, CarrierClient>;
   registrationRetryDelayMs?: number;
   pollIntervalMs?: number;
+  /** Destroys a parcel's key and wipes the stores' files when its personal data is erased. */
+  personalData: PersonalDataShredder;
 };
 
 /** The order service: order commands from the bus, carrier registration and batch creation from the store's log. */
@@ -35,6 +39,7 @@ export function createOrderService(deps: OrderServiceDeps) {
         SettleCreateOrder: (payload) => settleCreateOrder(deps, payload),
         AcceptOrderBatch: (payload, { commandId }) => acceptOrderBatch(deps, payload, commandId),
         CancelOrders: (payload, { commandId }) => cancelOrders(deps, payload, commandId),
+        ErasePersonalData: (payload, { commandId }) => erasePersonalDataOf(deps, payload, commandId),
       });
       const poll = deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {};
       workers = [
@@ -58,4 +63,5 @@ export function createOrderService(deps: OrderServiceDeps) {
 }
 
 export { createOrder } from './creatingOrder/handler.ts';
+export { erasePersonalData } from './erasingPersonalData/handler.ts';
 export { REGISTRATION_SUBSCRIPTION } from './registeringWithCarrier/worker.ts';

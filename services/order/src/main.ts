@@ -1,6 +1,6 @@
 /** Distributed composition root of the order service: Kafka bus, event store, MongoDB projections, the LMX carrier over HTTP. */
 import pino from 'pino';
-import { randomIds } from '@parcel-logistics/application';
+import { personalDataShredder, randomIds } from '@parcel-logistics/application';
 import { createLmxClient, lmxCarrierClients } from '@parcel-logistics/carriers';
 import { loadSettings, SettingsError } from '@parcel-logistics/config';
 import { systemClock } from '@parcel-logistics/domain';
@@ -47,6 +47,7 @@ const service = createOrderService({
   clock: systemClock,
   ids: randomIds,
   carriers: lmxCarrierClients(ref, lmx),
+  personalData: personalDataShredder(store, projections),
   registrationRetryDelayMs: settings.carriers.retryDelayMs,
   onProjectionError: (err) => log.error({ err }, 'inline projection failed; the subscription will repair it'),
 });

@@ -118,6 +118,7 @@ export interface paths {
          *     | 200 | 1 | `Error encountered, please contact <support mailbox>` | Direction is neither horizontal nor vertical |
          *     | 200 | 1 | `Parcel not found` | no parcel of the account matches Barcode, Origin and Destination |
          *     | 200 | 1 | `The package cannot undergo this operation` | the parcel ships under a self-label service type |
+         *     | 200 | 1 | `Personal data erased` | the parcel’s personal data was erased (erase-personal-data, or retention) |
          *     | 200 | 1 | `<renderer message>` | the label could not be rendered |
          *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
          *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
@@ -500,6 +501,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/openapi/order/erase-personal-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase the personal data of orders
+         * @description Erases the personal data of 1 to 100 of the account’s parcels for good: the names, phones, addresses, e-mails, the delivery instruction, and what carriers wrote of who received them (docs/personal-data.md). The parcel stays: its status, history, tracking page and barcode work as before, but labels answer `Personal data erased`. Answered as cancel-orders is: each number on its own, the code 0 even when every number fails. A number erased before is erased again, and answered as erased.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 200 | 1 | `tracking_nums required` | tracking_nums is missing or an empty array |
+         *     | 200 | 1 | `tracking_nums invalid` | tracking_nums is not an array of strings |
+         *     | 200 | 1 | `Batch Erase Maximum 100 tracking nums` | more than 100 numbers |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         *
+         *     **Per-number remarks** (in the answer’s errors list)
+         *
+         *     | remarks | when |
+         *     |---|---|
+         *     | `No Record(s)` | not a parcel of the account |
+         */
+        post: operations["erasePersonalData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi/order-shipping-label/get-shipping-label": {
         parameters: {
             query?: never;
@@ -525,6 +574,7 @@ export interface paths {
          *     | 200 | 1 | `tracking_num require` | tracking_num is missing or blank |
          *     | 200 | 1 | `tracking_num invalid` | tracking_num is repeated or longer than 64 |
          *     | 200 | 1 | `Order Not Found!` | no parcel of the account has this number |
+         *     | 200 | 1 | `Personal data erased` | the parcel’s personal data was erased (erase-personal-data, or retention) |
          *     | 200 | 1 | `<renderer message>` | the label could not be rendered |
          *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
          *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
@@ -563,6 +613,7 @@ export interface paths {
          *     | 200 | 1 | `tracking_num require` | tracking_num is missing or blank |
          *     | 200 | 1 | `tracking_num invalid` | tracking_num is repeated or longer than 64 |
          *     | 200 | 1 | `Order Not Found!` | no parcel of the account has this number |
+         *     | 200 | 1 | `Personal data erased` | the parcel’s personal data was erased (erase-personal-data, or retention) |
          *     | 200 | 1 | `<renderer message>` | the label could not be rendered |
          *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
          *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
@@ -601,6 +652,7 @@ export interface paths {
          *     | 200 | 1 | `tracking_num require` | tracking_num is missing or blank |
          *     | 200 | 1 | `tracking_num invalid` | tracking_num is repeated or longer than 64 |
          *     | 200 | 1 | `Order Not Found!` | no parcel of the account has this number |
+         *     | 200 | 1 | `Personal data erased` | the parcel’s personal data was erased (erase-personal-data, or retention) |
          *     | 200 | 1 | `<renderer message>` | the label could not be rendered |
          *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
          *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
@@ -2561,6 +2613,97 @@ export interface operations {
         };
     };
     cancelOrders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tracking_nums: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["CancelResult"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    erasePersonalData: {
         parameters: {
             query?: never;
             header?: {

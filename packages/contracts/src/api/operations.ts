@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { A, B, Callback, Http, Idempotency, Remarks } from '../messages.ts';
 import {
   CancelOrdersRequest,
+  ErasePersonalDataRequest,
   CarrierEventBody,
   CreateLabelRequest,
   CreateOrdersRequest,
@@ -297,6 +298,7 @@ export const OPERATIONS: readonly Operation[] = [
       business(A.genericError('<support mailbox>'), 'Direction is neither horizontal nor vertical'),
       business(A.parcelNotFound, 'no parcel of the account matches Barcode, Origin and Destination'),
       business(A.cannotUndergoOperation, 'the parcel ships under a self-label service type'),
+      business(A.personalDataErased, 'the parcel’s personal data was erased (erase-personal-data, or retention)'),
       business('<renderer message>', 'the label could not be rendered'),
     ],
     examples: [
@@ -614,6 +616,41 @@ export const OPERATIONS: readonly Operation[] = [
       { name: 'empty', summary: 'No numbers', body: { tracking_nums: [] }, response: failB(B.trackingNumsRequired) },
     ],
   }),
+  withCommon({
+    id: 'erasePersonalData',
+    tag: 'Interface B',
+    method: 'post',
+    path: '/v1/openapi/order/erase-personal-data',
+    summary: 'Erase the personal data of orders',
+    description:
+      'Erases the personal data of 1 to 100 of the account’s parcels for good: the names, phones, addresses, e-mails, ' +
+      'the delivery instruction, and what carriers wrote of who received them (docs/personal-data.md). The parcel ' +
+      'stays: its status, history, tracking page and barcode work as before, but labels answer `' +
+      B.personalDataErased +
+      '`. Answered as cancel-orders is: each number on its own, the code 0 even when every number fails. A number ' +
+      'erased before is erased again, and answered as erased.',
+    security: 'signed',
+    body: ErasePersonalDataRequest,
+    success: successB(CancelResult),
+    errors: [
+      business(B.trackingNumsRequired, 'tracking_nums is missing or an empty array'),
+      business(B.invalid('tracking_nums'), 'tracking_nums is not an array of strings'),
+      business(B.batchEraseMaximum, 'more than 100 numbers'),
+    ],
+    remarks: [{ remark: Remarks.noRecord, when: 'not a parcel of the account' }],
+    examples: [
+      {
+        name: 'erased',
+        summary: 'One parcel erased, one unknown',
+        body: { tracking_nums: [SAMPLE.trackingNumber, SAMPLE.unknownTrackingNumber] },
+        response: okB({
+          success: [SAMPLE.trackingNumber],
+          errors: [{ tracking_number: SAMPLE.unknownTrackingNumber, remarks: Remarks.noRecord }],
+        }),
+      },
+      { name: 'empty', summary: 'No numbers', body: { tracking_nums: [] }, response: failB(B.trackingNumsRequired) },
+    ],
+  }),
   ...(
     [
       {
@@ -660,6 +697,7 @@ export const OPERATIONS: readonly Operation[] = [
         business(B.require('tracking_num'), 'tracking_num is missing or blank'),
         business(B.invalid('tracking_num'), 'tracking_num is repeated or longer than 64'),
         business(B.orderNotFound, 'no parcel of the account has this number'),
+        business(B.personalDataErased, 'the parcel’s personal data was erased (erase-personal-data, or retention)'),
         business('<renderer message>', 'the label could not be rendered'),
       ],
       examples: [

@@ -42,6 +42,7 @@ export function creatingLabel(router: Router, ctx: CreatingLabelDeps): void {
     const reply = await ctx.commands.tracking('CreateLabel', trackingNumber, payload);
     if (reply.ok) return sendA(res, CODE_SUCCESS, A.success, { Base64: reply.content });
     if (reply.error === 'RenderFailed') return sendA(res, CODE_FAILURE, reply.message, []);
+    if (reply.error === 'PersonalDataErased') return sendA(res, CODE_FAILURE, A.personalDataErased, []);
     sendA(res, CODE_FAILURE, reply.error === 'ParcelNotFound' ? A.parcelNotFound : A.cannotUndergoOperation, []);
   });
 }

@@ -1,7 +1,7 @@
 /** B7/B8/B9 GET get-shipping-label(-html|-zpl): the label format follows the parcel's service type. No event. */
 import type { Router } from 'express';
 import { B, check, CODE_SUCCESS, TrackingNumQuery } from '@parcel-logistics/contracts';
-import type { RenderLabel } from '@parcel-logistics/contracts';
+import type { RenderLabel, RenderLabelReply } from '@parcel-logistics/contracts';
 import { accountOf } from '../context.ts';
 import type { GatewayCommands, Mounting } from '../context.ts';
 import { failB, sendB } from '../http/interfaces.ts';
@@ -12,6 +12,14 @@ const endpoints: { operation: string; format: RenderLabel['payload']['format']; 
   { operation: 'getShippingLabelHtml', format: 'html', field: 'html' },
   { operation: 'getShippingLabelZpl', format: 'zpl', field: 'zpl' },
 ];
+
+/** The B answer of a label the label service did not render. */
+const refusalOf = (reply: Extract<RenderLabelReply, { ok: false }>): string =>
+  reply.error === 'RenderFailed'
+    ? reply.message
+    : reply.error === 'PersonalDataErased'
+      ? B.personalDataErased
+      : B.orderNotFound;
 
 /** What the shipping-label routes reach: the label service's commands. */
 export interface GettingShippingLabelDeps extends Mounting {
@@ -30,7 +38,7 @@ export function gettingShippingLabel(router: Router, ctx: GettingShippingLabelDe
         trackingNumber,
         format,
       });
-      if (!rendered.ok) return failB(res, rendered.error === 'ParcelNotFound' ? B.orderNotFound : rendered.message);
+      if (!rendered.ok) return failB(res, refusalOf(rendered));
       sendB(res, CODE_SUCCESS, B.success, { [field]: rendered.content });
     });
   }

@@ -5,7 +5,7 @@
  * nothing is recorded for any of them.
  */
 import type { Router } from 'express';
-import { B, Callback, CODE_FAILURE, CODE_SUCCESS, Remarks } from '@parcel-logistics/contracts';
+import { B, Callback, CODE_SUCCESS, Remarks } from '@parcel-logistics/contracts';
 import type { RecordCarrierEvent } from '@parcel-logistics/contracts';
 import { parseCarrierEvent, verifyCarrierSignature } from '@parcel-logistics/carriers';
 import type { GatewayCommands, GatewayContext, Mounting } from '../context.ts';
@@ -43,7 +43,7 @@ export function receivingCarrierEvents(router: Router, ctx: ReceivingCarrierEven
     };
     const key = `${carrier.code}/${partnerTrackingNo}`;
     const reply = await ctx.commands.tracking('RecordCarrierEvent', key, payload);
-    if (!reply.ok) return sendB(res, CODE_FAILURE, Remarks.noRecord, [], 404);
+    if (!reply.ok) return failB(res, Remarks.noRecord, 404);
     sendB(res, CODE_SUCCESS, B.success, { recorded: reply.recorded });
   });
 }

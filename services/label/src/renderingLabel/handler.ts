@@ -20,6 +20,8 @@ export async function renderLabel(
   // Create-label's tracking service sends the parcel it has just read and decided on: no second read.
   const view = command.parcel ?? (await deps.views.getForClient(command.clientId, command.trackingNumber));
   if (!view || view.clientId !== command.clientId) return { ok: false, error: 'ParcelNotFound' };
+  // No one left to address it to (docs/personal-data.md).
+  if (view.personalDataErased) return { ok: false, error: 'PersonalDataErased' };
   try {
     const job: LabelJob =
       command.format === 'cn23'

@@ -65,7 +65,10 @@ export async function createLabel(
   } catch (error) {
     if (error instanceof NotRendered)
       return error.reply.error === 'ParcelNotFound' ? { ok: false, error: 'ParcelNotFound' } : error.reply;
-    if (error instanceof ParcelError && (error.code === 'ParcelNotFound' || error.code === 'SelfLabelNotAllowed'))
+    if (
+      error instanceof ParcelError &&
+      (error.code === 'ParcelNotFound' || error.code === 'SelfLabelNotAllowed' || error.code === 'PersonalDataErased')
+    )
       return { ok: false, error: error.code };
     throw error;
   }
