@@ -29,7 +29,7 @@ const registrations = (messages: Sent[]) =>
       .map((m) => [(JSON.parse(m.payload) as Payload).data.order.custom_tracking_num, m] as const),
   );
 
-test('the fixture orders created again: ParcelRegistered.v2 in the store, ParcelRegistered.v1 downstream byte for byte', async () => {
+test('the fixture orders created again: ParcelRegistered.v3 (personal values sealed) in the store, ParcelRegistered.v1 downstream byte for byte', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-downstream-v1-'));
   const stack = await startTestStack({}, { dataDir, clock: new TestClock(Date.parse('2026-11-21T01:00:00Z')) });
   try {
@@ -44,12 +44,14 @@ test('the fixture orders created again: ParcelRegistered.v2 in the store, Parcel
     .prepare("SELECT DISTINCT type FROM events WHERE type LIKE 'ParcelRegistered%'")
     .all()
     .map((r) => r.type);
-  const reference = db.prepare("SELECT data FROM events WHERE type = 'ParcelRegistered.v2' LIMIT 1").get() as {
+  const reference = db.prepare("SELECT data FROM events WHERE type = 'ParcelRegistered.v3' LIMIT 1").get() as {
     data: string;
   };
   db.close();
-  expect(types).toEqual(['ParcelRegistered.v2']);
+  expect(types).toEqual(['ParcelRegistered.v3']);
   expect(JSON.parse(reference.data).order).toHaveProperty('reference');
+  expect(JSON.parse(reference.data).order.recipient.name).toBe('');
+  expect(typeof JSON.parse(reference.data).sealed).toBe('string');
 
   const before = registrations(read<Sent[]>('downstream.json'));
   const now = registrations(await downstreamOf(dataDir));

@@ -16,7 +16,7 @@ export async function storedCounts(cluster: Cluster, refs: string[]) {
       [refs.map((ref) => `reference-demo/${ref}`)],
     );
     const registered = await db.query<{ n: string }>(
-      `SELECT count(*)::text AS n FROM "${cluster.runId}".events WHERE type = 'ParcelRegistered.v2' AND data::jsonb #>> '{order,reference}' = ANY($1)`,
+      `SELECT count(*)::text AS n FROM "${cluster.runId}".events WHERE type IN ('ParcelRegistered.v2', 'ParcelRegistered.v3') AND data::jsonb #>> '{order,reference}' = ANY($1)`,
       [refs],
     );
     const views = await mongo
