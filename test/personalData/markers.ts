@@ -53,11 +53,11 @@ export const markedOrder = (m: Markers, overrides: Record<string, unknown> = {})
     ...overrides,
   });
 
-/** The carrier event of a delivery, its personal fields marked. */
-export const markedDelivery = (m: Markers, partner: string) => ({
+/** The carrier event of a delivery, its personal fields marked; at `eventTime` (after the test clock's start by default). */
+export const markedDelivery = (m: Markers, partner: string, eventTime = '2026-11-23T10:15:00+08:00') => ({
   partner_tracking_no: partner,
   event_code: 'DELIVERED',
-  event_time: '2026-11-23T10:15:00+08:00',
+  event_time: eventTime,
   location: m.carrierLocation,
   remarks: m.carrierRemarks,
   receive_by: m.carrierSigner,
