@@ -24,7 +24,7 @@ import type { RecordedEvent } from './port.ts';
 export interface LogReaderOptions {
   /** The store's own read of the global log: events after `afterPosition`, at most `limit`, parsed. */
   readPage(afterPosition: number, limit: number): Promise<RecordedEvent[]> | RecordedEvent[];
-  /** Events kept behind the newest one read, for subscriptions trailing the head (default 2000). */
+  /** Events kept behind the newest one read, for subscriptions trailing the head (default 500). */
   keep?: number;
   /**
    * How long a read that found the head is trusted without a notified commit. 0 (default): until
@@ -68,7 +68,7 @@ function firstAfter(events: readonly RecordedEvent[], position: number): number 
 }
 
 export function createLogReader(options: LogReaderOptions): LogReader {
-  const keep = Math.max(1, options.keep ?? 2000);
+  const keep = Math.max(1, options.keep ?? 500);
   const headValidMs = options.headValidMs ?? 0;
 
   /** The log in (lo, hi] is exactly `events`; undefined until the first read. */
