@@ -3,6 +3,7 @@ import pg from 'pg';
 import { toRecorded } from '@parcel-logistics/eventstore/adapter';
 import type { EventRow } from '@parcel-logistics/eventstore/adapter';
 import {
+  createLogReader,
   startCatchUpSubscription,
   subscriptionRegistry,
   type HandlerErrorListener,
@@ -35,8 +36,11 @@ export interface PostgresEventStoreOptions {
   onCommit?: (groupSize: number) => void;
 }
 
-/** How long a page of the log read for the subscriptions serves others at the same position, at most. */
-const PAGE_KEPT_MS = 50;
+/**
+ * How long the subscriptions' log reader trusts a read that found the head, at most, should the
+ * notification of a commit be lost or late.
+ */
+const HEAD_VALID_MS = 50;
 
 // Text columns and an explicit timestamp format: independent of any pg type parsers set process-wide.
 // The aliases shadow the columns, so ORDER BY names the table's (`e.`) to sort numerically.
@@ -73,14 +77,12 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   const append = createPgAppend(pool, n, undefined, options.onCommit);
   const subscriptions = subscriptionRegistry();
   /**
-   * Every commit wakes all of this process's subscriptions, and those that had caught up read the
-   * same page of the log: it is queried once (the query shared while in flight) and kept until the
-   * next wake, or for PAGE_KEPT_MS at most should a notification be lost. Each reader still gets
-   * objects of its own.
+   * Every page of the log is read and parsed once for all of this process's subscriptions (the
+   * eventstore package's logReader.ts); a commit, notified, voids what the reader knows of the head.
    */
-  let page: { after: number; limit: number; at: number; rows: Promise<EventRow[]> } | undefined;
+  const log = createLogReader({ readPage: (after, limit) => readAll(after, limit), headValidMs: HEAD_VALID_MS });
   const wakeAll = (): void => {
-    page = undefined;
+    log.invalidate();
     subscriptions.wakeAll();
   };
   const listener = createPgListener(options.connectionString, n.channel, wakeAll);
@@ -94,17 +96,6 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     (await pool.query<EventRow>(sql.readAll, [afterPosition, Math.max(0, limit)])).rows;
   const readAll = async (afterPosition: number, limit: number): Promise<RecordedEvent[]> =>
     (await queryPage(afterPosition, limit)).map(toRecorded);
-  const subscriptionPage = async (after: number, limit: number): Promise<RecordedEvent[]> => {
-    const now = Date.now();
-    if (page?.after !== after || page.limit !== limit || now - page.at > PAGE_KEPT_MS) {
-      const current = { after, limit, at: now, rows: queryPage(after, limit) };
-      page = current;
-      current.rows.catch(() => {
-        if (page === current) page = undefined;
-      });
-    }
-    return (await page.rows).map(toRecorded);
-  };
   const submit = async (requests: Parameters<typeof append>[0]) => {
     const { results, wrote } = await append(requests);
     if (wrote) wakeAll();
@@ -135,7 +126,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       listener.start();
       const subscription = startCatchUpSubscription(
         {
-          readAll: subscriptionPage,
+          readAll: (after, limit) => log.read(after, limit),
           headPosition: async () => Number((await pool.query<{ head: string }>(sql.head)).rows[0]!.head),
           loadCheckpoint: async (id) =>
             Number((await pool.query<{ position: string }>(sql.loadCheckpoint, [id])).rows[0]?.position ?? 0),

@@ -11,6 +11,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { toRecorded } from '@parcel-logistics/eventstore/adapter';
 import type { EventRow } from '@parcel-logistics/eventstore/adapter';
 import {
+  createLogReader,
   startCatchUpSubscription,
   subscriptionRegistry,
   type HandlerErrorListener,
@@ -84,26 +85,15 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
     ? writerThreadTransport({ file: options.file, durability, busyTimeoutMs })
     : inThreadTransport(db, durability);
   /**
-   * Every commit wakes all subscriptions, and those that had caught up read the same page of the
-   * log within the same turn of the event loop: its rows are read once and kept until that turn
-   * ends or the next commit, whichever comes first. Each reader still gets objects of its own.
+   * Every page of the log is read and parsed once for all the subscriptions (the eventstore
+   * package's logReader.ts); a commit voids what the reader knows of the head, and so does the end
+   * of the event loop's turn (another process may commit to the same file unseen).
    */
-  let page: { after: number; limit: number; rows: EventRow[] } | undefined;
-  const forgetPage = (): void => {
-    page = undefined;
-  };
-  const subscriptionPage = (after: number, limit: number): RecordedEvent[] => {
-    usable();
-    if (page?.after !== after || page.limit !== limit) {
-      if (!page) setImmediate(forgetPage);
-      page = { after, limit, rows: readAllStmt.all(after, Math.max(0, limit)) as unknown as EventRow[] };
-    }
-    return page.rows.map(toRecorded);
-  };
+  const log = createLogReader({ readPage: (after, limit) => readAll(after, limit) });
   const writer = createGroupCommitWriter(transport, {
     now: options.now ?? (() => new Date()),
     onCommit: () => {
-      forgetPage();
+      log.invalidate();
       subscriptions.wakeAll();
     },
     ...(options.onCommit ? { onGroup: options.onCommit } : {}),
@@ -147,7 +137,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
       open();
       const subscription = startCatchUpSubscription(
         {
-          readAll: async (after, limit) => subscriptionPage(after, limit),
+          readAll: (after, limit) => log.read(after, limit),
           headPosition: async () => {
             usable();
             return (headStmt.get() as { head: number }).head;

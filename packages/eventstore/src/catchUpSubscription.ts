@@ -9,7 +9,11 @@
 import type { RecordedEvent, SubscribeToAllOptions, Subscription } from './port.ts';
 
 export interface CatchUpSource {
-  readAll(afterPosition: number, limit: number): Promise<RecordedEvent[]>;
+  /**
+   * A page of the global log. The events may be shared with other subscriptions of the process
+   * (a `LogReader`'s, frozen): the subscription hands them on and never changes them.
+   */
+  readAll(afterPosition: number, limit: number): Promise<readonly RecordedEvent[]>;
   /** Global position of the last committed event, 0 when the log is empty. */
   headPosition(): Promise<number>;
   loadCheckpoint(subscriptionId: string): Promise<number>;
