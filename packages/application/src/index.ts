@@ -6,3 +6,4 @@ export * from './parcelCommands.ts';
 export * from './parcelEventMessage.ts';
 export * from './parcelOwners.ts';
 export * from './sealingEventStore.ts';
+export * from './sealFormerEvents.ts';

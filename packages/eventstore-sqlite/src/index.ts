@@ -1,1 +1,2 @@
 export { createSqliteEventStore, type SqliteEventStoreOptions } from './sqlite.ts';
+export { createSqliteEventRewriter } from './sqliteRewriter.ts';

@@ -115,3 +115,31 @@ export interface EventStore {
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** A stored event as a one-time migration reads and rewrites it. */
+export interface StoredRow {
+  globalPosition: number;
+  id: string;
+  streamName: string;
+  type: string;
+  data: unknown;
+}
+
+/**
+ * Rewrites stored events in place, by id: for one-time migrations only (sealing the personal
+ * values that events written before held in clear, docs/personal-data.md). Stores that cannot
+ * rewrite an event (KurrentDB's are immutable) have none. Each migration is recorded by name, once.
+ */
+export interface EventRewriter {
+  /** Whether the migration of this name ran to its end. */
+  ran(name: string): Promise<boolean>;
+  /** Events of the given types after `afterPosition`, oldest first, at most `limit`. */
+  page(types: readonly string[], afterPosition: number, limit: number): Promise<StoredRow[]>;
+  /** Replaces type and data of each event, all in one transaction. */
+  rewrite(events: readonly { id: string; type: string; data: unknown }[]): Promise<void>;
+  /** Records that the migration ran, with what it did. */
+  record(name: string, detail: Record<string, unknown>): Promise<void>;
+  /** Leaves no former bytes of rewritten events in the store's files, as far as the store can. */
+  shred(): Promise<void>;
+  close(): Promise<void>;
+}

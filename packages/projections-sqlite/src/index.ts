@@ -1,1 +1,1 @@
-export { createSqliteProjectionStore, type SqliteProjectionStoreOptions } from './sqlite.ts';
+export { createSqliteProjectionStore, vacuumSqliteProjections, type SqliteProjectionStoreOptions } from './sqlite.ts';

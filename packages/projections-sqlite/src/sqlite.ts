@@ -55,6 +55,22 @@ export const byNumberSql = {
 const parseDoc = (row: unknown): StoredParcelView | null =>
   row === undefined ? null : (JSON.parse((row as { doc: string }).doc) as StoredParcelView);
 
+/**
+ * Rebuilds a views file without its free pages, WAL truncated: a file written before the views
+ * zeroed what they overwrite may keep former values there. Run before the store opens (after the
+ * one-time sealing of former events, docs/personal-data.md).
+ */
+export function vacuumSqliteProjections(file: string): void {
+  const db = new DatabaseSync(file);
+  try {
+    db.exec('PRAGMA secure_delete = ON');
+    db.exec('VACUUM');
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+}
+
 export function createSqliteProjectionStore(options: SqliteProjectionStoreOptions): ProjectionStore {
   const db = new DatabaseSync(options.file, { timeout: options.busyTimeoutMs ?? 5000 });
   db.exec('PRAGMA journal_mode = WAL');

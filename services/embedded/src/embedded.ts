@@ -2,12 +2,12 @@
  * The embedded composition root: gateway, order and tracking services in one process, on SQLite
  * (node:sqlite) and the in-process bus. The only place besides the distributed roots that imports adapters.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import pino from 'pino';
 import type { Logger } from 'pino';
-import { personalDataShredder, randomIds, sealingEventStore } from '@parcel-logistics/application';
+import { personalDataShredder, randomIds, sealFormerEvents, sealingEventStore } from '@parcel-logistics/application';
 import type { Ids } from '@parcel-logistics/application';
 import { createInProcessBus } from '@parcel-logistics/bus';
 import { createCarrierSandbox } from '@parcel-logistics/carrier-sandbox';
@@ -18,13 +18,13 @@ import type { Settings } from '@parcel-logistics/config';
 import { OPERATIONS } from '@parcel-logistics/contracts/api';
 import { systemClock } from '@parcel-logistics/domain';
 import type { Clock } from '@parcel-logistics/domain';
-import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
+import { createSqliteEventRewriter, createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
 import { cachedKeyStore, EMBEDDED_KEY_STORE_FILE, resolveMasterKey } from '@parcel-logistics/keys';
 import { createSqliteKeyStore } from '@parcel-logistics/keys/sqlite';
 import { clientIdOf, createGatewayApp } from '@parcel-logistics/gateway';
 import { createLabelRenderer, createLabelService, loadOnFirstRender } from '@parcel-logistics/label';
 import { createOrderService, REGISTRATION_SUBSCRIPTION } from '@parcel-logistics/order';
-import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
+import { createSqliteProjectionStore, vacuumSqliteProjections } from '@parcel-logistics/projections-sqlite';
 import { loadAccounts, loadReferenceData } from '@parcel-logistics/reference-data';
 import {
   createMetrics,
@@ -91,6 +91,19 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     masterKey,
     durability: settings.durability,
   });
+  // A data directory written before personal values were sealed is sealed in place, once.
+  const rewriter = createSqliteEventRewriter({ file: path.join(settings.dataDir, 'events.db') });
+  try {
+    const sealed = await sealFormerEvents(rewriter, keys);
+    if (sealed > 0) {
+      // The views of those events were written before they zeroed what they overwrite.
+      const views = path.join(settings.dataDir, 'projections.db');
+      if (existsSync(views)) vacuumSqliteProjections(views);
+      log.info({ sealed }, 'the personal values of events written before sealing are sealed');
+    }
+  } finally {
+    await rewriter.close();
+  }
   const sqlite = sealingEventStore(
     createSqliteEventStore({
       file: path.join(settings.dataDir, 'events.db'),
