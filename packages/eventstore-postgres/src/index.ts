@@ -1,1 +1,2 @@
 export { createPostgresEventStore, type PostgresEventStoreOptions } from './postgres.ts';
+export { createPostgresEventRewriter } from './postgresRewriter.ts';

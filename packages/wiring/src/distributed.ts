@@ -10,13 +10,13 @@ import type { Bus } from '@parcel-logistics/bus';
 import { createKafkaBus } from '@parcel-logistics/bus-kafka';
 import { masterKeyVariables, SettingsError } from '@parcel-logistics/config';
 import type { DistributedSettings, Settings } from '@parcel-logistics/config';
-import { sealingEventStore } from '@parcel-logistics/application';
+import { sealFormerEvents, sealingEventStore } from '@parcel-logistics/application';
 import type { SealingEventStore } from '@parcel-logistics/application';
 import type { EventStore } from '@parcel-logistics/eventstore';
 import { cachedKeyStore, resolveMasterKey } from '@parcel-logistics/keys';
 import type { CachedKeyStore } from '@parcel-logistics/keys';
 import { createPostgresKeyStore } from '@parcel-logistics/keys/postgres';
-import { createPostgresEventStore } from '@parcel-logistics/eventstore-postgres';
+import { createPostgresEventRewriter, createPostgresEventStore } from '@parcel-logistics/eventstore-postgres';
 import type { ProjectionStore } from '@parcel-logistics/projections';
 import { createMongoProjectionStore } from '@parcel-logistics/projections-mongo';
 import type { WebhookDeliveries, WebhookStore } from '@parcel-logistics/webhooks';
@@ -68,10 +68,27 @@ export async function connectKeys(settings: ServiceSettings, log: Logger): Promi
 export async function connectEventStore(
   settings: ServiceSettings,
   log: Logger,
-  hooks: { onCommit?: (groupSize: number) => void } = {},
+  hooks: { onCommit?: (groupSize: number) => void; sealFormerEvents?: boolean } = {},
 ): Promise<SealingEventStore> {
   const keys = await connectKeys(settings, log);
-  return sealingEventStore(await connectAdapter(settings.distributed, log, hooks), keys);
+  const { sealFormerEvents: migrate, ...adapterHooks } = hooks;
+  if (migrate) await sealFormer(settings.distributed, keys, log);
+  return sealingEventStore(await connectAdapter(settings.distributed, log, adapterHooks), keys);
+}
+
+/**
+ * The one-time sealing of events written before personal values were sealed (docs/personal-data.md),
+ * run by the order service before it serves. PostgreSQL only: KurrentDB's events cannot be rewritten.
+ */
+async function sealFormer(settings: DistributedSettings, keys: CachedKeyStore, log: Logger): Promise<void> {
+  if (settings.eventStore !== 'postgres') return;
+  const rewriter = await createPostgresEventRewriter({ connectionString: settings.pgUrl, schema: settings.pgSchema });
+  try {
+    const sealed = await sealFormerEvents(rewriter, keys);
+    if (sealed > 0) log.info({ sealed }, 'the personal values of events written before sealing are sealed');
+  } finally {
+    await rewriter.close();
+  }
 }
 
 async function connectAdapter(

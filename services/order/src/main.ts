@@ -27,7 +27,7 @@ const metrics = createMetrics();
 watchRegistrationBacklog(metrics, REGISTRATION_SUBSCRIPTION);
 const [kafka, store, projections] = await Promise.all([
   connectBus(distributed, log),
-  connectEventStore(settings, log, { onCommit: metrics.onCommit }),
+  connectEventStore(settings, log, { onCommit: metrics.onCommit, sealFormerEvents: true }),
   connectProjections(distributed),
 ]);
 const { bus, eventStore, projector } = instrumentParcelStreams(metrics, {

@@ -1,0 +1,92 @@
+/**
+ * The one-time sealing of former events on PostgreSQL (docs/personal-data.md), as the order service
+ * runs it before serving: events written with personal values in clear (`ParcelRegistered.v2`,
+ * `CarrierEventRecorded.v1`) are sealed in place, no row holds a value in clear afterwards, the
+ * events read back as they were through the sealing event store, and the migration runs once.
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { sealFormerEvents, sealingEventStore } from '@parcel-logistics/application';
+import { serializeEvent } from '@parcel-logistics/contracts';
+import type { DomainEvent } from '@parcel-logistics/domain';
+import { sampleParcelOrder } from '@parcel-logistics/domain/testing';
+import { createPostgresEventRewriter, createPostgresEventStore } from '@parcel-logistics/eventstore-postgres';
+import { masterKeyFromBytes } from '@parcel-logistics/keys';
+import { createSqliteKeyStore } from '@parcel-logistics/keys/sqlite';
+
+const url = process.env.PARCEL_PG_URL;
+const maybe = url ? test : test.skip;
+const schema = `former_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+const name = `Former${randomUUID().slice(0, 8)}`;
+const TN = 'PX0000000000000042';
+
+afterAll(async () => {
+  if (!url) return;
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => db.end());
+});
+
+maybe('former events are sealed in place once, and read back as they were', async () => {
+  const events: DomainEvent[] = [
+    {
+      type: 'ParcelRegistered',
+      data: {
+        clientId: 'demo',
+        order: sampleParcelOrder({ recipient: { name, country: 'SG', phone: '6500000042', address: `${name} Lane` } }),
+        serviceType: 'LMD',
+        carrier: 'LMX',
+        trackingNumber: TN,
+        registeredAt: new Date('2026-11-20T00:00:00Z'),
+      },
+    },
+    {
+      type: 'CarrierEventRecorded',
+      data: {
+        trackingNumber: TN,
+        carrier: 'LMX',
+        carrierCode: 'DELIVERED',
+        statusCode: 'DL_DL',
+        eventTime: new Date('2026-11-21T00:00:00Z'),
+        location: `${name} Lane`,
+        remarks: '',
+        receiveBy: name,
+        pod: [],
+        recordedAt: new Date('2026-11-21T00:00:01Z'),
+      },
+    },
+  ];
+  // Written as the code before sealing wrote them: straight to the adapter.
+  const plain = await createPostgresEventStore({ connectionString: url!, schema });
+  await plain.append({
+    streamName: `parcel-${TN}`,
+    expectedRevision: 'no_stream',
+    events: events.map((e) => ({ id: randomUUID(), ...serializeEvent(e) })),
+  });
+  const rows = async () => {
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      return (await db.query<{ type: string; text: string }>(`SELECT type, data::text AS text FROM "${schema}".events`))
+        .rows;
+    } finally {
+      await db.end();
+    }
+  };
+  expect((await rows()).some((r) => r.text.includes(name))).toBe(true);
+
+  const keys = createSqliteKeyStore({ file: ':memory:', masterKey: masterKeyFromBytes(Buffer.alloc(32, 7)) });
+  const rewriter = await createPostgresEventRewriter({ connectionString: url!, schema });
+  expect(await sealFormerEvents(rewriter, keys)).toBe(2);
+  expect(await sealFormerEvents(rewriter, keys)).toBe(0);
+  await rewriter.close();
+
+  const after = await rows();
+  expect(after.map((r) => r.type).sort()).toEqual(['CarrierEventRecorded.v2', 'ParcelRegistered.v3']);
+  expect(after.filter((r) => r.text.includes(name))).toEqual([]);
+  const read = await sealingEventStore(plain, keys).readStream(`parcel-${TN}`);
+  expect(read.map((r) => r.type)).toEqual(['ParcelRegistered.v2', 'CarrierEventRecorded.v1']);
+  expect(JSON.stringify(read)).toContain(name);
+  await plain.close();
+  await keys.close();
+});
