@@ -8,6 +8,7 @@ import type { ParcelEvent } from './events.ts';
 import type { AssignedStation, ParcelOrder } from './order.ts';
 import { splitPersonal } from './personal.ts';
 import { publicPlaceOf } from './publicPlace.ts';
+import { finalAtOf } from './retention.ts';
 
 export interface Activity {
   /** Singapore time, ISO 8601 with offset. */
@@ -39,6 +40,12 @@ export interface ParcelView {
   createdByCommand?: string;
   /** Publishable activities, most recent first. */
   activities: Activity[];
+  /**
+   * When the parcel reached its final status (the earliest activity with one, retention.ts), as
+   * the activity gives it; absent before. The retention sweep counts its days from it. Views
+   * stored before it existed get it with their next event.
+   */
+  finalAt?: string;
   /** Its personal values were erased (docs/personal-data.md): the order and activities keep none. */
   personalDataErased?: true;
 }
@@ -88,6 +95,14 @@ export function evolveParcelView(
   event: ParcelEvent,
   position: EventPosition,
 ): ParcelView | null {
+  const next = evolveActivities(view, event, position);
+  if (!next) return null;
+  const { finalAt: _stale, ...rest } = next;
+  const finalAt = finalAtOf(next.activities);
+  return finalAt === undefined ? rest : { ...rest, finalAt };
+}
+
+function evolveActivities(view: ParcelView | null, event: ParcelEvent, position: EventPosition): ParcelView | null {
   const { eventId, revision } = position;
   if (event.type === 'ParcelRegistered') {
     const d = event.data;

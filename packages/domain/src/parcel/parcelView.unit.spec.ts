@@ -119,6 +119,31 @@ describe('parcel status view', () => {
     expect(v.activities[0]).toMatchObject({ statusCode: 'CN_CN', statusDesc: 'Order cancelled' });
   });
 
+  test('finalAt: absent until a final status, then the time of the first one, kept by later events and by erasure', () => {
+    expect(fold(events.slice(0, 3))!.finalAt).toBeUndefined();
+    expect(view.finalAt).toBe('2026-11-23T10:00:00+08:00');
+    const cancelled = fold([
+      events[0]!,
+      { type: 'ParcelCancelled', data: { trackingNumber: TN, cancelledAt: at('2026-11-22T08:00:00Z') } },
+    ])!;
+    expect(cancelled.finalAt).toBe('2026-11-22T16:00:00+08:00');
+    const erased = evolveParcelView(
+      view,
+      {
+        type: 'PersonalDataErased',
+        data: { trackingNumber: TN, reason: 'retention', erasedAt: at('2026-11-24T00:00:00Z') },
+      },
+      { eventId: 'e5', revision: 5 },
+    )!;
+    expect(erased.finalAt).toBe(view.finalAt);
+  });
+
+  test('finalAt: a view stored before it existed gets it with its next event', () => {
+    const { finalAt: _dropped, ...former } = view;
+    const next = evolveParcelView(former, events[4]!, { eventId: 'e6', revision: 6 })!;
+    expect(next.finalAt).toBe('2026-11-23T10:00:00+08:00');
+  });
+
   test('an event without a registered parcel changes nothing', () => {
     expect(evolveParcelView(null, events[2]!, { eventId: 'x', revision: 2 })).toBeNull();
   });

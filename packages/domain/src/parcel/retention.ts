@@ -7,6 +7,18 @@
 /** The statuses after which nothing more happens to a parcel. */
 export const FINAL_STATUS_CODES: ReadonlySet<string> = new Set(['DL_DL', 'RS_RS', 'CN_CN']);
 
+/**
+ * When a parcel reached a final status: the time of the earliest of its activities with one, as
+ * the activity gives it (Singapore time); undefined while it has none.
+ */
+export function finalAtOf(activities: readonly { dateTime: string; statusCode: string }[]): string | undefined {
+  let first: string | undefined;
+  for (const { dateTime, statusCode } of activities)
+    if (FINAL_STATUS_CODES.has(statusCode) && (first === undefined || Date.parse(dateTime) < Date.parse(first)))
+      first = dateTime;
+  return first;
+}
+
 export interface RetentionPolicy {
   /** Days kept after the final status; 0 erases at the first sweep after it. */
   afterFinalDays: number;
@@ -24,8 +36,9 @@ export function retentionDueAt(policy: RetentionPolicy, parcel: { createdAt: Dat
 }
 
 /**
- * The two cut-offs a sweep at `now` asks the views for: parcels created before `createdBefore`, and
- * parcels whose final status came before `finalBefore`, are due.
+ * The two cut-offs a sweep at `now` asks the views for: parcels created at or before
+ * `createdBefore`, and parcels whose final status came at or before `finalBefore`, are due (a
+ * parcel is due from the instant `retentionDueAt` gives).
  */
 export function retentionCutoffs(policy: RetentionPolicy, now: Date): { createdBefore: Date; finalBefore: Date } {
   return {

@@ -1,5 +1,5 @@
 /** Retention by policy: days after the final status, at most days after creation. */
-import { FINAL_STATUS_CODES, retentionCutoffs, retentionDueAt } from './retention.ts';
+import { finalAtOf, FINAL_STATUS_CODES, retentionCutoffs, retentionDueAt } from './retention.ts';
 
 const policy = { afterFinalDays: 90, maxDays: 365 };
 const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 86_400_000);
@@ -28,4 +28,22 @@ test('the cut-offs of a sweep agree with the due date', () => {
 test('delivered, returned and cancelled are final; in transit is not', () => {
   expect([...FINAL_STATUS_CODES].sort()).toEqual(['CN_CN', 'DL_DL', 'RS_RS']);
   expect(FINAL_STATUS_CODES.has('IT_IT')).toBe(false);
+});
+
+test('a parcel is final from the earliest of its final activities, whatever their order', () => {
+  const activity = (dateTime: string, statusCode: string) => ({ dateTime, statusCode });
+  expect(finalAtOf([])).toBeUndefined();
+  expect(finalAtOf([activity('2026-11-22T15:00:00+08:00', 'IT_IT')])).toBeUndefined();
+  expect(
+    finalAtOf([
+      activity('2026-11-25T09:00:00+08:00', 'RS_RS'),
+      activity('2026-11-24T09:00:00+08:00', 'IT_IT'),
+      activity('2026-11-23T10:00:00+08:00', 'DL_DL'),
+      activity('2026-11-22T14:00:00+08:00', 'DR_DR'),
+    ]),
+  ).toBe('2026-11-23T10:00:00+08:00');
+  // Compared as times, not as text: 01:00Z is 09:00 in Singapore, before 10:00 there.
+  expect(finalAtOf([activity('2026-11-23T10:00:00+08:00', 'DL_DL'), activity('2026-11-23T01:00:00Z', 'CN_CN')])).toBe(
+    '2026-11-23T01:00:00Z',
+  );
 });
