@@ -6,7 +6,7 @@ import { evolveParcelView } from '@parcel-logistics/domain';
 import type { ParcelEvent } from '@parcel-logistics/domain';
 import { sampleParcelOrder } from '@parcel-logistics/domain/testing';
 import { toValidOrder } from './orderMapping.ts';
-import { fromStoredParcelView, toStoredParcelView } from './views.ts';
+import { erasureClocksOf, fromStoredParcelView, toStoredParcelView } from './views.ts';
 
 const registered: ParcelEvent = {
   type: 'ParcelRegistered',
@@ -62,4 +62,24 @@ test('a stored view read in the domain words and stored again is the same text',
   const read = fromStoredParcelView(JSON.parse(text));
   expect(read).toEqual(view);
   expect(JSON.stringify(toStoredParcelView(read))).toBe(text);
+});
+
+test('the retention clocks of a view: its creation, its final status (also of a view stored before finalAt), none once erased', () => {
+  const stored = toStoredParcelView(view);
+  expect(erasureClocksOf(stored)).toEqual({ createdMs: Date.parse('2026-11-22T06:00:00Z'), finalMs: null });
+  const cancelled = toStoredParcelView(
+    evolveParcelView(
+      view,
+      {
+        type: 'ParcelCancelled',
+        data: { trackingNumber: view.trackingNumber, cancelledAt: new Date('2026-11-23T06:00:00Z') },
+      },
+      { eventId: 'e1', revision: 1 },
+    )!,
+  );
+  const finalMs = Date.parse('2026-11-23T06:00:00Z');
+  expect(erasureClocksOf(cancelled)).toEqual({ createdMs: Date.parse('2026-11-22T06:00:00Z'), finalMs });
+  const { finalAt: _absent, ...former } = cancelled;
+  expect(erasureClocksOf(former)).toEqual({ createdMs: Date.parse('2026-11-22T06:00:00Z'), finalMs });
+  expect(erasureClocksOf({ ...cancelled, personalDataErased: true })).toBeNull();
 });

@@ -20,6 +20,8 @@ const parcelIndexNames = [
   'parcels_by_id_client',
   'parcels_by_id_revision',
   'parcels_by_partner_key',
+  'parcels_by_retention_created',
+  'parcels_by_retention_final',
 ];
 
 afterAll(async () => {
@@ -129,6 +131,63 @@ describe('mongo projection store', () => {
         .db(formerDb)
         .dropDatabase()
         .catch(() => undefined);
+      await client.close();
+    }
+  });
+
+  it('documents stored before the retention sweep get its fields at the next start, erased ones none', async () => {
+    const formerDb = `parcel_projections_retention_${randomUUID().slice(0, 8)}`;
+    const client = await new MongoClient(url).connect();
+    try {
+      const parcels = client.db(formerDb).collection<Record<string, unknown> & { _id: string }>('parcels');
+      const cancelled = parcelView({
+        trackingNumber: 'OLD-CANCELLED',
+        clientId: 'c',
+        createdAt: '2026-06-01T10:00:00+08:00',
+        activities: [
+          {
+            dateTime: '2026-06-02T10:00:00+08:00',
+            statusCode: 'CN_CN',
+            statusDesc: 'Order cancelled',
+            remarks: '',
+            receiveBy: '',
+            pod: [],
+            location: 'SG',
+            eventId: 'e1',
+          },
+        ],
+      });
+      const views = [
+        parcelView({ trackingNumber: 'OLD-YOUNG', clientId: 'c', createdAt: '2026-06-01T10:00:00+08:00' }),
+        cancelled,
+        parcelView({ trackingNumber: 'OLD-OLD', clientId: 'c', createdAt: '2025-01-01T10:00:00+08:00' }),
+        parcelView({
+          trackingNumber: 'OLD-ERASED',
+          clientId: 'c',
+          createdAt: '2025-01-01T10:00:00+08:00',
+          personalDataErased: true,
+        }),
+      ];
+      await parcels.insertMany(
+        views.map((view) => {
+          const { trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo } = view;
+          return { _id: trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo, view };
+        }),
+      );
+      const store = await createMongoProjectionStore({ url, dbName: formerDb });
+      try {
+        const due = await store.parcels.dueForErasure({
+          createdBefore: new Date('2026-01-01T00:00:00Z'),
+          finalBefore: new Date('2026-06-03T00:00:00Z'),
+          limit: 10,
+        });
+        expect(due.sort()).toEqual(['OLD-CANCELLED', 'OLD-OLD']);
+        expect(await store.parcels.get('OLD-YOUNG')).toEqual(views[0]);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await client.db(formerDb).dropDatabase();
       await client.close();
     }
   });

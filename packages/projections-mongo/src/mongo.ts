@@ -29,7 +29,9 @@ import { duplicateIndex, duplicateIndexIn, isKey, pairKey } from './mongoKeys.ts
 import {
   parcelIndexes,
   partnerKeyIndex,
+  retentionFields,
   upgradeFromFormerIndexes,
+  upgradeToRetention,
   type ParcelDocument,
   type TokenDocument,
 } from './mongoParcels.ts';
@@ -57,6 +59,7 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
     await tokens.createIndex({ tokenHash: 1 }, { name: 'tokens_by_hash', unique: true });
     await idempotency.createIndexes(idempotencyIndexes);
     await upgradeFromFormerIndexes(parcels);
+    await upgradeToRetention(parcels);
   } catch (error) {
     await client.close();
     throw error;
@@ -73,11 +76,16 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
     const keys = [trackingNumber, clientId, customTrackingNum, carrier, partnerTrackingNo];
     if (!keys.every(isKey))
       throw new TypeError(`parcel ${JSON.stringify(trackingNumber)}: a key field cannot be stored exactly`);
-    const fields = { clientId, customTrackingNum, revision, carrier, partnerTrackingNo, view };
+    const retention = retentionFields(view);
+    const fields = { clientId, customTrackingNum, revision, carrier, partnerTrackingNo, view, ...retention.set };
     const partnerKey = withPartner && partnerTrackingNo !== '' ? pairKey(carrier, partnerTrackingNo) : undefined;
+    const unset = [...retention.unset, ...(partnerKey ? [] : ['partnerKey' as const])];
     return {
       insert: { _id: trackingNumber, ...fields, ...(partnerKey ? { partnerKey } : {}) } as ParcelDocument,
-      update: partnerKey ? { $set: { ...fields, partnerKey } } : { $set: fields, $unset: { partnerKey: '' as const } },
+      update: {
+        $set: { ...fields, ...(partnerKey ? { partnerKey } : {}) },
+        ...(unset.length > 0 ? { $unset: Object.fromEntries(unset.map((field) => [field, '' as const])) } : {}),
+      },
     };
   };
 
@@ -253,6 +261,22 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
         // '' is "not registered with the carrier yet", never a partner number.
         if (!isKey(carrier) || !isKey(partnerTrackingNo) || partnerTrackingNo === '') return null;
         return viewOf(await parcels.findOne({ partnerKey: pairKey(carrier, partnerTrackingNo) }, onlyView));
+      },
+      async dueForErasure({ createdBefore, finalBefore, limit }) {
+        open();
+        if (limit < 1) return []; // a limit of 0 is none at all to MongoDB
+        const docs = await parcels
+          .find(
+            {
+              $or: [
+                { retentionCreatedMs: { $lte: createdBefore.getTime() } },
+                { retentionFinalMs: { $lte: finalBefore.getTime() } },
+              ],
+            },
+            { projection: { _id: 1 }, limit, batchSize: limit },
+          )
+          .toArray();
+        return docs.map((doc) => doc._id);
       },
       save: saveGrouped,
       saveMany,

@@ -1,6 +1,6 @@
 /** The parcels and tokens collections of the MongoDB projection store: documents, indexes, and the upgrade of former ones. */
 import { MongoServerError, type Collection, type IndexDescription } from 'mongodb';
-import type { StoredParcelView } from '@parcel-logistics/contracts';
+import { erasureClocksOf, type StoredParcelView } from '@parcel-logistics/contracts';
 import { duplicateIndex, pairKey } from './mongoKeys.ts';
 
 export interface ParcelDocument {
@@ -13,6 +13,13 @@ export interface ParcelDocument {
   /** `carrier` and `partnerTrackingNo` as one key, absent while the parcel has no partner number. */
   partnerKey?: string;
   view: StoredParcelView;
+  /**
+   * The retention sweep's fields (`erasureClocksOf`, epoch ms): the creation and the final status
+   * of a parcel that still holds personal data, absent once it is erased (and the final one before
+   * a final status), so that their sparse indexes hold only the parcels that may still fall due.
+   */
+  retentionCreatedMs?: number;
+  retentionFinalMs?: number;
   /** Set by `saveMany`: which of its writes last wrote this document. */
   writeMark?: string;
 }
@@ -36,7 +43,39 @@ export const parcelIndexes: IndexDescription[] = [
   // Unique because _id is: the revision compare-and-set and the account-checked read.
   { key: { _id: 1, revision: 1 }, name: 'parcels_by_id_revision', unique: true },
   { key: { _id: 1, clientId: 1 }, name: 'parcels_by_id_client', unique: true },
+  // The retention sweep's range queries (real MongoDB serves each half of its $or from one of them;
+  // mongo-java-server tests every parcel, once per sweep).
+  { key: { retentionCreatedMs: 1 }, name: 'parcels_by_retention_created', sparse: true },
+  { key: { retentionFinalMs: 1 }, name: 'parcels_by_retention_final', sparse: true },
 ];
+
+/** The retention fields of a view: those to set, and those to remove. */
+export function retentionFields(view: StoredParcelView): {
+  set: Pick<ParcelDocument, 'retentionCreatedMs' | 'retentionFinalMs'>;
+  unset: ('retentionCreatedMs' | 'retentionFinalMs')[];
+} {
+  const clocks = erasureClocksOf(view);
+  if (!clocks) return { set: {}, unset: ['retentionCreatedMs', 'retentionFinalMs'] };
+  if (clocks.finalMs === null) return { set: { retentionCreatedMs: clocks.createdMs }, unset: ['retentionFinalMs'] };
+  return { set: { retentionCreatedMs: clocks.createdMs, retentionFinalMs: clocks.finalMs }, unset: [] };
+}
+
+/**
+ * Documents stored before the retention sweep existed get its fields from their views: those that
+ * have none and are not erased. Run at every start (a start that died half-way is finished by the
+ * next); each update is conditional on the revision read, so a concurrent save wins.
+ */
+export async function upgradeToRetention(parcels: Collection<ParcelDocument>): Promise<void> {
+  const former = parcels.find(
+    { retentionCreatedMs: { $exists: false }, 'view.personalDataErased': { $ne: true } },
+    { projection: { revision: 1, view: 1 } },
+  );
+  for await (const doc of former) {
+    const { set } = retentionFields(doc.view);
+    if (set.retentionCreatedMs !== undefined)
+      await parcels.updateOne({ _id: doc._id, revision: doc.revision }, { $set: set });
+  }
+}
 
 /** Indexes of earlier versions, which mongo-java-server never used (not unique). */
 const formerIndexes = { reference: 'parcels_by_reference', partner: 'parcels_by_partner' };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from '@jest/globals';
 import { parcelView, projectionStoreConformance } from '@parcel-logistics/projections/conformance';
-import { byNumberSql, createSqliteProjectionStore } from './sqlite.ts';
+import { byNumberSql, createSqliteProjectionStore, dueForErasureSql } from './sqlite.ts';
 import { idempotencySchema, idempotencySql } from './sqliteIdempotency.ts';
 
 projectionStoreConformance('sqlite file', async () => {
@@ -59,6 +59,87 @@ describe('sqlite projection store', () => {
     } finally {
       db.close();
       await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the retention sweep: each half of its query searches its own partial index, never every parcel', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'parcel-projections-'));
+    const file = join(dir, 'projections.db');
+    await createSqliteProjectionStore({ file }).close();
+    const db = new DatabaseSync(file, { readOnly: true });
+    try {
+      const plan = db
+        .prepare(`EXPLAIN QUERY PLAN ${dueForErasureSql}`)
+        .all(1, 2, 3)
+        .map((step) => String(step.detail));
+      expect(plan).toEqual([
+        'MULTI-INDEX OR',
+        'INDEX 1',
+        'SEARCH parcels USING INDEX parcels_by_retention_created (retention_created_ms<?)',
+        'INDEX 2',
+        'SEARCH parcels USING INDEX parcels_by_retention_final (retention_final_ms<?)',
+      ]);
+    } finally {
+      db.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a file of an earlier version gets the retention columns, filled in from its stored views', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'parcel-projections-'));
+    const file = join(dir, 'projections.db');
+    try {
+      const former = new DatabaseSync(file);
+      former.exec(`CREATE TABLE parcels (
+        tracking_number TEXT PRIMARY KEY, client_id TEXT NOT NULL, custom_ref TEXT NOT NULL,
+        revision INTEGER NOT NULL, carrier TEXT NOT NULL DEFAULT '', partner_tracking_no TEXT NOT NULL DEFAULT '',
+        doc TEXT NOT NULL)`);
+      const activity = (dateTime: string, statusCode: string) => ({
+        dateTime,
+        statusCode,
+        statusDesc: statusCode,
+        remarks: '',
+        receiveBy: '',
+        pod: [],
+        location: 'SG',
+        eventId: statusCode,
+      });
+      const views = [
+        parcelView({ trackingNumber: 'OLD-YOUNG', clientId: 'c', createdAt: '2026-06-01T10:00:00+08:00' }),
+        parcelView({
+          trackingNumber: 'OLD-CANCELLED',
+          clientId: 'c',
+          createdAt: '2026-06-01T10:00:00+08:00',
+          activities: [activity('2026-06-02T10:00:00+08:00', 'CN_CN'), activity('2026-06-01T10:00:00+08:00', 'DR_DR')],
+        }),
+        parcelView({ trackingNumber: 'OLD-OLD', clientId: 'c', createdAt: '2025-01-01T10:00:00+08:00' }),
+        parcelView({
+          trackingNumber: 'OLD-ERASED',
+          clientId: 'c',
+          createdAt: '2025-01-01T10:00:00+08:00',
+          personalDataErased: true,
+        }),
+      ];
+      const insert = former.prepare(
+        'INSERT INTO parcels (tracking_number, client_id, custom_ref, revision, doc) VALUES (?, ?, ?, ?, ?)',
+      );
+      for (const view of views)
+        insert.run(view.trackingNumber, view.clientId, view.customTrackingNum, view.revision, JSON.stringify(view));
+      former.close();
+      const store = createSqliteProjectionStore({ file });
+      try {
+        const due = await store.parcels.dueForErasure({
+          createdBefore: new Date('2026-01-01T00:00:00Z'),
+          finalBefore: new Date('2026-06-03T00:00:00Z'),
+          limit: 10,
+        });
+        expect(due.sort()).toEqual(['OLD-CANCELLED', 'OLD-OLD']);
+        expect(await store.parcels.get('OLD-YOUNG')).toEqual(views[0]);
+      } finally {
+        await store.close();
+      }
+    } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });

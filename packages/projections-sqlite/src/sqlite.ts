@@ -1,6 +1,6 @@
 /** Projection store on one SQLite file through Node's built-in `node:sqlite` (the embedded default). */
 import { DatabaseSync } from 'node:sqlite';
-import { publicTrackingOf, type StoredParcelView } from '@parcel-logistics/contracts';
+import { erasureClocksOf, publicTrackingOf, type StoredParcelView } from '@parcel-logistics/contracts';
 import type { ProjectionStore, TokenRecord } from '@parcel-logistics/projections';
 import { createSqliteIdempotencyStore, idempotencySchema } from './sqliteIdempotency.ts';
 
@@ -18,7 +18,9 @@ CREATE TABLE IF NOT EXISTS parcels (
   revision INTEGER NOT NULL,
   carrier TEXT NOT NULL DEFAULT '',
   partner_tracking_no TEXT NOT NULL DEFAULT '',
-  doc TEXT NOT NULL
+  doc TEXT NOT NULL,
+  retention_created_ms INTEGER,
+  retention_final_ms INTEGER
 );
 CREATE INDEX IF NOT EXISTS parcels_by_reference ON parcels (client_id, custom_ref);
 
@@ -30,6 +32,25 @@ CREATE TABLE IF NOT EXISTS tokens (
 );`;
 
 const partnerIndex = `CREATE INDEX IF NOT EXISTS parcels_by_partner ON parcels (partner_tracking_no, carrier) WHERE partner_tracking_no <> ''`;
+
+/**
+ * The retention sweep's columns (`erasureClocksOf`, epoch ms): the creation and the final status
+ * of a parcel that still holds personal data, NULL once it is erased (and the final one before a
+ * final status), so that each index holds only the parcels that may still fall due.
+ */
+const retentionColumns = ['retention_created_ms', 'retention_final_ms'] as const;
+const retentionIndexes = `
+CREATE INDEX IF NOT EXISTS parcels_by_retention_created ON parcels (retention_created_ms) WHERE retention_created_ms IS NOT NULL;
+CREATE INDEX IF NOT EXISTS parcels_by_retention_final ON parcels (retention_final_ms) WHERE retention_final_ms IS NOT NULL;`;
+
+/** Each half of the due query is answered from its own partial index (MULTI-INDEX OR; see the adapter's test). */
+export const dueForErasureSql =
+  'SELECT tracking_number FROM parcels WHERE retention_created_ms <= ? OR retention_final_ms <= ? LIMIT ?';
+
+const retentionValues = (view: StoredParcelView): [number | null, number | null] => {
+  const clocks = erasureClocksOf(view);
+  return [clocks?.createdMs ?? null, clocks?.finalMs ?? null];
+};
 
 interface TokenRow {
   client_id: string;
@@ -87,6 +108,9 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
     if (!columns.has(column)) db.exec(`ALTER TABLE parcels ADD COLUMN ${column} TEXT NOT NULL DEFAULT ''`);
   }
   db.exec(partnerIndex);
+  // Files made before the retention sweep get its columns, filled in from the stored views at once.
+  if (!retentionColumns.every((column) => columns.has(column))) addRetentionColumns(db, columns);
+  db.exec(retentionIndexes);
 
   const get = db.prepare(byNumberSql.get);
   const getForClient = db.prepare(byNumberSql.getForClient);
@@ -99,19 +123,32 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
     `SELECT doc FROM parcels WHERE partner_tracking_no = ? AND carrier = ? AND partner_tracking_no <> '' ORDER BY tracking_number LIMIT 1`,
   );
   const insertParcel = db.prepare(
-    `INSERT INTO parcels (tracking_number, client_id, custom_ref, revision, carrier, partner_tracking_no, doc) VALUES (?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO parcels (tracking_number, client_id, custom_ref, revision, carrier, partner_tracking_no, doc,
+       retention_created_ms, retention_final_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (tracking_number) DO NOTHING`,
   );
   const updateParcel = db.prepare(
-    `UPDATE parcels SET client_id = ?, custom_ref = ?, revision = ?, carrier = ?, partner_tracking_no = ?, doc = ?
+    `UPDATE parcels SET client_id = ?, custom_ref = ?, revision = ?, carrier = ?, partner_tracking_no = ?, doc = ?,
+       retention_created_ms = ?, retention_final_ms = ?
      WHERE tracking_number = ? AND revision = ?`,
   );
+  const dueForErasure = db.prepare(dueForErasureSql);
   const saveOne = (view: StoredParcelView, expectedRevision: number): boolean => {
     const doc = JSON.stringify(view);
     const { trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo } = view;
+    const retention = retentionValues(view);
     const { changes } =
       expectedRevision === -1
-        ? insertParcel.run(trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo, doc)
+        ? insertParcel.run(
+            trackingNumber,
+            clientId,
+            customTrackingNum,
+            revision,
+            carrier,
+            partnerTrackingNo,
+            doc,
+            ...retention,
+          )
         : updateParcel.run(
             clientId,
             customTrackingNum,
@@ -119,6 +156,7 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
             carrier,
             partnerTrackingNo,
             doc,
+            ...retention,
             trackingNumber,
             expectedRevision,
           );
@@ -215,6 +253,13 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
         open();
         return parseDoc(getByPartner.get(partnerTrackingNo, carrier));
       },
+      async dueForErasure({ createdBefore, finalBefore, limit }) {
+        open();
+        const rows = dueForErasure.all(createdBefore.getTime(), finalBefore.getTime(), limit) as {
+          tracking_number: string;
+        }[];
+        return rows.map((row) => row.tracking_number);
+      },
       async save(view, expectedRevision) {
         open();
         return saveQueued(view, expectedRevision);
@@ -261,4 +306,25 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
       db.close();
     },
   };
+}
+
+/** Adds the retention columns to a file of an earlier version, and fills them in from each stored view, in one transaction. */
+function addRetentionColumns(db: DatabaseSync, columns: ReadonlySet<string>): void {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    for (const column of retentionColumns)
+      if (!columns.has(column)) db.exec(`ALTER TABLE parcels ADD COLUMN ${column} INTEGER`);
+    const fill = db.prepare(
+      'UPDATE parcels SET retention_created_ms = ?, retention_final_ms = ? WHERE tracking_number = ?',
+    );
+    for (const row of db.prepare('SELECT tracking_number, doc FROM parcels').all() as {
+      tracking_number: string;
+      doc: string;
+    }[])
+      fill.run(...retentionValues(JSON.parse(row.doc) as StoredParcelView), row.tracking_number);
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
 }

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe } from '@jest/globals';
 import { createContext, type ProjectionStoreHarness } from './conformance/context.ts';
 import { idempotencyCases } from './conformance/idempotencyCases.ts';
 import { parcelCases } from './conformance/parcelCases.ts';
+import { retentionCases } from './conformance/retentionCases.ts';
 import { tokenCases } from './conformance/tokenCases.ts';
 
 export type { ProjectionStoreHarness } from './conformance/context.ts';
@@ -18,6 +19,7 @@ export function projectionStoreConformance(name: string, make: () => Promise<Pro
     beforeEach(setUp);
     afterEach(tearDown);
     describe('parcels', () => parcelCases(context));
+    describe('retention', () => retentionCases(context));
     describe('tokens and lifecycle', () => tokenCases(context));
     describe('idempotency keys', () => idempotencyCases(context));
   });

@@ -23,6 +23,13 @@ export interface ParcelViewStore {
   /** Internal read for carrier callbacks: the parcel a carrier knows by its own number. */
   getByPartnerTrackingNo(carrier: string, partnerTrackingNo: string): Promise<StoredParcelView | null>;
   /**
+   * Internal read for the retention sweep: up to `limit` tracking numbers of parcels whose personal
+   * data is not erased yet and which were created at or before `createdBefore`, or reached their
+   * final status at or before `finalBefore` (`erasureClocksOf`), in no particular order. The sweep
+   * pages by erasing: an erased view is due no more, so the next call answers the next ones.
+   */
+  dueForErasure(query: ErasureDueQuery): Promise<string[]>;
+  /**
    * Compare-and-set on the stream revision: writes only when the stored view's revision equals
    * `expectedRevision` (-1: no stored view). Returns false, writing nothing, otherwise.
    */
@@ -32,6 +39,12 @@ export interface ParcelViewStore {
    * (not all or nothing): true for each view written, in the order given.
    */
   saveMany(entries: readonly ViewToSave[]): Promise<boolean[]>;
+}
+
+export interface ErasureDueQuery {
+  createdBefore: Date;
+  finalBefore: Date;
+  limit: number;
 }
 
 export interface ViewToSave {
