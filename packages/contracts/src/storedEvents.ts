@@ -63,3 +63,18 @@ export const referenceStreamName = (clientId: string, customTrackingNum: string)
 export const PARCEL_STREAM_PREFIX = 'parcel-';
 export const BATCH_STREAM_PREFIX = 'batch-';
 export const batchStreamName = (batchId: string) => `${BATCH_STREAM_PREFIX}${batchId}`;
+
+/**
+ * The retention sweep's housekeeping streams, one per sweep slot (the slot's start, epoch ms): the
+ * order-service instance whose `RetentionSweepClaimed` creates the stream (`no_stream`) sweeps
+ * that slot, and `RetentionSweepFinished` says what it erased (docs/personal-data.md, "Retention").
+ * Not parcel streams: every subscription of the log passes them by.
+ */
+export const RETENTION_SWEEP_STREAM_PREFIX = 'retention-sweep-';
+export const retentionSweepStreamName = (slotStart: Date) => `${RETENTION_SWEEP_STREAM_PREFIX}${slotStart.getTime()}`;
+export const RetentionSweepEventTypes = {
+  /** `{ slotStart, sweptAt, createdBefore, finalBefore }`, ISO times. */
+  claimed: 'RetentionSweepClaimed.v1',
+  /** `{ erased, failed }`: how many parcels were erased, and how many erasures failed (tried again next slot). */
+  finished: 'RetentionSweepFinished.v1',
+} as const;

@@ -23,7 +23,7 @@ import { cachedKeyStore, EMBEDDED_KEY_STORE_FILE, resolveMasterKey } from '@parc
 import { createSqliteKeyStore } from '@parcel-logistics/keys/sqlite';
 import { clientIdOf, createGatewayApp } from '@parcel-logistics/gateway';
 import { createLabelRenderer, createLabelService, loadOnFirstRender } from '@parcel-logistics/label';
-import { createOrderService, REGISTRATION_SUBSCRIPTION } from '@parcel-logistics/order';
+import { createOrderService, REGISTRATION_SUBSCRIPTION, retentionSettingsOf } from '@parcel-logistics/order';
 import { createSqliteProjectionStore, vacuumSqliteProjections } from '@parcel-logistics/projections-sqlite';
 import { loadAccounts, loadReferenceData } from '@parcel-logistics/reference-data';
 import {
@@ -183,6 +183,10 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     carriers,
     registrationRetryDelayMs: settings.carriers.retryDelayMs,
     personalData: personalDataShredder(sqlite, projections),
+    retention: retentionSettingsOf(settings.personalData),
+    onRetentionSweep: (sweep) => log.info(sweep, 'retention sweep done'),
+    onRetentionError: (err, trackingNumber) =>
+      log.error({ err, trackingNumber }, 'retention sweep failed; the next sweep tries again'),
   });
   await order.start();
   log.info({ port, dataDir: settings.dataDir, lmxUrl }, 'parcel service (embedded) listening');

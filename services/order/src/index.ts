@@ -13,6 +13,8 @@ import { acceptOrderBatch } from './creatingOrders/handler.ts';
 import { startBatchWorker } from './creatingOrders/worker.ts';
 import { startRegistrationWorker } from './registeringWithCarrier/worker.ts';
 import { erasePersonalDataOf } from './erasingPersonalData/handler.ts';
+import { startRetentionWorker } from './retainingPersonalData/worker.ts';
+import type { RetentionSettings, RetentionSweep } from './retainingPersonalData/worker.ts';
 import type { PersonalDataShredder } from '@parcel-logistics/application';
 
 export type OrderServiceDeps = CreateOrderDeps & {
@@ -25,12 +27,19 @@ export type OrderServiceDeps = CreateOrderDeps & {
   pollIntervalMs?: number;
   /** Destroys a parcel's key and wipes the stores' files when its personal data is erased. */
   personalData: PersonalDataShredder;
+  /** The retention sweep's policy and period (both wirings pass `settings.personalData`); absent: no sweep. */
+  retention?: RetentionSettings;
+  /** An erasure by retention that failed (its parcel stays due), or a sweep that could not run. */
+  onRetentionError?: (error: unknown, trackingNumber?: string) => void;
+  /** What each retention sweep this instance ran did. */
+  onRetentionSweep?: (sweep: RetentionSweep) => void;
 };
 
 /** The order service: order commands from the bus, carrier registration and batch creation from the store's log. */
 export function createOrderService(deps: OrderServiceDeps) {
   let unsubscribe: Unsubscribe | undefined;
   let workers: Subscription[] = [];
+  let retention: { stop(): Promise<void> } | undefined;
 
   return {
     async start() {
@@ -50,6 +59,7 @@ export function createOrderService(deps: OrderServiceDeps) {
         }),
         startBatchWorker({ ...deps, ...poll }),
       ];
+      if (deps.retention) retention = startRetentionWorker({ ...deps, retention: deps.retention });
     },
     /** Resolves once both workers have handled every event committed so far. */
     async caughtUp() {
@@ -57,7 +67,7 @@ export function createOrderService(deps: OrderServiceDeps) {
     },
     async stop() {
       await unsubscribe?.();
-      await Promise.all(workers.map((w) => w.stop()));
+      await Promise.all([...workers.map((w) => w.stop()), retention?.stop()]);
     },
   };
 }
@@ -65,3 +75,5 @@ export function createOrderService(deps: OrderServiceDeps) {
 export { createOrder } from './creatingOrder/handler.ts';
 export { erasePersonalData } from './erasingPersonalData/handler.ts';
 export { REGISTRATION_SUBSCRIPTION } from './registeringWithCarrier/worker.ts';
+export { retentionSettingsOf } from './retainingPersonalData/worker.ts';
+export type { RetentionSettings, RetentionSweep } from './retainingPersonalData/worker.ts';

@@ -13,7 +13,7 @@ import {
   watchRegistrationBacklog,
 } from '@parcel-logistics/telemetry';
 import { connectBus, connectEventStore, connectProjections, runService } from '@parcel-logistics/wiring';
-import { createOrderService, REGISTRATION_SUBSCRIPTION } from './index.ts';
+import { createOrderService, REGISTRATION_SUBSCRIPTION, retentionSettingsOf } from './index.ts';
 
 const telemetry = startTelemetry({ serviceName: 'parcel-order' });
 
@@ -50,6 +50,10 @@ const service = createOrderService({
   personalData: personalDataShredder(store, projections),
   registrationRetryDelayMs: settings.carriers.retryDelayMs,
   onProjectionError: (err) => log.error({ err }, 'inline projection failed; the subscription will repair it'),
+  retention: retentionSettingsOf(settings.personalData),
+  onRetentionSweep: (sweep) => log.info(sweep, 'retention sweep done'),
+  onRetentionError: (err, trackingNumber) =>
+    log.error({ err, trackingNumber }, 'retention sweep failed; the next sweep tries again'),
 });
 await runService({
   log,
