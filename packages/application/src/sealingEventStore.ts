@@ -5,7 +5,7 @@
  * the sealed versions (packages/contracts/src/sealedEvents.ts). Once a stream's key is destroyed,
  * its events read as their clear parts, everywhere at once.
  */
-import { holdsPersonalData, isSealed, openStored, sealStored } from '@parcel-logistics/contracts';
+import { holdsPersonalData, isSealed, openStored, parcelStreamName, sealStored } from '@parcel-logistics/contracts';
 import type {
   AppendRequest,
   EventStore,
@@ -15,9 +15,14 @@ import type {
 } from '@parcel-logistics/eventstore';
 import { seal, unseal, type CachedKeyStore, type KeyStore } from '@parcel-logistics/keys';
 import type { KeyObject } from 'node:crypto';
+import type { Ids } from './ids.ts';
 
-/** How many opened events are kept, so that the subscriptions of a process open each event once. */
-const OPENED_KEPT = 4096;
+/**
+ * How many opened events are kept, so that the subscriptions of a process open each event once:
+ * they take the same page of the log within moments of each other, so a few pages' worth is enough,
+ * and more would only keep garbage alive.
+ */
+const OPENED_KEPT = 512;
 
 export interface SealingEventStore extends EventStore {
   /** The key store behind it (erasure destroys keys there). */
@@ -140,3 +145,41 @@ export const personalDataShredder = (
     for (const s of [store.keys, ...stores]) await s.shred();
   },
 });
+
+export interface KeyedIdsOptions {
+  /** Tracking numbers kept with their keys made (default 256); more are made when half are used. */
+  pool?: number;
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Tracking numbers drawn ahead, each with its parcel's key already made: a new parcel's key is
+ * then made durable with many others in one write of the key store, away from the order's path,
+ * instead of one write per order on it (the order's first event finds its key in the key cache).
+ * A number drawn from an empty pool is a fresh one, whose key is made as its first event is sealed.
+ * Keys of numbers never used (at a stop) seal nothing and identify no one.
+ */
+export function keyedIds(ids: Ids, keys: KeyStore, options: KeyedIdsOptions = {}): Ids {
+  const size = options.pool ?? 256;
+  const ready: string[] = [];
+  let filling = false;
+  const fill = () => {
+    if (filling || ready.length >= size / 2) return;
+    filling = true;
+    const drawn = Array.from({ length: size - ready.length }, () => ids.trackingNumber());
+    Promise.all(drawn.map(async (tn) => ((await keys.create(parcelStreamName(tn))).status === 'created' ? tn : null)))
+      .then((made) => ready.push(...made.filter((tn): tn is string => tn !== null)))
+      .catch((error: unknown) => options.onError?.(error))
+      .finally(() => {
+        filling = false;
+      });
+  };
+  return {
+    eventId: () => ids.eventId(),
+    trackingNumber() {
+      const tn = ready.pop();
+      fill();
+      return tn ?? ids.trackingNumber();
+    },
+  };
+}

@@ -65,6 +65,9 @@ export function cachedKeyStore(store: KeyStore, options: KeyCacheOptions = {}): 
       epoch++;
     },
     async create(parcelId, createOptions) {
+      // A key held here is the parcel's (a destroy evicts it): the store would answer `existing`.
+      const held = createOptions?.renewErased ? undefined : get(parcelId);
+      if (held) return { status: 'existing', key: held };
       const started = epoch;
       const result = await store.create(parcelId, createOptions);
       if (result.status !== 'erased' && started === epoch) put(result.key);

@@ -7,7 +7,13 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import pino from 'pino';
 import type { Logger } from 'pino';
-import { personalDataShredder, randomIds, sealFormerEvents, sealingEventStore } from '@parcel-logistics/application';
+import {
+  keyedIds,
+  personalDataShredder,
+  randomIds,
+  sealFormerEvents,
+  sealingEventStore,
+} from '@parcel-logistics/application';
 import type { Ids } from '@parcel-logistics/application';
 import { createInProcessBus } from '@parcel-logistics/bus';
 import { createCarrierSandbox } from '@parcel-logistics/carrier-sandbox';
@@ -68,7 +74,6 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     ...(options.spanExporter ? { exporter: options.spanExporter } : {}),
   });
   const clock = options.clock ?? systemClock;
-  const ids = options.ids ?? randomIds;
   const log = options.log ?? pino(loggerOptions({ level: settings.logLevel }));
   const onProjectionError = (err: unknown) =>
     log.error({ err }, 'inline projection failed; the subscription will repair it');
@@ -104,14 +109,19 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   } finally {
     await rewriter.close();
   }
+  const keyCache = cachedKeyStore(keys);
   const sqlite = sealingEventStore(
     createSqliteEventStore({
       file: path.join(settings.dataDir, 'events.db'),
       durability: settings.durability,
       onCommit: metrics.onCommit,
     }),
-    cachedKeyStore(keys),
+    keyCache,
   );
+  // Tests give their own ids; otherwise new parcels' keys are made ahead, many in one write.
+  const ids =
+    options.ids ??
+    keyedIds(randomIds, keyCache, { onError: (err) => log.warn({ err }, 'keys made ahead failed; made per order') });
   const projections = createSqliteProjectionStore({ file: path.join(settings.dataDir, 'projections.db') });
   const webhooks = createSqliteWebhookStore({ file: path.join(settings.dataDir, 'webhooks.db') });
   const deliveries = createSqliteWebhookDeliveries({ file: path.join(settings.dataDir, 'webhooks.db') });

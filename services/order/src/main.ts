@@ -1,6 +1,6 @@
 /** Distributed composition root of the order service: Kafka bus, event store, MongoDB projections, the LMX carrier over HTTP. */
 import pino from 'pino';
-import { personalDataShredder, randomIds } from '@parcel-logistics/application';
+import { keyedIds, personalDataShredder, randomIds } from '@parcel-logistics/application';
 import { createLmxClient, lmxCarrierClients } from '@parcel-logistics/carriers';
 import { loadSettings, SettingsError } from '@parcel-logistics/config';
 import { systemClock } from '@parcel-logistics/domain';
@@ -45,7 +45,10 @@ const service = createOrderService({
   bus,
   ref,
   clock: systemClock,
-  ids: randomIds,
+  // New parcels' keys made ahead, many in one write of the key store.
+  ids: keyedIds(randomIds, store.keys, {
+    onError: (err) => log.warn({ err }, 'keys made ahead failed; made per order'),
+  }),
   carriers: lmxCarrierClients(ref, lmx),
   personalData: personalDataShredder(store, projections),
   registrationRetryDelayMs: settings.carriers.retryDelayMs,
