@@ -4,7 +4,7 @@
  * body. The subscription's checkpoint moves only after the page is queued, and queueing is
  * idempotent, so a crash loses nothing and queues nothing twice.
  */
-import { parcelEventMessage, parcelOwners, toParcelEvent } from '@parcel-logistics/application';
+import { parcelEventMessage, parcelFacts, toParcelEvent } from '@parcel-logistics/application';
 import { PARCEL_STREAM_PREFIX, WEBHOOK_EVENT_TYPES } from '@parcel-logistics/contracts';
 import type { WebhookEventType } from '@parcel-logistics/contracts';
 import type { Clock } from '@parcel-logistics/domain';
@@ -24,7 +24,7 @@ interface VisibleEvent {
 
 /** The client-visible parcel events of a page of the log, each with its account (fan-out and replay alike). */
 export function visibleEvents(eventStore: EventStore) {
-  const owners = parcelOwners(eventStore);
+  const facts = parcelFacts(eventStore);
   return async (page: readonly RecordedEvent[]): Promise<VisibleEvent[]> => {
     const visible: VisibleEvent[] = [];
     for (const recorded of page) {
@@ -32,14 +32,7 @@ export function visibleEvents(eventStore: EventStore) {
       const event = toParcelEvent(recorded);
       const type = event.type;
       if (!clientVisible(type)) continue;
-      const trackingNumber = event.data.trackingNumber;
-      let clientId: string;
-      if (event.type === 'ParcelRegistered') {
-        clientId = event.data.clientId;
-        owners.remember(trackingNumber, clientId);
-      } else {
-        clientId = await owners.ownerOf(trackingNumber);
-      }
+      const { clientId } = await facts.of(recorded, event);
       visible.push({
         recorded,
         type,
