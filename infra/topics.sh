@@ -5,6 +5,9 @@
 # check), then `--create --if-not-exists` only for missing topics. A topic that exists with
 # fewer partitions than listed here is grown (`--alter`); one with more only gets a warning
 # (Kafka cannot shrink partitions; delete it or wipe the data: infra/down.sh --wipe).
+# A topic listed with `:compact` is created with cleanup.policy=compact (a key's latest value is
+# kept, a tombstone deletes it: packages/contracts COMPACTED_TOPICS); an existing one without it is
+# altered to it.
 #
 # Broker: $PARCEL_KAFKA_BROKERS, else 127.0.0.1:$PARCEL_KAFKA_PORT (default 19092).
 # Uses the Kafka jars fetched by infra/up.sh (fetches them if missing).
@@ -14,13 +17,15 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 BROKERS="${PARCEL_KAFKA_BROKERS:-127.0.0.1:$KAFKA_PORT}"
 
-# name:partitions (replication factor is always 1: single broker).
+# name:partitions[:compact] (replication factor is always 1: single broker).
 TOPICS=(
   parcel.commands.order:6
   parcel.commands.tracking:6
   parcel.commands.label:3
   parcel.replies:6
   parcel.events.v1:6
+  parcel.events.v2:6
+  parcel.personal.v1:6:compact
   parcel.deadletter.v1:1
   parcel.orders.batch:6
 )
@@ -34,28 +39,39 @@ quiet() { grep -v "^WARNING: Due to limitations in metric names" >&2 || true; }
 if ! described="$(topic_cmd --describe --exclude-internal)"; then
   die "could not describe topics on $BROKERS (is Kafka up? infra/up.sh kafka)"
 fi
-# "Topic: <name>\tTopicId: <id>\tPartitionCount: <n>\t..." -> "<name> <n>"
+# "Topic: <name>\tTopicId: <id>\tPartitionCount: <n>\t...\tConfigs: <k=v,...>" -> "<name> <n> <compact|->"
 existing="$(awk '/PartitionCount:/ {
+    policy = "-"
     for (i = 1; i <= NF; i++) {
       if ($i == "Topic:") name = $(i + 1)
       if ($i == "PartitionCount:") n = $(i + 1)
+      if ($i ~ /cleanup\.policy=compact/) policy = "compact"
     }
-    print name, n
+    print name, n, policy
   }' <<<"$described")"
 
 # One TopicCommand JVM per change (it takes a single --topic); they run in parallel, as JVM
 # start-up dominates. Only on the first run (or after a --wipe) is there anything to do.
 created=0 pids=()
 for spec in "${TOPICS[@]}"; do
-  name="${spec%%:*}"
-  want="${spec##*:}"
+  IFS=: read -r name want policy <<<"$spec"
   have="$(awk -v t="$name" '$1 == t { print $2 }' <<<"$existing")"
+  configs=()
+  [ "$policy" = compact ] && configs=(--config cleanup.policy=compact)
   if [ -z "$have" ]; then
     topic_cmd --create --if-not-exists --topic "$name" --partitions "$want" \
-      --replication-factor 1 2>&1 | quiet &
+      --replication-factor 1 "${configs[@]}" 2>&1 | quiet &
     pids+=($!)
     created=$((created + 1))
-  elif [ "$have" -lt "$want" ]; then
+    continue
+  fi
+  if [ "$policy" = compact ] && [ "$(awk -v t="$name" '$1 == t { print $3 }' <<<"$existing")" != compact ]; then
+    log "topic $name is not compacted, setting cleanup.policy=compact"
+    kafka_tool kafka.admin.ConfigCommand --bootstrap-server "$BROKERS" --alter --entity-type topics \
+      --entity-name "$name" --add-config cleanup.policy=compact 2>&1 | quiet &
+    pids+=($!)
+  fi
+  if [ "$have" -lt "$want" ]; then
     log "topic $name has $have partitions, growing it to $want"
     topic_cmd --alter --topic "$name" --partitions "$want" 2>&1 | quiet &
     pids+=($!)

@@ -84,7 +84,7 @@ export function statusCodesPage(ref: ReferenceData): string {
     '# Status codes',
     '',
     'The codes a parcel’s history shows (`status_code` on interface B, `StatusCode` on interface A, `statusCode` in ' +
-      '`parcel.events.v1`). Branch on the code, never on its description. The history lists the most recent event first.',
+      '`parcel.events.v2`). Branch on the code, never on its description. The history lists the most recent event first.',
     '',
     '| code | description | recorded by |',
     '|---|---|---|',
@@ -94,7 +94,7 @@ export function statusCodesPage(ref: ReferenceData): string {
     '',
     '## Internal records, never shown',
     '',
-    'A parcel’s stream also holds records that no interface shows (they have no status code; in `parcel.events.v1` ' +
+    'A parcel’s stream also holds records that no interface shows (they have no status code; in `parcel.events.v2` ' +
       'their `statusCode` is null):',
     '',
     '- `CarrierRegistered`: the carrier took the parcel and gave its own number; it fills `partner_tracking_no` and `partner_name`.',

@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadSettings } from '@parcel-logistics/config';
+import { COMPACTED_TOPICS, Topics } from '@parcel-logistics/contracts';
 import { specOf, STACK } from '@parcel-logistics/stack';
 import type { Placement, ServiceName } from '@parcel-logistics/stack';
 import {
@@ -217,6 +218,9 @@ describe('docker-compose.yml: structure', () => {
   test('kafka-init creates every topic of infra/topics.sh with the same partition count; the broker creates none itself', () => {
     const expected = topicsOfInfraScript();
     expect(expected.size).toBeGreaterThan(0);
+    // Every topic of the contracts is created, the compacted ones compacted.
+    for (const topic of Object.values(Topics)) expect(expected.has(topic)).toBe(true);
+    expect([...expected].filter(([, spec]) => spec.compact).map(([name]) => name)).toEqual(COMPACTED_TOPICS);
     const init = service('kafka-init');
     expect(topicMap(list(init.command))).toEqual(expected);
     expect(list(init.entrypoint)).toEqual(['/bin/sh', '/parcel/create-topics.sh']);

@@ -138,7 +138,7 @@ describe.each([0, 1])('through gateway %i (and read back through the other)', (i
   });
 });
 
-test('kcat (a real Kafka client) reads the events of a created, labelled and cancelled parcel in order', async () => {
+test('kcat (a real Kafka client) reads a parcel downstream: its events on v2 in order, its personal values then their tombstone on the compacted topic, nothing on v1', async () => {
   // From a minute before this test (record timestamps are the producers' clocks, this machine's):
   // a long-lived broker holds every event of every earlier run, too many to read from the start.
   const since = Date.now() - 60_000;
@@ -157,23 +157,37 @@ test('kcat (a real Kafka client) reads the events of a created, labelled and can
   expect((await clientB(gateways[1]!).post('order/cancel-orders', { tracking_nums: [tn] })).body.data.success).toEqual([
     tn,
   ]);
+  expect(
+    (await clientB(gateways[0]!).post('order/erase-personal-data', { tracking_nums: [tn] })).body.data.success,
+  ).toEqual([tn]);
   const brokers = process.env.PARCEL_KAFKA_BROKERS!;
-  await eventually(async () => {
+  /** The values of the parcel's records on a topic since the test began, in order (-Z: a null value reads NULL). */
+  const read = async (topic: string): Promise<string[]> => {
     const { stdout } = await promisify(execFile)(
       'kcat',
-      ['-C', '-b', brokers, '-t', 'parcel.events.v1', '-o', `s@${since}`, '-e', '-q', '-f', '%k\t%s\n'],
+      ['-C', '-b', brokers, '-t', topic, '-o', `s@${since}`, '-e', '-q', '-Z', '-f', '%k\t%s\n'],
       { maxBuffer: 256 * 1024 * 1024 },
     );
-    const mine = stdout
+    return stdout
       .split('\n')
       .filter((line) => line.startsWith(`${tn}\t`))
-      .map((line) => JSON.parse(line.slice(tn.length + 1)));
-    const publicCodes = [...new Map(mine.map((m) => [m.eventId, m])).values()]
-      .map((m) => m.statusCode)
-      .filter((c) => c !== null);
-    expect(publicCodes).toEqual(['DR_DR', 'LB_GN', 'CN_CN']);
+      .map((line) => line.slice(tn.length + 1));
+  };
+  await eventually(async () => {
+    const mine = (await read('parcel.events.v2')).map((text) => JSON.parse(text));
+    const events = [...new Map(mine.map((m) => [m.eventId, m])).values()];
+    expect(events.map((m) => m.statusCode).filter((c) => c !== null)).toEqual(['DR_DR', 'LB_GN', 'CN_CN']);
+    expect(events.at(-1)).toMatchObject({ type: 'PersonalDataErased', personalData: 'erased' });
+    expect(events[0]).toMatchObject({ personalData: 'available', data: { order: { recipient_name: '' } } });
     expect(mine.every((m) => m.trackingNumber === tn && m.clientId === 'demo')).toBe(true);
+
+    const personal = await read('parcel.personal.v1');
+    expect(personal.at(-1)).toBe('NULL');
+    expect(JSON.parse(personal[0]!)).toMatchObject({ trackingNumber: tn, clientId: 'demo' });
+    expect(JSON.parse(personal[0]!).recipient.name).not.toBe('');
   }, 60_000);
+  // parcel.events.v1 is off by default (PARCEL_DOWNSTREAM_V1): the publisher, done with v2, sent it nothing.
+  expect(await read('parcel.events.v1')).toEqual([]);
 });
 
 describe('idempotent retries and the API reference on the distributed tier', () => {

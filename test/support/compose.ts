@@ -99,8 +99,14 @@ export const hostOf = (url: string): { host: string; port: string } => {
   return { host: u.hostname, port: u.port };
 };
 
-/** `name:partitions` of the TOPICS array in infra/topics.sh. */
-export function topicsOfInfraScript(): Map<string, number> {
+/** A topic as infra/topics.sh lists it: `name:partitions`, or `name:partitions:compact`. */
+export interface TopicSpec {
+  partitions: number;
+  compact: boolean;
+}
+
+/** The TOPICS array of infra/topics.sh. */
+export function topicsOfInfraScript(): Map<string, TopicSpec> {
   const block = /^TOPICS=\(\n([\s\S]*?)^\)/m.exec(read('infra/topics.sh'));
   if (!block) throw new Error('infra/topics.sh: no TOPICS=( ... ) block');
   return topicMap(
@@ -110,13 +116,13 @@ export function topicsOfInfraScript(): Map<string, number> {
       .filter((l) => l && !l.startsWith('#')),
   );
 }
-export function topicMap(specs: string[]): Map<string, number> {
-  const map = new Map<string, number>();
+export function topicMap(specs: string[]): Map<string, TopicSpec> {
+  const map = new Map<string, TopicSpec>();
   for (const spec of specs) {
-    const m = /^([A-Za-z0-9._-]+):(\d+)$/.exec(spec);
-    if (!m) throw new Error(`not a name:partitions topic spec: "${spec}"`);
+    const m = /^([A-Za-z0-9._-]+):(\d+)(:compact)?$/.exec(spec);
+    if (!m) throw new Error(`not a name:partitions[:compact] topic spec: "${spec}"`);
     expect(map.has(m[1]!)).toBe(false);
-    map.set(m[1]!, Number(m[2]));
+    map.set(m[1]!, { partitions: Number(m[2]), compact: m[3] !== undefined });
   }
   return map;
 }

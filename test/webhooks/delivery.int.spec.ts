@@ -87,7 +87,7 @@ test('signed, retried on 503 per the schedule, in order per parcel, to its own a
     expect(revisions).toEqual([...revisions].sort((a, b) => a - b));
     expect(new Set(revisions).size).toBe(revisions.length);
   }
-  // Only client-visible events, with the parcel.events.v1 fields, of this account alone.
+  // Only client-visible events, with the parcel.events.v2 fields, of this account alone.
   for (const r of got) {
     expect(ALL_TYPES).toContain(r.body.type);
     expect(r.body.statusCode).not.toBeNull();
@@ -97,6 +97,7 @@ test('signed, retried on 503 per the schedule, in order per parcel, to its own a
       'clientId',
       'data',
       'eventId',
+      'personalData',
       'schema',
       'statusCode',
       'streamRevision',

@@ -4,6 +4,6 @@ export * from './parcelProjector.ts';
 export * from './handleCommand.ts';
 export * from './parcelCommands.ts';
 export * from './parcelEventMessage.ts';
-export * from './parcelOwners.ts';
+export * from './parcelFacts.ts';
 export * from './sealingEventStore.ts';
 export * from './sealFormerEvents.ts';

@@ -5,6 +5,7 @@ import type { Admin } from 'kafkajs';
 import { busConformance, eventually, makeMessage } from '@parcel-logistics/bus/conformance';
 import type { BusLogLevel, BusLogger } from './shared/log.ts';
 import type { KafkaBusOptions } from './shared/options.ts';
+import { tombstone } from '@parcel-logistics/bus';
 import type { Bus, Message } from '@parcel-logistics/bus';
 
 /**
@@ -237,6 +238,33 @@ export function kafkaBusSuite(
           'x-original-partition': '0',
           'x-original-offset': '0',
         });
+      },
+      TEST_MS,
+    );
+
+    it(
+      'publishes a tombstone as a record with a null value, and any other payload as JSON',
+      async () => {
+        const topic = await createTopic(1);
+        const bus = await open('tombstones');
+        await bus.publish(topic, makeMessage({ key: 'k', payload: { n: 1 } }));
+        await bus.publish(topic, tombstone('k', 'gone-1', 'Erased'));
+        const consumer = new Kafka({
+          clientId: 'raw-reader',
+          brokers: kit.brokers,
+          logCreator: () => () => undefined,
+        }).consumer({ groupId: fresh('raw') });
+        const values: (string | null)[] = [];
+        await consumer.connect();
+        try {
+          await consumer.subscribe({ topic, fromBeginning: true });
+          await consumer.run({
+            eachMessage: async ({ message }) => void values.push(message.value?.toString() ?? null),
+          });
+          await eventually(() => expect(values).toEqual(['{"n":1}', null]));
+        } finally {
+          await consumer.disconnect();
+        }
       },
       TEST_MS,
     );

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { BusRemoteError, BusTimeoutError } from './port.ts';
+import { BusRemoteError, BusTimeoutError, tombstone } from './port.ts';
 import type { Bus, Message, Unsubscribe } from './port.ts';
 
 export interface BusUnderTest {
@@ -244,6 +244,23 @@ export function busConformance(name: string, make: () => Promise<BusUnderTest>):
           expect([...audit].sort((a, b) => a.id.localeCompare(b.id))).toEqual(
             [...messages].sort((a, b) => a.id.localeCompare(b.id)),
           );
+        },
+        TEST_MS,
+      );
+
+      it(
+        'delivers a tombstone (payload null) intact, after the earlier message of its key',
+        async () => {
+          const topic = fresh('tombstone');
+          const seen: Message[] = [];
+          await track(ctx.bus.subscribe(topic, fresh('compacting'), async (message) => void seen.push(message)));
+          const value = makeMessage({ key: 'parcel-1', payload: { name: 'Ada' } });
+          const gone = tombstone('parcel-1', randomUUID(), 'Erased', { traceparent: '00-gone-01' });
+          await ctx.bus.publish(topic, value);
+          await ctx.bus.publish(topic, gone);
+          await eventually(() => expect(seen).toHaveLength(2));
+          expect(seen).toEqual([value, gone]);
+          expect(seen[1]!.payload).toBeNull();
         },
         TEST_MS,
       );

@@ -6,10 +6,27 @@ export interface Message<T = unknown> {
   /** Partition key: messages with one key are delivered in order to one consumer. */
   key: string;
   type: string;
+  /** JSON. `null` makes a published message a tombstone (`Tombstone`). */
   payload: T;
   /** Propagated context such as `traceparent`. */
   headers?: Record<string, string>;
 }
+
+/**
+ * A tombstone: the message that deletes its key from a compacted topic, published like any other.
+ * On Kafka it is a record with a null value (compaction later removes the key's earlier records,
+ * and then the tombstone itself); every bus delivers it to subscribers with `payload: null`.
+ */
+export type Tombstone = Message<null>;
+
+/** The tombstone of `key`. */
+export const tombstone = (key: string, id: string, type: string, headers?: Record<string, string>): Tombstone => ({
+  id,
+  key,
+  type,
+  payload: null,
+  ...(headers ? { headers } : {}),
+});
 
 export class BusTimeoutError extends Error {
   constructor(topic: string, timeoutMs: number) {
@@ -33,7 +50,7 @@ export interface Bus {
   request<TReply>(topic: string, message: Message, options: { timeoutMs: number }): Promise<TReply>;
   /** Serves requests on a topic; the returned value is the reply. Handlers of one key run one at a time. */
   handleRequests(topic: string, handler: (message: Message) => Promise<unknown>): Promise<Unsubscribe>;
-  /** Resolves once the bus has accepted the message durably (at least once). */
+  /** Resolves once the bus has accepted the message durably (at least once). A `Tombstone` is published the same way. */
   publish(topic: string, message: Message): Promise<void>;
   /**
    * Each group receives every message of the topic once or more; within a group one consumer handles it.

@@ -6,9 +6,17 @@ export const Topics = {
   orderCommands: 'parcel.commands.order',
   trackingCommands: 'parcel.commands.tracking',
   labelCommands: 'parcel.commands.label',
+  /** Personal values in clear: published only with PARCEL_DOWNSTREAM_V1=on (docs/personal-data.md, "Downstream"). */
   parcelEvents: 'parcel.events.v1',
+  /** Every parcel event without its personal values. */
+  parcelEventsV2: 'parcel.events.v2',
+  /** Each parcel's current personal values, compacted; erasure writes the key's tombstone. */
+  parcelPersonal: 'parcel.personal.v1',
   deadLetter: 'parcel.deadletter.v1',
 } as const;
+
+/** The topics whose `cleanup.policy` is `compact` (infra/topics.sh creates them so): a key's latest value is kept, a tombstone deletes it. */
+export const COMPACTED_TOPICS: readonly string[] = [Topics.parcelPersonal];
 
 /**
  * A command of a map as its message carries it: the type and the payload. (The bus package has the

@@ -64,7 +64,7 @@ const nextCursor = z
 export const WebhookMessageView = z
   .strictObject({
     event_id: z.string().meta({ description: 'The `webhook-id` of every attempt and redelivery.' }),
-    event_type: z.string().meta({ description: 'The message’s `type`: a `parcel.events.v1` type, or `WebhookTest`.' }),
+    event_type: z.string().meta({ description: 'The message’s `type`: a `parcel.events.v2` type, or `WebhookTest`.' }),
     tracking_num: z.string().nullable(),
     position: z
       .number()

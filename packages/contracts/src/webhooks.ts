@@ -6,12 +6,16 @@ import { z } from 'zod';
 import { B } from './messages.ts';
 import { queryParam } from './requests.ts';
 
-/** The `parcel.events.v1` types a client may see (internal records such as CarrierRegistered never go out). */
+/**
+ * The `parcel.events.v2` types a client may see (internal records such as CarrierRegistered never go
+ * out); `PersonalDataErased` tells the client that the parcel's personal data is gone (docs/webhooks.md).
+ */
 export const WEBHOOK_EVENT_TYPES = [
   'ParcelRegistered',
   'LabelGenerated',
   'ParcelCancelled',
   'CarrierEventRecorded',
+  'PersonalDataErased',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -54,7 +58,7 @@ const eventTypes = z
   })
   .min(1, { error: B.require('event_types') })
   .transform((types) => [...new Set(types)])
-  .meta({ description: 'The `parcel.events.v1` types to send, at least one.' });
+  .meta({ description: 'The `parcel.events.v2` types to send, at least one.' });
 
 const description = z
   .string({ error: B.invalid('description') })

@@ -12,7 +12,7 @@ export interface QueuedDelivery {
   eventId: string;
   /** The event's position in the store's log: the order of delivery per endpoint. */
   position: number;
-  /** The `parcel.events.v1` JSON text, exactly as signed and sent. */
+  /** The `parcel.events.v2` JSON text (nothing personal), exactly as signed and sent. */
   body: string;
 }
 

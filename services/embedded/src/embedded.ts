@@ -135,7 +135,11 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const accounts = loadAccounts(settings.accountsFile);
 
   const common = { eventStore, projector, bus, clock, ids, ref, views: projections.parcels, onProjectionError };
-  const tracking = createTrackingService({ ...common, renderTimeoutMs: settings.commandTimeoutMs });
+  const tracking = createTrackingService({
+    ...common,
+    renderTimeoutMs: settings.commandTimeoutMs,
+    downstreamV1: settings.personalData.downstreamV1,
+  });
   await tracking.start();
   // Fonts and PDF libraries are loaded by the first label request: a process that renders none keeps about 100 MB less.
   const label = createLabelService({

@@ -16,6 +16,8 @@ export type TrackingServiceDeps = RecordCarrierEventDeps &
     bus: Bus;
     /** Subscription poll interval for commits made by other processes. */
     pollIntervalMs?: number;
+    /** Publish `parcel.events.v1` too, personal values in clear (PARCEL_DOWNSTREAM_V1=on). */
+    downstreamV1?: boolean;
   };
 
 export const PARCEL_VIEW_SUBSCRIPTION = 'parcel-view';
@@ -23,7 +25,7 @@ export const PARCEL_VIEW_SUBSCRIPTION = 'parcel-view';
 /**
  * The tracking service: creates labels (A2) and records carrier events on parcel streams, keeps the status
  * projection up to date from the store's global log and publishes every parcel event to the
- * downstream topic (both with stored checkpoints, so nothing committed is ever left out).
+ * downstream topics (both with stored checkpoints, so nothing committed is ever left out).
  */
 export function createTrackingService(deps: TrackingServiceDeps) {
   let projection: Subscription | undefined;

@@ -36,6 +36,7 @@ const service = createTrackingService({
   clock: systemClock,
   ids: randomIds,
   renderTimeoutMs: settings.commandTimeoutMs,
+  downstreamV1: settings.personalData.downstreamV1,
   onProjectionError: (err) => log.error({ err }, 'inline projection failed; the subscription will repair it'),
 });
 await runService({

@@ -38,17 +38,26 @@ const reservedPrefix = 'x-bus-';
 export const headerText = (value: HeaderValue): string | undefined =>
   value === undefined ? undefined : Array.isArray(value) ? headerText(value.at(-1)) : value.toString();
 
-/** The payload travels as JSON in the record's value; `undefined` as a null value. */
+/** A reply travels as JSON in the record's value; `undefined` as a null value. */
 export const encodeValue = (payload: unknown): string | null =>
   payload === undefined ? null : JSON.stringify(payload);
 
 export const decodeValue = (value: Buffer | null): unknown =>
   value === null ? undefined : JSON.parse(value.toString('utf8'));
 
+/**
+ * A message's payload travels as JSON in the record's value, except a tombstone's (`payload: null`):
+ * a null value, which is what compaction deletes a key by. A null value reads back as `null`.
+ */
+const encodePayload = (payload: unknown): string | null =>
+  payload === null || payload === undefined ? null : JSON.stringify(payload);
+
+const decodePayload = (value: Buffer | null): unknown => (value === null ? null : JSON.parse(value.toString('utf8')));
+
 export function encode(message: Message, busHeaders: Record<string, string> = {}): OutgoingRecord {
   return {
     key: message.key,
-    value: encodeValue(message.payload),
+    value: encodePayload(message.payload),
     headers: { ...message.headers, [busHeader.id]: message.id, [busHeader.type]: message.type, ...busHeaders },
   };
 }
@@ -71,7 +80,7 @@ export function decode(record: ConsumedRecord, topic: string, partition: number)
     id: bus[busHeader.id] ?? `${topic}/${partition}/${record.offset}`,
     key: record.key?.toString('utf8') ?? '',
     type: bus[busHeader.type] ?? '',
-    payload: decodeValue(record.value),
+    payload: decodePayload(record.value),
   };
   if (Object.keys(headers).length > 0) message.headers = headers;
   return { message, bus };

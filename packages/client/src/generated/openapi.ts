@@ -976,7 +976,7 @@ export interface paths {
          *     | 200 | 1 | `url invalid` | url is not an absolute http or https URL, carries a user name or password, or is over 2048 characters |
          *     | 200 | 1 | `url refused` | url names a private, loopback or link-local IP address, or another that is not public unicast; the service accepts them only when started with `PARCEL_WEBHOOK_ALLOW_PRIVATE=on` (a receiver on your own machine, a private network on purpose) |
          *     | 200 | 1 | `event_types require` | event_types is missing or an empty array |
-         *     | 200 | 1 | `event_types invalid` | event_types is not an array of the client-visible `parcel.events.v1` types |
+         *     | 200 | 1 | `event_types invalid` | event_types is not an array of the client-visible `parcel.events.v2` types |
          *     | 200 | 1 | `description invalid` | description is not a string, or over 256 characters |
          *     | 200 | 1 | `Maximum 10 webhook endpoints per account` | the account has as many endpoints as the cap allows |
          *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
@@ -1096,7 +1096,7 @@ export interface paths {
          *     | 200 | 1 | `url invalid` | url is not an absolute http or https URL, carries a user name or password, or is over 2048 characters |
          *     | 200 | 1 | `url refused` | url names a private, loopback or link-local IP address, or another that is not public unicast; the service accepts them only when started with `PARCEL_WEBHOOK_ALLOW_PRIVATE=on` (a receiver on your own machine, a private network on purpose) |
          *     | 200 | 1 | `event_types require` | event_types is missing or an empty array |
-         *     | 200 | 1 | `event_types invalid` | event_types is not an array of the client-visible `parcel.events.v1` types |
+         *     | 200 | 1 | `event_types invalid` | event_types is not an array of the client-visible `parcel.events.v2` types |
          *     | 200 | 1 | `description invalid` | description is not a string, or over 256 characters |
          *     | 200 | 1 | `enabled invalid` | enabled is not a boolean |
          *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
@@ -1766,7 +1766,7 @@ export interface components {
         WebhookEndpoint: {
             endpoint_id: string;
             url: string;
-            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded")[];
+            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded" | "PersonalDataErased")[];
             description: string;
             enabled: boolean;
             /** @description Why delivery disabled it; empty while enabled. */
@@ -1777,7 +1777,7 @@ export interface components {
         WebhookEndpointWithSecret: {
             endpoint_id: string;
             url: string;
-            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded")[];
+            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded" | "PersonalDataErased")[];
             description: string;
             enabled: boolean;
             /** @description Why delivery disabled it; empty while enabled. */
@@ -1790,7 +1790,7 @@ export interface components {
         WebhookMessage: {
             /** @description The `webhook-id` of every attempt and redelivery. */
             event_id: string;
-            /** @description The message’s `type`: a `parcel.events.v1` type, or `WebhookTest`. */
+            /** @description The message’s `type`: a `parcel.events.v2` type, or `WebhookTest`. */
             event_type: string;
             tracking_num: string | null;
             /** @description The event’s position in the log (the order of delivery); null for a test event. */
@@ -3412,8 +3412,8 @@ export interface operations {
                 "application/json": {
                     /** @description Where events are POSTed: an absolute http or https URL without credentials, at most 2048 characters. */
                     url: string;
-                    /** @description The `parcel.events.v1` types to send, at least one. */
-                    event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded")[];
+                    /** @description The `parcel.events.v2` types to send, at least one. */
+                    event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded" | "PersonalDataErased")[];
                     /** @description Free text, at most 256 characters. */
                     description?: string;
                 };
@@ -3614,8 +3614,8 @@ export interface operations {
                     endpoint_id: string;
                     /** @description Where events are POSTed: an absolute http or https URL without credentials, at most 2048 characters. */
                     url?: string;
-                    /** @description The `parcel.events.v1` types to send, at least one. */
-                    event_types?: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded")[];
+                    /** @description The `parcel.events.v2` types to send, at least one. */
+                    event_types?: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded" | "PersonalDataErased")[];
                     /** @description Free text, at most 256 characters. */
                     description?: string;
                     /** @description false disables the endpoint; true enables it again and clears the disabled reason. */

@@ -53,7 +53,7 @@ const urlErrors = [
 ];
 const typeErrors = [
   business(B.require('event_types'), 'event_types is missing or an empty array'),
-  business(B.invalid('event_types'), 'event_types is not an array of the client-visible `parcel.events.v1` types'),
+  business(B.invalid('event_types'), 'event_types is not an array of the client-visible `parcel.events.v2` types'),
   business(B.invalid('description'), 'description is not a string, or over 256 characters'),
 ];
 

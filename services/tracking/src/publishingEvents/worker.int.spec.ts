@@ -1,4 +1,10 @@
-/** decisions.md "Events for downstream systems": every parcel event on parcel.events.v1, keyed by tracking number, in order. */
+/**
+ * decisions.md "Events for downstream systems": every parcel event on parcel.events.v2 without its
+ * personal values, keyed by tracking number, in order; the personal values on the compacted
+ * parcel.personal.v1 until erasure writes the key's tombstone; parcel.events.v1 only when switched on
+ * (docs/personal-data.md, "Downstream").
+ */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -14,15 +20,17 @@ import { createOrder } from '@parcel-logistics/order';
 import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
 import { startEventPublisher } from './worker.ts';
 
-const schema = JSON.parse(
-  readFileSync(
-    path.resolve(import.meta.dirname, '../../../../packages/contracts/schemas/parcel-events.v1.schema.json'),
-    'utf8',
-  ),
-);
-const validate = new Ajv2020({ strict: true }).compile(schema);
+const schemaOf = (version: string) =>
+  JSON.parse(
+    readFileSync(
+      path.resolve(import.meta.dirname, `../../../../packages/contracts/schemas/parcel-events.${version}.schema.json`),
+      'utf8',
+    ),
+  );
+const validate = new Ajv2020({ strict: true }).compile(schemaOf('v1'));
+const validateV2 = new Ajv2020({ strict: true }).compile(schemaOf('v2'));
 
-test('a created, labelled and cancelled parcel: three schema-valid messages in order, then a restart publishes nothing twice', async () => {
+test('with downstreamV1 on, a created, labelled and cancelled parcel: three schema-valid v1 messages in order, then a restart publishes nothing twice', async () => {
   const eventStore = createSqliteEventStore({ file: ':memory:' });
   const projections = createSqliteProjectionStore({ file: ':memory:' });
   const bus = createInProcessBus();
@@ -40,7 +48,7 @@ test('a created, labelled and cancelled parcel: three schema-valid messages in o
     ids: randomIds,
   };
   try {
-    let publisher = startEventPublisher({ eventStore, bus });
+    let publisher = startEventPublisher({ eventStore, bus, downstreamV1: true });
     const created = await createOrder(
       deps,
       { clientId: 'demo', order: sampleParcelOrder(), serviceType: 'LMD', carrier: 'GLX' },
@@ -87,7 +95,7 @@ test('a created, labelled and cancelled parcel: three schema-valid messages in o
     });
 
     await publisher.stop();
-    publisher = startEventPublisher({ eventStore, bus });
+    publisher = startEventPublisher({ eventStore, bus, downstreamV1: true });
     await publisher.caughtUp();
     await bus.idle();
     expect(received).toHaveLength(3);
@@ -115,4 +123,203 @@ test('the schema refuses a message missing a field or with a non-SGT time', () =
   expect(validate({ ...good, time: '2026-11-22T06:05:09Z' })).toBe(false);
   const { clientId: _omitted, ...missing } = good;
   expect(validate(missing)).toBe(false);
+});
+
+/** A marker in every personal field of an order and of a carrier's delivery event, found nowhere else. */
+function markers() {
+  const tag = randomBytes(5).toString('hex').toUpperCase();
+  const digits = () => String(60_000_000 + (randomBytes(3).readUIntBE(0, 3) % 9_999_999));
+  return {
+    recipient: {
+      name: `Rname${tag}`,
+      phone: digits(),
+      address: `Raddr${tag} Street 9`,
+      postalCode: `R${tag.slice(0, 6)}`,
+      state: `Rstate${tag}`,
+      city: `Rcity${tag}`,
+      email: `remail${tag.toLowerCase()}@example.com`,
+    },
+    sender: {
+      name: `Sname${tag}`,
+      phone: digits(),
+      address: `Saddr${tag} Road 3`,
+      postalCode: `S${tag.slice(0, 6)}`,
+      city: `Scity${tag}`,
+      email: `semail${tag.toLowerCase()}@example.com`,
+    },
+    instruction: `Rinstr${tag} leave at door`,
+    delivery: {
+      location: `Cloc${tag} Avenue 5`,
+      remarks: `Cremarks${tag}`,
+      receiveBy: `Csigner${tag}`,
+      pod: [`pod/Cpod${tag}.png`],
+    },
+  };
+}
+const allValues = (m: ReturnType<typeof markers>): string[] => [
+  ...Object.values(m.recipient),
+  ...Object.values(m.sender),
+  m.instruction,
+  m.delivery.location,
+  m.delivery.remarks,
+  m.delivery.receiveBy,
+  ...m.delivery.pod,
+];
+
+test('by default: v2 holds no personal value, the personal topic holds them until the tombstone of the erasure, v1 gets nothing', async () => {
+  const eventStore = createSqliteEventStore({ file: ':memory:' });
+  const projections = createSqliteProjectionStore({ file: ':memory:' });
+  const bus = createInProcessBus();
+  const on = async (topic: string) => {
+    const received: Message[] = [];
+    await bus.subscribe(topic, 'downstream', async (m) => void received.push(m));
+    return received;
+  };
+  const [v1, v2, personal] = [
+    await on(Topics.parcelEvents),
+    await on(Topics.parcelEventsV2),
+    await on(Topics.parcelPersonal),
+  ];
+  const clock = { now: () => new Date('2026-11-22T06:05:09Z') };
+  const deps = {
+    eventStore,
+    projector: createParcelProjector({ eventStore, views: projections.parcels }),
+    clock,
+    ids: randomIds,
+  };
+  const m = markers();
+  const sample = sampleParcelOrder();
+  const carrierEvent = (eventTime: string, delivery = m.delivery) =>
+    handleParcelCommand(
+      deps,
+      tn,
+      () => ({
+        type: 'RecordCarrierEvent',
+        data: {
+          carrierCode: 'DELIVERED',
+          statusCode: 'DL_DL',
+          eventTime: new Date(eventTime),
+          ...delivery,
+          now: clock.now(),
+        },
+      }),
+      {},
+    );
+  let tn = '';
+  let publisher = startEventPublisher({ eventStore, bus });
+  try {
+    const created = await createOrder(
+      deps,
+      {
+        clientId: 'demo',
+        order: {
+          ...sample,
+          recipient: { ...sample.recipient, ...m.recipient },
+          sender: { ...sample.sender, ...m.sender },
+          instruction: m.instruction,
+        },
+        serviceType: 'LMD',
+        carrier: 'GLX',
+      },
+      { commandId: 'c1', headers: {} },
+    );
+    if (!created.ok) throw new Error('not created');
+    tn = created.trackingNumber;
+    await carrierEvent('2026-11-23T02:15:00Z');
+    await eventually(() => expect(personal).toHaveLength(2));
+    await eventually(() => expect(v2).toHaveLength(2));
+
+    for (const message of v2) {
+      expect(validateV2(message.payload)).toBe(true);
+      expect(message).toMatchObject({ key: tn, payload: { trackingNumber: tn, personalData: 'available' } });
+      const text = JSON.stringify(message);
+      for (const value of allValues(m)) expect(text).not.toContain(value);
+    }
+    expect(v2.map((message) => message.type)).toEqual(['ParcelRegistered.v1', 'CarrierEventRecorded.v1']);
+    expect(personal.map((message) => message.key)).toEqual([tn, tn]);
+    const { delivery } = m;
+    expect(personal[0]!.payload).toEqual({
+      trackingNumber: tn,
+      clientId: 'demo',
+      recipient: m.recipient,
+      sender: m.sender,
+      instruction: m.instruction,
+      eventId: v2[0]!.id,
+      streamRevision: 0,
+    });
+    expect(personal[1]!.payload).toMatchObject({
+      recipient: m.recipient,
+      signature: { receiveBy: delivery.receiveBy, pod: delivery.pod, statusCode: 'DL_DL', eventId: v2[1]!.id },
+    });
+
+    await handleParcelCommand(
+      deps,
+      tn,
+      () => ({ type: 'ErasePersonalData', data: { clientId: 'demo', reason: 'request', now: clock.now() } }),
+      {},
+    );
+    await eventually(() => expect(personal).toHaveLength(3));
+    expect(personal[2]).toMatchObject({ key: tn, type: 'PersonalDataErased.v1', payload: null });
+    await eventually(() => expect(v2).toHaveLength(3));
+    expect(v2[2]!.payload).toMatchObject({ type: 'PersonalDataErased', personalData: 'erased', statusCode: null });
+    expect(validateV2(v2[2]!.payload)).toBe(true);
+
+    // A fresh publisher knows nothing of the parcel: it learns of the erasure from its stream.
+    await publisher.stop();
+    publisher = startEventPublisher({ eventStore, bus });
+    await carrierEvent('2026-11-23T03:15:00Z', { ...delivery, receiveBy: '', pod: [] });
+    await eventually(() => expect(v2).toHaveLength(4));
+    expect(v2[3]!.payload).toMatchObject({ type: 'CarrierEventRecorded', personalData: 'erased' });
+    await publisher.caughtUp();
+    await bus.idle();
+    expect(personal).toHaveLength(3);
+    expect(v1).toEqual([]);
+  } finally {
+    await publisher.stop();
+    await bus.close();
+    await eventStore.close();
+    await projections.close();
+  }
+});
+
+test('the v2 schema refuses a personal value, a missing personalData, and an erasure not marked erased', () => {
+  const registered = {
+    type: 'ParcelRegistered',
+    schema: 'ParcelRegistered.v1',
+    eventId: 'e',
+    trackingNumber: 'PX1',
+    clientId: 'demo',
+    statusCode: 'DR_DR',
+    time: '2026-11-22T14:05:09+08:00',
+    streamRevision: 0,
+    personalData: 'available',
+    data: { order: { recipient_name: '', recipient_phone: '', recipient_address: '', recipient_country: 'SG' } },
+  };
+  expect(validateV2(registered)).toBe(true);
+  const order = registered.data.order;
+  expect(validateV2({ ...registered, data: { order: { ...order, recipient_name: 'Ada' } } })).toBe(false);
+  expect(validateV2({ ...registered, data: { order: { ...order, sender_email: 'a@b.c' } } })).toBe(false);
+  expect(validateV2({ ...registered, data: { order: { ...order, instruction: 'door' } } })).toBe(false);
+  const { personalData: _omitted, ...missing } = registered;
+  expect(validateV2(missing)).toBe(false);
+  const delivered = {
+    ...registered,
+    type: 'CarrierEventRecorded',
+    schema: 'CarrierEventRecorded.v1',
+    statusCode: 'DL_DL',
+    data: { location: 'Singapore', remarks: '', receiveBy: '', pod: [] },
+  };
+  expect(validateV2(delivered)).toBe(true);
+  expect(validateV2({ ...delivered, data: { ...delivered.data, receiveBy: 'Ada' } })).toBe(false);
+  expect(validateV2({ ...delivered, data: { ...delivered.data, pod: ['pod.png'] } })).toBe(false);
+  const erased = {
+    ...registered,
+    type: 'PersonalDataErased',
+    schema: 'PersonalDataErased.v1',
+    statusCode: null,
+    personalData: 'erased',
+    data: { trackingNumber: 'PX1', reason: 'request', erasedAt: '2026-11-22T06:05:09.000Z' },
+  };
+  expect(validateV2(erased)).toBe(true);
+  expect(validateV2({ ...erased, personalData: 'available' })).toBe(false);
 });

@@ -1,10 +1,11 @@
 /**
  * From the store's log to the delivery queue: each client-visible parcel event is queued for every
- * enabled endpoint of the parcel's own account subscribed to its type, with its `parcel.events.v1`
- * body. The subscription's checkpoint moves only after the page is queued, and queueing is
+ * enabled endpoint of the parcel's own account subscribed to its type, with its `parcel.events.v2`
+ * body: nothing personal, so neither the delivery log nor a replay after erasure holds a personal
+ * value. The subscription's checkpoint moves only after the page is queued, and queueing is
  * idempotent, so a crash loses nothing and queues nothing twice.
  */
-import { parcelEventMessage, parcelOwners, toParcelEvent } from '@parcel-logistics/application';
+import { parcelEventMessageV2, parcelFacts, toParcelEvent } from '@parcel-logistics/application';
 import { PARCEL_STREAM_PREFIX, WEBHOOK_EVENT_TYPES } from '@parcel-logistics/contracts';
 import type { WebhookEventType } from '@parcel-logistics/contracts';
 import type { Clock } from '@parcel-logistics/domain';
@@ -18,33 +19,28 @@ interface VisibleEvent {
   recorded: RecordedEvent;
   type: WebhookEventType;
   clientId: string;
-  /** The `parcel.events.v1` JSON text sent for it. */
+  /** The `parcel.events.v2` JSON text sent for it. */
   body(): string;
 }
 
 /** The client-visible parcel events of a page of the log, each with its account (fan-out and replay alike). */
 export function visibleEvents(eventStore: EventStore) {
-  const owners = parcelOwners(eventStore);
+  const facts = parcelFacts(eventStore);
   return async (page: readonly RecordedEvent[]): Promise<VisibleEvent[]> => {
     const visible: VisibleEvent[] = [];
     for (const recorded of page) {
       if (!recorded.streamName.startsWith(PARCEL_STREAM_PREFIX)) continue;
       const event = toParcelEvent(recorded);
       const type = event.type;
+      // Every parcel event passes the facts, so that they learn of an erasure in log order.
+      const known = await facts.of(recorded, event);
       if (!clientVisible(type)) continue;
-      const trackingNumber = event.data.trackingNumber;
-      let clientId: string;
-      if (event.type === 'ParcelRegistered') {
-        clientId = event.data.clientId;
-        owners.remember(trackingNumber, clientId);
-      } else {
-        clientId = await owners.ownerOf(trackingNumber);
-      }
+      const { clientId } = known;
       visible.push({
         recorded,
         type,
         clientId,
-        body: () => JSON.stringify(parcelEventMessage(recorded, event, clientId)),
+        body: () => JSON.stringify(parcelEventMessageV2(recorded, event, known)),
       });
     }
     return visible;
