@@ -13,6 +13,11 @@
  * | `OrderBatchAccepted.v2` | `OrderBatchAccepted.v3` |
  */
 import {
+  PERSONAL_CARRIER_EVENT_FIELDS,
+  PERSONAL_ORDER_FIELDS,
+  PERSONAL_RECIPIENT_FIELDS,
+  PERSONAL_SENDER_FIELDS,
+  publicPlaceOf,
   splitCarrierEventPersonal,
   splitPersonal,
   withPersonal,
@@ -20,6 +25,7 @@ import {
   type OrderPersonalData,
   type ParcelOrder,
 } from '@parcel-logistics/domain';
+import { ORDER_FIELDS } from './orderMapping.ts';
 import type { StoredEvent } from './storedEvents.ts';
 import { UPCASTERS } from './upcasters.ts';
 
@@ -133,4 +139,47 @@ export function sealFormer(streamName: string, stored: StoredEvent, seal: Stream
   for (let up = UPCASTERS.get(current.type); up; up = UPCASTERS.get(current.type))
     current = { type: up.to, data: up.up(current.data) };
   return holdsPersonalData(current.type) ? sealStored(streamName, current, seal) : stored;
+}
+
+/** The body's field names of the order's personal values (ORDER_FIELDS read for the domain's list). */
+const PERSONAL_BODY_FIELDS: ReadonlySet<string> = new Set(
+  ORDER_FIELDS.filter(([, paths]) =>
+    (typeof paths === 'string' ? [paths] : paths).some((p) => {
+      const [party, field] = p.split('.');
+      return (
+        (party === 'recipient' && (PERSONAL_RECIPIENT_FIELDS as readonly string[]).includes(field!)) ||
+        (party === 'sender' && (PERSONAL_SENDER_FIELDS as readonly string[]).includes(field!)) ||
+        (PERSONAL_ORDER_FIELDS as readonly string[]).includes(p)
+      );
+    }),
+  ).map(([api]) => api),
+);
+const PERSONAL_PARTY_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  recipient: PERSONAL_RECIPIENT_FIELDS,
+  sender: PERSONAL_SENDER_FIELDS,
+};
+const CARRIER_EVENT_FIELDS: ReadonlySet<string> = new Set([...PERSONAL_CARRIER_EVENT_FIELDS, 'receive_by']);
+
+/**
+ * A copy of any stored JSON of the past (a webhook body of the delivery log written before bodies
+ * left personal values out) with every personal value of the one list blanked, in the body's
+ * words or the domain's, at any depth; a carrier's location kept as its public place only.
+ */
+export function withoutPersonalValues(value: unknown, key = ''): unknown {
+  if (Array.isArray(value)) return key === 'pod' ? [] : value.map((v) => withoutPersonalValues(v));
+  if (value === null || typeof value !== 'object') {
+    if (typeof value !== 'string') return value;
+    if (key === 'location') return publicPlaceOf(value);
+    return PERSONAL_BODY_FIELDS.has(key) || CARRIER_EVENT_FIELDS.has(key) || key === 'instruction' ? '' : value;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const party = PERSONAL_PARTY_FIELDS[k];
+    if (party && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      const blanked: Record<string, unknown> = { ...(v as Record<string, unknown>) };
+      for (const f of party) if (typeof blanked[f] === 'string') blanked[f] = '';
+      out[k] = withoutPersonalValues(blanked, k);
+    } else out[k] = withoutPersonalValues(v, k);
+  }
+  return out;
 }

@@ -1,2 +1,2 @@
 export { createSqliteWebhookStore } from './sqlite.ts';
-export { createSqliteWebhookDeliveries } from './sqliteDeliveries.ts';
+export { createSqliteWebhookDeliveries, rewriteSqliteDeliveryBodies } from './sqliteDeliveries.ts';

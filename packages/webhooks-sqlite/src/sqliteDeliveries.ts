@@ -201,3 +201,33 @@ export function createSqliteWebhookDeliveries(options: { file: string; busyTimeo
     },
   };
 }
+
+/**
+ * Rewrites every stored body of the delivery log with `rewrite` (a one-time migration: bodies
+ * written before they left personal values out, docs/personal-data.md), zeroing what it
+ * overwrites, then rebuilds the file without free pages and truncates its WAL. Run before the
+ * deliveries open.
+ */
+export function rewriteSqliteDeliveryBodies(file: string, rewrite: (body: unknown) => unknown): number {
+  const db = new DatabaseSync(file);
+  try {
+    db.exec('PRAGMA secure_delete = ON');
+    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'webhook_deliveries'").get();
+    if (!table) return 0;
+    const rows = db.prepare('SELECT endpoint_id, event_id, body FROM webhook_deliveries').all() as {
+      endpoint_id: string;
+      event_id: string;
+      body: string;
+    }[];
+    const update = db.prepare('UPDATE webhook_deliveries SET body = ? WHERE endpoint_id = ? AND event_id = ?');
+    db.exec('BEGIN IMMEDIATE');
+    for (const r of rows) update.run(JSON.stringify(rewrite(JSON.parse(r.body))), r.endpoint_id, r.event_id);
+    db.exec('COMMIT');
+    db.exec('VACUUM');
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    return rows.length;
+  } finally {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    db.close();
+  }
+}

@@ -21,6 +21,7 @@ import type { CarrierSandbox } from '@parcel-logistics/carrier-sandbox';
 import { createLmxClient, lmxCarrierClients } from '@parcel-logistics/carriers';
 import { masterKeyVariables } from '@parcel-logistics/config';
 import type { Settings } from '@parcel-logistics/config';
+import { withoutPersonalValues } from '@parcel-logistics/contracts';
 import { OPERATIONS } from '@parcel-logistics/contracts/api';
 import { systemClock } from '@parcel-logistics/domain';
 import type { Clock } from '@parcel-logistics/domain';
@@ -44,7 +45,11 @@ import {
 import type { SpanExporter } from '@parcel-logistics/telemetry';
 import { createTrackingService } from '@parcel-logistics/tracking';
 import { createWebhookService } from '@parcel-logistics/webhook';
-import { createSqliteWebhookDeliveries, createSqliteWebhookStore } from '@parcel-logistics/webhooks-sqlite';
+import {
+  createSqliteWebhookDeliveries,
+  createSqliteWebhookStore,
+  rewriteSqliteDeliveryBodies,
+} from '@parcel-logistics/webhooks-sqlite';
 
 export interface EmbeddedOptions {
   settings: Settings;
@@ -104,6 +109,9 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
       // The views of those events were written before they zeroed what they overwrite.
       const views = path.join(settings.dataDir, 'projections.db');
       if (existsSync(views)) vacuumSqliteProjections(views);
+      // So were the webhook bodies of the delivery log: their personal values are blanked.
+      const deliveryLog = path.join(settings.dataDir, 'webhooks.db');
+      if (existsSync(deliveryLog)) rewriteSqliteDeliveryBodies(deliveryLog, withoutPersonalValues);
       log.info({ sealed }, 'the personal values of events written before sealing are sealed');
     }
   } finally {
