@@ -163,6 +163,20 @@ describe('exit 0: success, the data as JSON on stdout', () => {
     expect(r.json()).toEqual({ success: [tn], errors: [] });
   });
 
+  test('erase prints {success, errors}; the parcel is erased (its label refused), an unknown number is No Record(s)', async () => {
+    const { tn } = await createdParcel();
+    await stack.caughtUp();
+    const r = await parcel(['erase', tn, 'PXB3X6H0NEVAZ2J9R9']);
+    expect(r.code).toBe(0);
+    expect(r.json()).toEqual({
+      success: [tn],
+      errors: [{ tracking_number: 'PXB3X6H0NEVAZ2J9R9', remarks: 'No Record(s)' }],
+    });
+    const label = await parcel(['label', tn]);
+    expect(label.code).toBe(1);
+    expect(label.stderr).toContain('Personal data erased');
+  });
+
   test('webhook create prints the secret once; list, disable, rotate, test and delete', async () => {
     const created = await parcel([
       'webhook',
@@ -249,7 +263,17 @@ describe('exit 0: success, the data as JSON on stdout', () => {
     const all = await parcel(['--help']);
     expect(all.code).toBe(0);
     const text = all.stdout.toString('utf8');
-    for (const command of ['create-order', 'status', 'label', 'cancel', 'stations', 'barcode', 'webhook', 'sign'])
+    for (const command of [
+      'create-order',
+      'status',
+      'label',
+      'cancel',
+      'erase',
+      'stations',
+      'barcode',
+      'webhook',
+      'sign',
+    ])
       expect(text).toContain(`  ${command}`);
     expect(text).toMatch(
       /Exit codes:\n {2}0 +success\n {2}1 +business error[^\n]*\n {2}2 +usage error[^\n]*\n {2}3 +server or network error/,

@@ -142,6 +142,18 @@ test('B6 cancel-orders: the parcel is cancelled (CN_CN); cancelling it again ans
   expect(again.ok && again.data).toEqual({ success: [], errors: [{ tracking_number: tn, remarks: 'Canceled' }] });
 });
 
+test('erase-personal-data: erased (and again), the label then refused as a business error', async () => {
+  const { tn } = await created();
+  await stack.caughtUp();
+  const first = await client.erasePersonalData([tn]);
+  expect(first.ok && first.data).toEqual({ success: [tn], errors: [] });
+  const again = await client.erasePersonalData([tn]);
+  expect(again.ok && again.data).toEqual({ success: [tn], errors: [] });
+  const label = await client.getShippingLabel(tn);
+  expect(label.ok).toBe(false);
+  expect(!label.ok && label.error.message).toBe('Personal data erased');
+});
+
 test('B7/B8/B9 the shipping label as a PDF, HTML and ZPL', async () => {
   const { tn } = await created();
   const pdf = await client.getShippingLabel(tn);

@@ -107,6 +107,19 @@ export class InterfaceBClient {
     });
   }
 
+  /**
+   * Erases the personal data of parcels for good (names, phones, addresses, e-mails); each number is
+   * answered in `success` (erased, now or before) or `errors` (`No Record(s)`).
+   */
+  erasePersonalData(trackingNums: string[], options?: MutatingCallOptions): Promise<Result<CancelResult>> {
+    return this.#send({
+      method: 'POST',
+      path: '/v1/openapi/order/erase-personal-data',
+      body: { tracking_nums: trackingNums },
+      ...mutation(options),
+    });
+  }
+
   /** B7: the shipping label as a Base64 PDF. */
   getShippingLabel(trackingNum: string, options?: CallOptions): Promise<Result<PdfLabel>> {
     return this.#label('/v1/openapi/order-shipping-label/get-shipping-label', trackingNum, options);

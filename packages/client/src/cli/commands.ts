@@ -179,6 +179,22 @@ ${IDEMPOTENCY_HELP}`,
   },
 };
 
+const erase: Command = {
+  name: 'erase',
+  usage: 'erase <tracking...>',
+  summary: 'erase the personal data of parcels, for good',
+  details: `Prints {success, errors}: the numbers whose personal data is erased (now or before), and the
+others with the reason in remarks. The parcels stay (status, history, tracking page); their labels
+are refused from then on.
+
+Options:
+${IDEMPOTENCY_HELP}`,
+  options: ['idempotency-key'],
+  async run(context) {
+    return report(await context.b().erasePersonalData(atLeastOne(context, 'tracking number'), mutating(context)));
+  },
+};
+
 const stations: Command = {
   name: 'stations',
   usage: 'stations <postcode>',
@@ -217,4 +233,14 @@ const sign: Command = {
   },
 };
 
-export const COMMANDS: readonly Command[] = [createOrder, status, label, cancel, stations, barcode, webhook, sign];
+export const COMMANDS: readonly Command[] = [
+  createOrder,
+  status,
+  label,
+  cancel,
+  erase,
+  stations,
+  barcode,
+  webhook,
+  sign,
+];
