@@ -241,12 +241,16 @@ async function startServer(dataDir: string): Promise<{ child: ChildProcess; url:
   const child = spawn(process.execPath, [import.meta.filename, '--serve', dataDir], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const line = await new Promise<string>((resolve, reject) => {
+  // Its log lines (the warning of a master key generated into the data directory) come first.
+  const url = await new Promise<string>((resolve, reject) => {
     const rl = createInterface({ input: child.stdout! });
-    rl.once('line', resolve);
+    rl.on('line', (line) => {
+      const { url: listening } = JSON.parse(line) as { url?: string };
+      if (listening) resolve(listening);
+    });
     child.once('exit', (code) => reject(new Error(`embedded stack exited with ${code}`)));
   });
-  return { child, url: (JSON.parse(line) as { url: string }).url };
+  return { child, url };
 }
 
 async function overHttp(): Promise<Result[]> {
