@@ -3,17 +3,12 @@
  * wiring logs every line of an order's life (created, registered, delivered with a signer, labels,
  * erased, a rejected order with marker values) into memory, which is then searched for the markers.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { loadSettings } from '@parcel-logistics/config';
-import { startEmbedded } from '@parcel-logistics/embedded';
-import type { EmbeddedStack } from '@parcel-logistics/embedded';
 import { eventually, pushEvent, registeredParcel } from '../support/carriers.ts';
 import { clientB } from '../support/client.ts';
-import { TestClock } from '../support/stack.ts';
+import { startTestStack } from '../support/stack.ts';
+import type { TestStack } from '../support/stack.ts';
 import { markedDelivery, markedOrder, markers } from './markers.ts';
 
 const lines: string[] = [];
@@ -23,29 +18,15 @@ const sink = new Writable({
     done();
   },
 });
-const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-logs-'));
-let stack: EmbeddedStack;
-const clock = new TestClock();
+let stack: TestStack;
 
 beforeAll(async () => {
-  const settings = loadSettings({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    PARCEL_DATA_DIR: dataDir,
-    PARCEL_DURABILITY: 'normal',
-    PARCEL_SANDBOX_PORT: '0',
-    PARCEL_CARRIER_RETRY_MS: '50',
-    LOG_LEVEL: 'trace',
-  });
-  stack = await startEmbedded({ settings, clock, log: pino({ level: 'trace' }, sink) });
+  stack = await startTestStack({ LOG_LEVEL: 'trace' }, undefined, pino({ level: 'trace' }, sink));
 });
-afterAll(async () => {
-  await stack.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => stack.destroy());
 
 test('an order created, delivered, labelled, refused and erased leaves no personal value in any log line at trace', async () => {
-  const target = { url: stack.url, clock, lmxUrl: stack.lmxUrl };
+  const target = stack;
   const m = markers();
   const { tn, partner } = await registeredParcel(target, markedOrder(m));
   expect((await pushEvent(target, markedDelivery(m, partner))).status).toBe(200);

@@ -83,6 +83,8 @@ const ORDER = [
   'createOrders',
   'receiveCarrierEvent',
   'cancelOrders',
+  // After every call that needs the sample parcel's personal data (its labels).
+  'erasePersonalData',
   'createWebhookEndpoint',
   'listWebhookEndpoints',
   'getWebhookEndpoint',

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
+import type { Logger } from 'pino';
 import { loadSettings } from '@parcel-logistics/config';
 import type { Settings } from '@parcel-logistics/config';
 import { startEmbedded } from '@parcel-logistics/embedded';
@@ -32,6 +33,7 @@ export interface TestStack extends EmbeddedStack {
 export async function startTestStack(
   env: Record<string, string> = {},
   reuse?: { dataDir: string; clock: TestClock },
+  log: Logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
 ): Promise<TestStack> {
   const dataDir = reuse?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'parcel-test-'));
   const clock = reuse?.clock ?? new TestClock();
@@ -45,7 +47,7 @@ export async function startTestStack(
     PARCEL_CARRIER_RETRY_MS: '50',
     ...env,
   });
-  const stack = await startEmbedded({ settings, clock, log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const stack = await startEmbedded({ settings, clock, log });
   return {
     ...stack,
     clock,
@@ -53,7 +55,7 @@ export async function startTestStack(
     settings,
     async restart() {
       await stack.stop();
-      return startTestStack(env, { dataDir, clock });
+      return startTestStack(env, { dataDir, clock }, log);
     },
     async destroy() {
       await stack.stop();

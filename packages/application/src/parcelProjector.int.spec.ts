@@ -1,6 +1,6 @@
 import { parcelStreamName } from '@parcel-logistics/contracts';
 import type { ParcelEvent } from '@parcel-logistics/domain';
-import { sampleParcelOrder } from '@parcel-logistics/domain/testing';
+import { sampleRegistered } from '@parcel-logistics/domain/testing';
 import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
 import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
 import type { ParcelViewStore } from '@parcel-logistics/projections';
@@ -8,17 +8,7 @@ import { createParcelProjector } from './parcelProjector.ts';
 import { toAppend } from './toAppend.ts';
 
 const TN = 'PX000000000000001Y';
-const registered: ParcelEvent = {
-  type: 'ParcelRegistered',
-  data: {
-    trackingNumber: TN,
-    clientId: 'demo',
-    order: sampleParcelOrder(),
-    serviceType: 'LMD',
-    carrier: 'LMX',
-    registeredAt: new Date('2026-11-22T06:00:00Z'),
-  },
-};
+const registered: ParcelEvent = sampleRegistered(TN, new Date('2026-11-22T06:00:00Z'));
 
 async function setUp() {
   const eventStore = createSqliteEventStore({ file: ':memory:' });

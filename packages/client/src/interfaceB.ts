@@ -99,12 +99,7 @@ export class InterfaceBClient {
 
   /** B6: cancels parcels; each number is answered in `success` or `errors`. */
   cancelOrders(trackingNums: string[], options?: MutatingCallOptions): Promise<Result<CancelResult>> {
-    return this.#send({
-      method: 'POST',
-      path: '/v1/openapi/order/cancel-orders',
-      body: { tracking_nums: trackingNums },
-      ...mutation(options),
-    });
+    return this.#perNumber('/v1/openapi/order/cancel-orders', trackingNums, options);
   }
 
   /**
@@ -112,12 +107,12 @@ export class InterfaceBClient {
    * answered in `success` (erased, now or before) or `errors` (`No Record(s)`).
    */
   erasePersonalData(trackingNums: string[], options?: MutatingCallOptions): Promise<Result<CancelResult>> {
-    return this.#send({
-      method: 'POST',
-      path: '/v1/openapi/order/erase-personal-data',
-      body: { tracking_nums: trackingNums },
-      ...mutation(options),
-    });
+    return this.#perNumber('/v1/openapi/order/erase-personal-data', trackingNums, options);
+  }
+
+  /** A change to each of 1 to 100 parcels, each answered in `success` or `errors`. */
+  #perNumber(path: Call['path'], trackingNums: string[], options?: MutatingCallOptions): Promise<Result<CancelResult>> {
+    return this.#send({ method: 'POST', path, body: { tracking_nums: trackingNums }, ...mutation(options) });
   }
 
   /** B7: the shipping label as a Base64 PDF. */

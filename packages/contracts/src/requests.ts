@@ -54,25 +54,22 @@ export const QueryMultiStatusRequest = z.object({
   tracking_nums: z.array(z.string({ error: B.somethingError }), { error: B.somethingError }),
 });
 
+/** 1 to 100 tracking numbers, `tooMany` beyond. */
+const trackingNums = (tooMany: string) =>
+  z.object({
+    tracking_nums: z
+      .array(z.string({ error: B.invalid('tracking_nums') }), {
+        error: (issue) => (absent(issue.input) ? B.trackingNumsRequired : B.invalid('tracking_nums')),
+      })
+      .min(1, { error: B.trackingNumsRequired })
+      .max(100, { error: tooMany }),
+  });
+
 /** B6 POST /openapi/order/cancel-orders. */
-export const CancelOrdersRequest = z.object({
-  tracking_nums: z
-    .array(z.string({ error: B.invalid('tracking_nums') }), {
-      error: (issue) => (absent(issue.input) ? B.trackingNumsRequired : B.invalid('tracking_nums')),
-    })
-    .min(1, { error: B.trackingNumsRequired })
-    .max(100, { error: B.batchCancelMaximum }),
-});
+export const CancelOrdersRequest = trackingNums(B.batchCancelMaximum);
 
 /** POST /openapi/order/erase-personal-data: 1 to 100 numbers, as cancel-orders takes them. */
-export const ErasePersonalDataRequest = z.object({
-  tracking_nums: z
-    .array(z.string({ error: B.invalid('tracking_nums') }), {
-      error: (issue) => (absent(issue.input) ? B.trackingNumsRequired : B.invalid('tracking_nums')),
-    })
-    .min(1, { error: B.trackingNumsRequired })
-    .max(100, { error: B.batchEraseMaximum }),
-});
+export const ErasePersonalDataRequest = trackingNums(B.batchEraseMaximum);
 
 /** B2 POST /openapi/order/create-orders (when enabled). */
 export const CreateOrdersRequest = z.object({

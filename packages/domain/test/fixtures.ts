@@ -1,4 +1,5 @@
 import type { ParcelOrder, WeightUnit } from '../src/parcel/order.ts';
+import type { ParcelRegistered } from '../src/parcel/events.ts';
 
 /** A sample order in the domain's words, as a create-order command carries it (weights in `unit`). */
 export const sampleParcelOrder = (overrides: Partial<ParcelOrder> = {}, unit: WeightUnit = 'kg'): ParcelOrder => ({
@@ -24,4 +25,14 @@ export const sampleParcelOrder = (overrides: Partial<ParcelOrder> = {}, unit: We
     },
   ],
   ...overrides,
+});
+
+/** A parcel's first event: the sample order registered for `demo` with LMX's last-mile service. */
+export const sampleRegistered = (
+  trackingNumber: string,
+  registeredAt: Date,
+  order: ParcelOrder = sampleParcelOrder(),
+): ParcelRegistered => ({
+  type: 'ParcelRegistered',
+  data: { trackingNumber, clientId: 'demo', order, serviceType: 'LMD', carrier: 'LMX', registeredAt },
 });

@@ -1,7 +1,7 @@
 /** The parcel decider: decide(command, state) -> events, evolve(state, event) -> state. No I/O, no clock. */
 import { labelRefusal, ownedBy } from './labelRules.ts';
 import type { LabelRequest } from './labelRules.ts';
-import type { ParcelEvent, ParcelRegistration } from './events.ts';
+import type { CarrierEventRecorded, ParcelEvent, ParcelRegistration } from './events.ts';
 import { splitCarrierEventPersonal } from './personal.ts';
 import type { Decider } from '../decider.ts';
 
@@ -21,16 +21,8 @@ export type ParcelCommand =
   | { type: 'RecordCarrierRegistrationFailure'; data: { reason: string; now: Date } }
   | {
       type: 'RecordCarrierEvent';
-      data: {
-        carrierCode: string;
-        statusCode: string;
-        eventTime: Date;
-        location: string;
-        remarks: string;
-        receiveBy: string;
-        pod: string[];
-        now: Date;
-      };
+      /** The carrier's event as recorded, less what the stream already says and when it is recorded. */
+      data: Omit<CarrierEventRecorded['data'], 'trackingNumber' | 'carrier' | 'recordedAt'> & { now: Date };
     };
 
 export type ParcelState =

@@ -1,24 +1,14 @@
 import type { ParcelEvent } from './events.ts';
 import { cancellation, parcelDecider, ParcelError } from './decider.ts';
 import type { ParcelCommand } from './decider.ts';
-import { sampleParcelOrder } from '../../test/fixtures.ts';
+import { sampleRegistered } from '../../test/fixtures.ts';
 import { givenWhenThen } from '../../test/givenWhenThen.ts';
 
 const now = new Date('2026-11-22T06:00:00Z');
 const later = new Date('2026-11-22T07:00:00Z');
 const TN = 'PX000000000000001Y';
 
-const registered: ParcelEvent = {
-  type: 'ParcelRegistered',
-  data: {
-    trackingNumber: TN,
-    clientId: 'demo',
-    order: sampleParcelOrder(),
-    serviceType: 'LMD',
-    carrier: 'LMX',
-    registeredAt: now,
-  },
-};
+const registered: ParcelEvent = sampleRegistered(TN, now);
 
 const given = givenWhenThen(parcelDecider, ParcelError);
 

@@ -1,22 +1,12 @@
 import type { ParcelEvent } from './events.ts';
-import { sampleParcelOrder } from '../../test/fixtures.ts';
+import { sampleParcelOrder, sampleRegistered } from '../../test/fixtures.ts';
 import { evolveParcelView } from './parcelView.ts';
 import type { ParcelView } from './parcelView.ts';
 
 const TN = 'PX000000000000001Y';
 const at = (iso: string) => new Date(iso);
 const events: ParcelEvent[] = [
-  {
-    type: 'ParcelRegistered',
-    data: {
-      trackingNumber: TN,
-      clientId: 'demo',
-      order: sampleParcelOrder(),
-      serviceType: 'LMD',
-      carrier: 'LMX',
-      registeredAt: at('2026-11-22T06:00:00Z'),
-    },
-  },
+  sampleRegistered(TN, at('2026-11-22T06:00:00Z')),
   {
     type: 'CarrierRegistered',
     data: {
