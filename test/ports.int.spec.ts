@@ -43,6 +43,8 @@ describe('a port or a service loads no driver', () => {
     '@parcel-logistics/tracking',
     '@parcel-logistics/webhooks',
     '@parcel-logistics/webhook',
+    // The key store's port, its crypto and its cache; its adapters are entry points of their own.
+    '@parcel-logistics/keys',
   ])(
     '%s',
     async (entry) => {
@@ -63,6 +65,8 @@ describe('each adapter loads its own driver and no other', () => {
     ['@parcel-logistics/projections-mongo', ['mongodb']],
     ['@parcel-logistics/webhooks-sqlite', ['node:sqlite']],
     ['@parcel-logistics/webhooks-postgres', ['pg']],
+    ['@parcel-logistics/keys/sqlite', ['node:sqlite']],
+    ['@parcel-logistics/keys/postgres', ['pg']],
   ])(
     '%s: %j',
     async (entry, drivers) => {
