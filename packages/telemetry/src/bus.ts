@@ -33,7 +33,13 @@ export function tracedBus(bus: Bus, system: string): Bus {
     return inSpan(
       `send ${topic}`,
       { kind: SpanKind.PRODUCER, attributes: attributes(topic, message, kind, 'send') },
-      (span) => send({ ...message, headers: { ...message.headers, ...traceHeaders(span) } }),
+      (span) => {
+        // A span that records nothing (no tracer) has no context to carry: the message goes as it came.
+        const context = traceHeaders(span);
+        return send(
+          Object.keys(context).length === 0 ? message : { ...message, headers: { ...message.headers, ...context } },
+        );
+      },
     );
   }
 
