@@ -69,8 +69,13 @@ describe('mongo projection store', () => {
       expect(idempotency.map((index) => index.name).sort()).toEqual([
         '_id_',
         'idempotency_by_id_owner_state',
+        'idempotency_by_parcel',
         'idempotency_ttl',
       ]);
+      expect(idempotency.find((index) => index.name === 'idempotency_by_parcel')).toMatchObject({
+        key: { parcels: 1 },
+        sparse: true,
+      });
       expect(idempotency.find((index) => index.name === 'idempotency_by_id_owner_state')).toMatchObject({
         key: { _id: 1, owner: 1, state: 1 },
         unique: true,

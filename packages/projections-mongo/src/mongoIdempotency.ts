@@ -15,6 +15,8 @@ export interface IdempotencyDocument extends IdempotencyRecord {
   _id: string;
   /** `expiresAt` as a date, for MongoDB's TTL monitor (see `idempotencyIndexes`). */
   expireAt: Date;
+  /** The tracking numbers the done answer concerns (`complete`), absent when none: `forgetParcels` deletes by them. */
+  parcels?: string[];
 }
 
 /**
@@ -25,6 +27,8 @@ export const idempotencyIndexes: IndexDescription[] = [
   // Unique because _id is: the compare-and-set of complete, release and a claim's takeover.
   { key: { _id: 1, owner: 1, state: 1 }, name: 'idempotency_by_id_owner_state', unique: true },
   { key: { expireAt: 1 }, name: 'idempotency_ttl', expireAfterSeconds: 0 },
+  // forgetParcels on MongoDB (multikey, only the records that name parcels); mongo-java-server scans instead.
+  { key: { parcels: 1 }, name: 'idempotency_by_parcel', sparse: true },
 ];
 
 /** Whether a claim made at `now` may overwrite the stored record (the rule of `IdempotencyStore.claim`). */
@@ -32,7 +36,8 @@ const claimable = (record: IdempotencyRecord, { fingerprint, now }: IdempotencyC
   record.expiresAt <= now ||
   (record.state === 'pending' && record.fingerprint === fingerprint && record.lockedUntil <= now);
 
-const recordOf = ({ _id, expireAt: _expireAt, ...record }: IdempotencyDocument): IdempotencyRecord => record;
+const recordOf = ({ _id, expireAt: _expireAt, parcels: _parcels, ...record }: IdempotencyDocument): IdempotencyRecord =>
+  record;
 
 export function createMongoIdempotencyStore(
   records: Collection<IdempotencyDocument>,
@@ -75,12 +80,14 @@ export function createMongoIdempotencyStore(
         }
       }
     },
-    async complete(clientId, key, owner, { status, body }) {
+    async complete(clientId, key, owner, { status, body }, parcels = []) {
       open();
       if (![clientId, key, owner].every(isKey)) return false;
+      // A number BSON cannot store exactly names no parcel (tracking numbers are ASCII): nothing to forget by it.
+      const named = [...new Set(parcels)].filter(isKey);
       const { matchedCount } = await records.updateOne(
         { _id: pairKey(clientId, key), owner, state: 'pending' },
-        { $set: { state: 'done', answer: { status, body } } },
+        { $set: { state: 'done', answer: { status, body }, ...(named.length > 0 ? { parcels: named } : {}) } },
       );
       return matchedCount === 1;
     },
@@ -98,6 +105,12 @@ export function createMongoIdempotencyStore(
     async purgeExpired(now) {
       open();
       return (await records.deleteMany({ expiresAt: { $lte: now } })).deletedCount;
+    },
+    async forgetParcels(trackingNumbers) {
+      open();
+      const wanted = [...new Set(trackingNumbers)].filter(isKey);
+      if (wanted.length === 0) return 0;
+      return (await records.deleteMany({ parcels: { $in: wanted } })).deletedCount;
     },
   };
 }

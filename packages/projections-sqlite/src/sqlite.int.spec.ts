@@ -144,7 +144,7 @@ describe('sqlite projection store', () => {
     }
   });
 
-  it('Idempotency-Key records: each statement on one key searches the primary key, the purge the expiry index', () => {
+  it('Idempotency-Key records: each statement on one key searches the primary key, the purge the expiry index, forgetting a parcel its links', () => {
     const db = new DatabaseSync(':memory:');
     try {
       db.exec(idempotencySchema);
@@ -159,6 +159,21 @@ describe('sqlite projection store', () => {
       expect(plan(idempotencySql.release, 'c', 'k', 'o')).toEqual(byKey);
       expect(plan(idempotencySql.purge, '0')).toEqual([
         'SEARCH idempotency USING INDEX idempotency_by_expiry (expires_at<?)',
+      ]);
+      // Forgetting a parcel's answers: its links by their primary key, each record by its own.
+      const links = 'SEARCH idempotency_parcels USING PRIMARY KEY (tracking_number=?)';
+      expect(plan(idempotencySql.forget, 'TN').filter((step) => step.startsWith('SEARCH'))).toEqual([
+        ...byKey,
+        links,
+        links,
+      ]);
+      expect(plan(idempotencySql.forget, 'TN').some((step) => step.startsWith('SCAN'))).toBe(false);
+      expect(plan(idempotencySql.unlink, 'TN')).toEqual([links]);
+      // Links left by records purged or taken over: every link (few: the answers that name parcels), each record by its key.
+      expect(plan(idempotencySql.purgeLinks)).toEqual([
+        'SCAN idempotency_parcels',
+        'CORRELATED SCALAR SUBQUERY 1',
+        ...byKey,
       ]);
     } finally {
       db.close();

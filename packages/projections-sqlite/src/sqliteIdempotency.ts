@@ -5,6 +5,10 @@ import type { IdempotencyRecord, IdempotencyStore } from '@parcel-logistics/proj
 /**
  * A rowid table, not WITHOUT ROWID: an answer's body can be hundreds of KB, far beyond the small
  * rows WITHOUT ROWID suits. The answer's columns are set once the record is done.
+ *
+ * `idempotency_parcels` names the parcels a done record's answer concerns, with the record's owner
+ * (unique per request): a link left by a record since taken over or purged matches no record, so
+ * it never drops another request's answer; such links are deleted with the next purge.
  */
 export const idempotencySchema = `
 CREATE TABLE IF NOT EXISTS idempotency (
@@ -20,7 +24,15 @@ CREATE TABLE IF NOT EXISTS idempotency (
   expires_at INTEGER NOT NULL,
   PRIMARY KEY (client_id, key)
 );
-CREATE INDEX IF NOT EXISTS idempotency_by_expiry ON idempotency (expires_at);`;
+CREATE INDEX IF NOT EXISTS idempotency_by_expiry ON idempotency (expires_at);
+
+CREATE TABLE IF NOT EXISTS idempotency_parcels (
+  tracking_number TEXT NOT NULL,
+  client_id TEXT NOT NULL,
+  key TEXT NOT NULL,
+  owner TEXT NOT NULL,
+  PRIMARY KEY (tracking_number, client_id, key, owner)
+) WITHOUT ROWID;`;
 
 export const idempotencySql = {
   /**
@@ -42,6 +54,13 @@ export const idempotencySql = {
     WHERE client_id = ? AND key = ? AND owner = ? AND state = 'pending'`,
   release: `DELETE FROM idempotency WHERE client_id = ? AND key = ? AND owner = ? AND state = 'pending'`,
   purge: 'DELETE FROM idempotency WHERE expires_at <= ?',
+  link: 'INSERT OR IGNORE INTO idempotency_parcels (tracking_number, client_id, key, owner) VALUES (?, ?, ?, ?)',
+  forget: `DELETE FROM idempotency WHERE (client_id, key, owner) IN
+    (SELECT client_id, key, owner FROM idempotency_parcels WHERE tracking_number = ?)`,
+  unlink: 'DELETE FROM idempotency_parcels WHERE tracking_number = ?',
+  purgeLinks: `DELETE FROM idempotency_parcels WHERE NOT EXISTS (SELECT 1 FROM idempotency
+    WHERE idempotency.client_id = idempotency_parcels.client_id AND idempotency.key = idempotency_parcels.key
+      AND idempotency.owner = idempotency_parcels.owner)`,
 } as const;
 
 interface IdempotencyRow {
@@ -76,6 +95,22 @@ export function createSqliteIdempotencyStore(db: DatabaseSync, open: () => void)
   const complete = db.prepare(idempotencySql.complete);
   const release = db.prepare(idempotencySql.release);
   const purge = db.prepare(idempotencySql.purge);
+  const link = db.prepare(idempotencySql.link);
+  const forget = db.prepare(idempotencySql.forget);
+  const unlink = db.prepare(idempotencySql.unlink);
+  const purgeLinks = db.prepare(idempotencySql.purgeLinks);
+  /** Runs `work` in one write transaction. */
+  const inTransaction = <T>(work: () => T): T => {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
+  };
   return {
     async claim({ clientId, key, fingerprint, owner, now, lockedUntil, expiresAt }) {
       open();
@@ -92,9 +127,14 @@ export function createSqliteIdempotencyStore(db: DatabaseSync, open: () => void)
         throw error;
       }
     },
-    async complete(clientId, key, owner, answer) {
+    async complete(clientId, key, owner, answer, parcels = []) {
       open();
-      return complete.run(answer.status, answer.body, clientId, key, owner).changes === 1;
+      if (parcels.length === 0) return complete.run(answer.status, answer.body, clientId, key, owner).changes === 1;
+      return inTransaction(() => {
+        if (complete.run(answer.status, answer.body, clientId, key, owner).changes !== 1) return false;
+        for (const trackingNumber of parcels) link.run(trackingNumber, clientId, key, owner);
+        return true;
+      });
     },
     async release(clientId, key, owner) {
       open();
@@ -107,7 +147,23 @@ export function createSqliteIdempotencyStore(db: DatabaseSync, open: () => void)
     },
     async purgeExpired(now) {
       open();
-      return Number(purge.run(now).changes);
+      return inTransaction(() => {
+        const purged = Number(purge.run(now).changes);
+        purgeLinks.run();
+        return purged;
+      });
+    },
+    async forgetParcels(trackingNumbers) {
+      open();
+      // Deleted rows are zeroed (the store's secure_delete); the store's shred() then empties the WAL.
+      return inTransaction(() => {
+        let forgotten = 0;
+        for (const trackingNumber of new Set(trackingNumbers)) {
+          forgotten += Number(forget.run(trackingNumber).changes);
+          unlink.run(trackingNumber);
+        }
+        return forgotten;
+      });
     },
   };
 }

@@ -107,13 +107,28 @@ export interface IdempotencyStore {
    * request that held it died). Otherwise nothing is written and the live record is returned.
    */
   claim(request: IdempotencyClaimRequest): Promise<IdempotencyClaim>;
-  /** Stores the answer of a pending claim held by `owner`; false, writing nothing, when `owner` does not hold it. */
-  complete(clientId: string, key: string, owner: string, answer: { status: number; body: string }): Promise<boolean>;
+  /**
+   * Stores the answer of a pending claim held by `owner`; false, writing nothing, when `owner` does
+   * not hold it. `parcels`: the tracking numbers the answer concerns, whose erasure drops it (`forgetParcels`).
+   */
+  complete(
+    clientId: string,
+    key: string,
+    owner: string,
+    answer: { status: number; body: string },
+    parcels?: readonly string[],
+  ): Promise<boolean>;
   /** Drops a pending claim held by `owner`, so that the next request with the key runs anew. */
   release(clientId: string, key: string, owner: string): Promise<void>;
   get(clientId: string, key: string): Promise<IdempotencyRecord | null>;
   /** Deletes every record expired at `now`; resolves with how many. */
   purgeExpired(now: number): Promise<number>;
+  /**
+   * Deletes every record whose answer concerns one of `trackingNumbers` (given to `complete`), of
+   * any account, expired or not: an erased parcel's answers (a label) are kept no more, and its
+   * key may then be claimed anew. Resolves with how many.
+   */
+  forgetParcels(trackingNumbers: readonly string[]): Promise<number>;
 }
 
 export interface ProjectionStore {

@@ -254,6 +254,87 @@ export function idempotencyCases(ctx: Context): void {
     for (const request of requests) expect(await store().get(request.clientId, request.key)).toEqual(pending(request));
   });
 
+  /** A done record of `fields`, its answer concerning `parcels`. */
+  const answered = async (parcels: readonly string[] | undefined, fields: Partial<IdempotencyClaimRequest> = {}) => {
+    const request = claim(fields);
+    expect(await store().claim(request)).toEqual({ claimed: true });
+    expect(await store().complete(request.clientId, request.key, request.owner, answer, parcels)).toBe(true);
+    return request;
+  };
+  const recordOf = async (request: IdempotencyClaimRequest) => store().get(request.clientId, request.key);
+
+  it('forgets the records whose answers concern the parcels given, of any account; the others stay; the key is then claimed anew', async () => {
+    const [one, two, three] = [ctx.id('PX1'), ctx.id('PX2'), ctx.id('PX3')];
+    const a = await answered([one], { clientId: ctx.id('a'), key: ctx.id('key-a'), owner: ctx.id('owner-a') });
+    const b = await answered([one, two], { clientId: ctx.id('b'), key: ctx.id('key-b'), owner: ctx.id('owner-b') });
+    const c = await answered([three], { clientId: ctx.id('a'), key: ctx.id('key-c'), owner: ctx.id('owner-c') });
+    const plain = await answered(undefined, {
+      clientId: ctx.id('a'),
+      key: ctx.id('key-plain'),
+      owner: ctx.id('owner-plain'),
+    });
+    const none = await answered([], { clientId: ctx.id('a'), key: ctx.id('key-none'), owner: ctx.id('owner-none') });
+    const held = claim({ clientId: ctx.id('a'), key: ctx.id('key-held'), owner: ctx.id('owner-held') });
+    await store().claim(held);
+    expect(await store().forgetParcels([])).toBe(0);
+    expect(await store().forgetParcels([ctx.id('PX'), `${one}x`, ctx.id('UNKNOWN')])).toBe(0);
+    expect(await store().forgetParcels([one, one, ctx.id('UNKNOWN')])).toBe(2);
+    expect(await recordOf(a)).toBeNull();
+    expect(await recordOf(b)).toBeNull();
+    for (const kept of [c, plain, none])
+      expect(await recordOf(kept)).toEqual({ ...pending(kept), state: 'done', answer });
+    expect(await recordOf(held)).toEqual(pending(held));
+    // b went with one: nothing is left of it by two.
+    expect(await store().forgetParcels([two])).toBe(0);
+    const anew = claim({ clientId: a.clientId, key: a.key, fingerprint: 'POST /other', owner: ctx.id('anew') });
+    expect(await store().claim(anew)).toEqual({ claimed: true });
+    expect(await store().forgetParcels([three])).toBe(1);
+    expect(await recordOf(c)).toBeNull();
+  });
+
+  it("forgets by an answer's parcels only: not by a refused complete's, nor a record's since taken over or purged", async () => {
+    const parcel = ctx.id('PX');
+    // Another owner's complete writes nothing, its parcels included.
+    const first = claim();
+    await store().claim(first);
+    expect(await store().complete(first.clientId, first.key, ctx.id('intruder'), answer, [parcel])).toBe(false);
+    expect(await store().complete(first.clientId, first.key, first.owner, answer)).toBe(true);
+    // Expired, then claimed anew: the new record is not the former answer's.
+    const expired = await answered([parcel], {
+      key: ctx.id('expired'),
+      owner: ctx.id('expired'),
+      expiresAt: t0 + 5_000,
+    });
+    const after = claim({ key: expired.key, owner: ctx.id('after'), now: expired.expiresAt });
+    expect(await store().claim(after)).toEqual({ claimed: true });
+    expect(await store().complete(after.clientId, after.key, after.owner, answer)).toBe(true);
+    expect(await store().forgetParcels([parcel])).toBe(0);
+    expect(await recordOf(first)).toEqual({ ...pending(first), state: 'done', answer });
+    expect(await recordOf(after)).toEqual({ ...pending(after), state: 'done', answer });
+    // Purged (earlier than any other test's times), then claimed anew by the same key.
+    const old = await answered([parcel], { key: ctx.id('old'), owner: ctx.id('old'), now: 0, expiresAt: 1_000 });
+    await store().purgeExpired(1_000);
+    expect(await recordOf(old)).toBeNull();
+    const again = await answered(undefined, { key: old.key, owner: ctx.id('again') });
+    expect(await store().forgetParcels([parcel])).toBe(0);
+    expect(await recordOf(again)).toEqual({ ...pending(again), state: 'done', answer });
+  });
+
+  it('matches hostile tracking numbers literally when forgetting', async () => {
+    const records = await Promise.all(
+      hostile.map((text, i) =>
+        answered([`${text}${i}`], { key: ctx.id(`hostile-${i}`), owner: ctx.id(`hostile-${i}`) }),
+      ),
+    );
+    for (const probe of ['{"$gt":""}', '$where', `' OR '1'='1`, '%', '', '["a","b"]'])
+      expect(await store().forgetParcels([probe])).toBe(0);
+    expect(await Promise.all(records.map(recordOf))).toEqual(
+      records.map((r) => ({ ...pending(r), state: 'done', answer })),
+    );
+    expect(await store().forgetParcels(hostile.map((text, i) => `${text}${i}`))).toBe(records.length);
+    expect(await Promise.all(records.map(recordOf))).toEqual(records.map(() => null));
+  });
+
   it('keeps idempotency records across a reopen', async () => {
     const { reopen } = ctx.harness;
     if (!reopen) return;
@@ -261,7 +342,7 @@ export function idempotencyCases(ctx: Context): void {
     const done = claim({ key: ctx.id('done') });
     await store().claim(held);
     await store().claim(done);
-    await store().complete(done.clientId, done.key, done.owner, answer);
+    await store().complete(done.clientId, done.key, done.owner, answer, [ctx.id('PX')]);
     await ctx.store.close();
     const reopened = await reopen();
     try {
@@ -275,6 +356,9 @@ export function idempotencyCases(ctx: Context): void {
         claimed: false,
         record: pending(held),
       });
+      // Which parcels an answer concerns is kept too.
+      expect(await reopened.idempotency.forgetParcels([ctx.id('PX')])).toBe(1);
+      expect(await reopened.idempotency.get(done.clientId, done.key)).toBeNull();
     } finally {
       await reopened.close();
     }
