@@ -38,6 +38,7 @@ const order = createOrderService({
   carriers: new Map(),
   // Nothing is erased here.
   personalData: { destroyKey: () => Promise.reject(new Error('no erasure in this test')), shred: async () => {} },
+  idempotency: projections.idempotency,
 });
 
 /**

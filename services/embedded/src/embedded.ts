@@ -205,6 +205,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     carriers,
     registrationRetryDelayMs: settings.carriers.retryDelayMs,
     personalData: personalDataShredder(sqlite, projections),
+    idempotency: projections.idempotency,
     retention: retentionSettingsOf(settings.personalData),
     onRetentionSweep: (sweep) => log.info(sweep, 'retention sweep done'),
     onRetentionError: (err, trackingNumber) =>

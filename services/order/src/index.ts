@@ -4,7 +4,7 @@ import { serveCommands } from '@parcel-logistics/bus';
 import type { Bus, Unsubscribe } from '@parcel-logistics/bus';
 import type { CarrierClient } from '@parcel-logistics/carriers';
 import type { Subscription } from '@parcel-logistics/eventstore';
-import type { ParcelViewStore } from '@parcel-logistics/projections';
+import type { IdempotencyStore, ParcelViewStore } from '@parcel-logistics/projections';
 import type { ReferenceData } from '@parcel-logistics/reference-data';
 import { cancelOrders } from './cancellingOrders/handler.ts';
 import { createOrder, settleCreateOrder } from './creatingOrder/handler.ts';
@@ -27,6 +27,8 @@ export type OrderServiceDeps = CreateOrderDeps & {
   pollIntervalMs?: number;
   /** Destroys a parcel's key and wipes the stores' files when its personal data is erased. */
   personalData: PersonalDataShredder;
+  /** The gateway's Idempotency-Key records (`projections.idempotency`): an erasure deletes the answers kept of its parcels. */
+  idempotency: Pick<IdempotencyStore, 'forgetParcels'>;
   /** The retention sweep's policy and period (both wirings pass `settings.personalData`); absent: no sweep. */
   retention?: RetentionSettings;
   /** An erasure by retention that failed (its parcel stays due), or a sweep that could not run. */

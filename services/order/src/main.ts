@@ -51,6 +51,7 @@ const service = createOrderService({
   }),
   carriers: lmxCarrierClients(ref, lmx),
   personalData: personalDataShredder(store, projections),
+  idempotency: projections.idempotency,
   registrationRetryDelayMs: settings.carriers.retryDelayMs,
   onProjectionError: (err) => log.error({ err }, 'inline projection failed; the subscription will repair it'),
   retention: retentionSettingsOf(settings.personalData),

@@ -8,6 +8,7 @@ import { A, check, CODE_FAILURE, CODE_SUCCESS, CreateLabelRequest } from '@parce
 import type { CreateLabel } from '@parcel-logistics/contracts';
 import { accountOf } from '../context.ts';
 import type { GatewayCommands, GatewayConfig, Mounting } from '../context.ts';
+import { answerConcerns } from '../http/idempotency.ts';
 import { sendA } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
@@ -31,6 +32,8 @@ export function creatingLabel(router: Router, ctx: CreatingLabelDeps): void {
     // The tracking service reads the parcel, decides, has it rendered and records LB_GN: one read.
     const { clientId } = accountOf(res);
     const trackingNumber = Barcode.toUpperCase();
+    // The label holds the parcel's personal values: a kept answer goes when they are erased.
+    answerConcerns(res, [trackingNumber]);
     const payload: CreateLabel['payload'] = {
       clientId,
       trackingNumber,

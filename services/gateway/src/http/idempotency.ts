@@ -9,6 +9,10 @@
  * operations that return a secret (token issuance) are kept sealed (AES-256-GCM) under another
  * derived key: the store never holds a bearer token readable. System errors (5xx) are not kept:
  * the claim is released, so a retry runs again.
+ *
+ * A route whose answer may hold a parcel's personal values (interface A's create-label: the CN23
+ * label) names the parcel (`answerConcerns`); the answer is kept with its number, and erasing the
+ * parcel's personal data deletes it (`IdempotencyStore.forgetParcels`): a repeat then runs anew.
  */
 import { createCipheriv, createDecipheriv, hash, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
@@ -65,6 +69,15 @@ function open(key: Buffer, sealed: string): string | undefined {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const PARCELS = 'idempotencyParcels';
+
+/** Names the parcels the route's answer concerns: erasing one's personal data drops the kept answer. */
+export function answerConcerns(res: Response, trackingNumbers: readonly string[]): void {
+  res.locals[PARCELS] = trackingNumbers;
+}
+
+const parcelsOf = (res: Response): readonly string[] => (res.locals[PARCELS] as readonly string[] | undefined) ?? [];
+
 /** The middleware of one route, given whether its answers hold a secret (and are kept sealed). */
 export function idempotency(options: IdempotencyOptions): GatewayContext['idempotency'] {
   const { store, clock, log, ttlMs, leaseMs, pollMs = 50 } = options;
@@ -109,10 +122,12 @@ export function idempotency(options: IdempotencyOptions): GatewayContext['idempo
       const kept =
         status >= 500
           ? store.release(clientId, key, owner)
-          : store.complete(clientId, key, owner, { status, body: seal ? seal(text) : text }).then((held) => {
-              if (!held)
-                log.warn({ clientId }, 'idempotency: the claim lapsed and was taken over before the answer was kept');
-            });
+          : store
+              .complete(clientId, key, owner, { status, body: seal ? seal(text) : text }, parcelsOf(res))
+              .then((held) => {
+                if (!held)
+                  log.warn({ clientId }, 'idempotency: the claim lapsed and was taken over before the answer was kept');
+              });
       // The answer goes out even when it could not be kept: the work is done, and a retry would find the claim lapsed.
       kept
         .catch((err: unknown) => log.error({ err, clientId }, 'idempotency: keeping the answer failed'))

@@ -1,10 +1,12 @@
 /**
  * Erase-personal-data: the account's parcels only (another account's number reads as unknown).
- * For each parcel, `PersonalDataErased` is recorded (its view is erased with it), then the parcel's
- * key is destroyed, so that every sealed value of its stream is gone for good; then the files that
- * held the values are wiped as far as each store can (`shred`). A parcel erased before is erased
- * again: its key is destroyed again (a no-op, or the end of an erasure interrupted after its event),
- * and it is answered as erased.
+ * For each parcel, `PersonalDataErased` is recorded (its view is erased with it), the gateway's kept
+ * answers that concern it (a create-label's label, repeated with an Idempotency-Key) are deleted
+ * from the shared projection store, then the parcel's key is destroyed, so that every sealed value
+ * of its stream is gone for good; then the files that held the values are wiped as far as each
+ * store can (`shred`). A parcel erased before is erased again: its answers are forgotten and its key
+ * destroyed again (a no-op, or the end of an erasure interrupted after its event), and it is
+ * answered as erased. The retention sweep erases through `erasePersonalData` too.
  */
 import { parcelStreamName, Remarks } from '@parcel-logistics/contracts';
 import type { CancelOrdersReply, ErasePersonalData } from '@parcel-logistics/contracts';
@@ -13,11 +15,14 @@ import type { Ids, ParcelProjector, PersonalDataShredder } from '@parcel-logisti
 import { ParcelError } from '@parcel-logistics/domain';
 import type { Clock } from '@parcel-logistics/domain';
 import type { EventStore } from '@parcel-logistics/eventstore';
+import type { IdempotencyStore } from '@parcel-logistics/projections';
 
 export interface ErasePersonalDataDeps {
   eventStore: EventStore;
   projector: ParcelProjector;
   personalData: PersonalDataShredder;
+  /** The gateway's Idempotency-Key records (the projection store's): the answers kept of an erased parcel go. */
+  idempotency?: Pick<IdempotencyStore, 'forgetParcels'>;
   clock: Clock;
   ids: Ids;
   onProjectionError?: (error: unknown) => void;
@@ -48,6 +53,7 @@ export async function erasePersonalData(
     if (error instanceof ParcelError && error.code === 'ParcelNotFound') return false;
     throw error;
   }
+  await deps.idempotency?.forgetParcels([trackingNumber]);
   await deps.personalData.destroyKey(parcelStreamName(trackingNumber));
   return true;
 }
