@@ -1837,7 +1837,7 @@ export interface components {
     responses: never;
     parameters: {
         /**
-         * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+         * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; a UUID is a good choice.
          * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
          */
         IdempotencyKey: string;
@@ -1864,7 +1864,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; a UUID is a good choice.
                  * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -1956,7 +1956,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; a UUID is a good choice.
                  * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2047,7 +2047,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; a UUID is a good choice.
                  * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2142,7 +2142,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; a UUID is a good choice.
                  * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2233,7 +2233,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; a UUID is a good choice.
                  * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2322,7 +2322,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; a UUID is a good choice.
                  * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2472,7 +2472,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; a UUID is a good choice.
                  * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2617,7 +2617,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; a UUID is a good choice.
                  * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2708,7 +2708,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; a UUID is a good choice.
                  * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3399,7 +3399,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; a UUID is a good choice.
                  * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3600,7 +3600,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; a UUID is a good choice.
                  * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3699,7 +3699,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; a UUID is a good choice.
                  * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3790,7 +3790,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; a UUID is a good choice.
                  * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3884,7 +3884,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; a UUID is a good choice.
                  * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4095,7 +4095,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; a UUID is a good choice.
                  * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4188,7 +4188,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; a UUID is a good choice.
                  * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

@@ -77,7 +77,8 @@ export const idempotencyParameter = {
     'Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte ' +
     'for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key ' +
     'with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others ' +
-    'wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. 1 to 255 visible ASCII characters; ' +
+    'wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s ' +
+    'personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; ' +
     'a UUID is a good choice.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
   example: '4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a',
