@@ -284,6 +284,12 @@ describe('exit 0: success, the data as JSON on stdout', () => {
       'Usage: parcelctl [options] label <tracking> [--format pdf|html|zpl|cn23] [--out <file>]',
     );
     expect(label.stdout.toString('utf8')).toContain('--origin <country>');
+    // erase changes something: it sends an Idempotency-Key (one may be given) and is retried as cancel is.
+    expect(text).toMatch(/so are create-order, cancel, erase and label\s+cn23, which send an Idempotency-Key/);
+    const erase = await parcel(['erase', '--help']);
+    expect(erase.code).toBe(0);
+    expect(erase.stdout.toString('utf8')).toContain('Usage: parcelctl [options] erase <tracking...>');
+    expect(erase.stdout.toString('utf8')).toContain('--idempotency-key <key>');
   });
 
   test('npm run -s parcel -- <args> runs it from the repository', async () => {

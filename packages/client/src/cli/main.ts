@@ -40,8 +40,8 @@ Options:
 
 Data goes to standard output as JSON; a failure to standard error as one JSON line
 {"error": {kind, code, message, status, data, attempts}}. Reads are retried on network errors,
-timeouts, 408, 409, 429 (after Retry-After) and 5xx; so are create-order, cancel and label cn23,
-which send an Idempotency-Key.
+timeouts, 408, 409, 429 (after Retry-After) and 5xx; so are create-order, cancel, erase and label
+cn23, which send an Idempotency-Key.
 
 Exit codes:
   0  success
