@@ -90,3 +90,26 @@ maybe('former events are sealed in place once, and read back as they were', asyn
   await plain.close();
   await keys.close();
 });
+
+maybe('two services starting at once: the migration runs once, neither fails', async () => {
+  const fresh = `${schema}_twice`;
+  const keys = createSqliteKeyStore({ file: ':memory:', masterKey: masterKeyFromBytes(Buffer.alloc(32, 9)) });
+  try {
+    const sealed = await Promise.all(
+      [1, 2].map(async () => {
+        const rewriter = await createPostgresEventRewriter({ connectionString: url!, schema: fresh });
+        try {
+          return await sealFormerEvents(rewriter, keys);
+        } finally {
+          await rewriter.close();
+        }
+      }),
+    );
+    expect(sealed).toEqual([0, 0]);
+  } finally {
+    await keys.close();
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    await db.query(`DROP SCHEMA IF EXISTS "${fresh}" CASCADE`).finally(() => db.end());
+  }
+});

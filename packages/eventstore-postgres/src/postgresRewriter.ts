@@ -16,6 +16,9 @@ export async function createPostgresEventRewriter(options: {
   const migrations = `"${n.schema}".migrations`;
   const client = new pg.Client({ connectionString: options.connectionString });
   await client.connect();
+  // Held until close: the schema's DDL and the migrations of concurrent starts (two order services)
+  // one at a time, so the second finds the first's migration recorded.
+  await client.query(`SELECT pg_advisory_lock(${n.ddlLock})`);
   await client.query(`CREATE SCHEMA IF NOT EXISTS "${n.schema}"`);
   await client.query(
     `CREATE TABLE IF NOT EXISTS ${migrations} (name text PRIMARY KEY, ran_at timestamptz NOT NULL DEFAULT now(), detail json NOT NULL)`,
