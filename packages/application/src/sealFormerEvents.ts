@@ -5,20 +5,11 @@
  * migration is recorded so that it runs once. A parcel erased before it ran (its key destroyed,
  * or never made) keeps only the clear part of its events.
  */
-import { sealFormer } from '@parcel-logistics/contracts';
+import { FORMER_PERSONAL_TYPES, sealFormer } from '@parcel-logistics/contracts';
 import type { EventRewriter } from '@parcel-logistics/eventstore';
 import { seal, type KeyStore } from '@parcel-logistics/keys';
 
 export const SEAL_FORMER_EVENTS = 'seal-personal-data';
-
-/** The stored versions written before sealing that hold personal values in clear. */
-export const FORMER_PERSONAL_TYPES = [
-  'ParcelRegistered.v1',
-  'ParcelRegistered.v2',
-  'CarrierEventRecorded.v1',
-  'OrderBatchAccepted.v1',
-  'OrderBatchAccepted.v2',
-] as const;
 
 const PAGE = 500;
 

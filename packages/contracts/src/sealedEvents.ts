@@ -141,6 +141,21 @@ export function sealFormer(streamName: string, stored: StoredEvent, seal: Stream
   return holdsPersonalData(current.type) ? sealStored(streamName, current, seal) : stored;
 }
 
+/** The stored type an event of `type` is read as, once every upcaster has run. */
+function currentTypeOf(type: string): string {
+  let current = type;
+  for (let up = UPCASTERS.get(current); up; up = UPCASTERS.get(current)) current = up.to;
+  return current;
+}
+
+/**
+ * The stored types written before sealing that hold personal values in clear, which the migration
+ * seals: the unsealed versions and every older version upcast to one of them.
+ */
+export const FORMER_PERSONAL_TYPES: readonly string[] = [...UPCASTERS.keys(), ...FORMS.keys()].filter((type) =>
+  holdsPersonalData(currentTypeOf(type)),
+);
+
 /** The body's field names of the order's personal values (ORDER_FIELDS read for the domain's list). */
 const PERSONAL_BODY_FIELDS: ReadonlySet<string> = new Set(
   ORDER_FIELDS.filter(([, paths]) =>

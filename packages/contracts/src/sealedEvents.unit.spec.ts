@@ -2,7 +2,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { sampleParcelOrder } from '@parcel-logistics/domain/testing';
 import type { DomainEvent } from '@parcel-logistics/domain';
-import { openStored, sealFormer, sealStored, type StreamSeal } from './sealedEvents.ts';
+import { FORMER_PERSONAL_TYPES, openStored, sealFormer, sealStored, type StreamSeal } from './sealedEvents.ts';
 import { deserializeEvent, serializeEvent, type StoredEvent } from './storedEvents.ts';
 import { parcelRegisteredV1 } from './upcasters.ts';
 
@@ -134,4 +134,14 @@ test('an event written before sealing (ParcelRegistered.v1) is upcast and sealed
   expect(sealed.type).toBe('ParcelRegistered.v3');
   expectNoMarker(sealed);
   expect(deserializeEvent(openStored(STREAM, sealed, key.open))).toEqual(deserializeEvent(v1));
+});
+
+test('the migration seals exactly the stored types that hold personal values in clear, current and older', () => {
+  expect([...FORMER_PERSONAL_TYPES].sort()).toEqual([
+    'CarrierEventRecorded.v1',
+    'OrderBatchAccepted.v1',
+    'OrderBatchAccepted.v2',
+    'ParcelRegistered.v1',
+    'ParcelRegistered.v2',
+  ]);
 });
