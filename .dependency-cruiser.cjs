@@ -13,7 +13,7 @@
 // it lives in the bus port (packages/bus/src/inProcess.ts, re-exported by the port's index), has no
 // driver and is the embedded default, so every import of it is an import of the port.
 const ADAPTERS =
-  '^packages/(eventstore-sqlite|eventstore-postgres|eventstore-kurrentdb|projections-sqlite|projections-mongo|webhooks-sqlite|webhooks-postgres|bus-kafka)/';
+  '^packages/(eventstore-sqlite|eventstore-postgres|eventstore-kurrentdb|projections-sqlite|projections-mongo|webhooks-sqlite|webhooks-postgres|accounts-sqlite|accounts-postgres|bus-kafka)/';
 
 // Composition roots, read off the code: the places that choose the adapters and build the
 // services on them.

@@ -1,0 +1,121 @@
+/**
+ * A gateway's view of the accounts: read whole from the store, kept in memory with each active key
+ * opened once, and read again within `refreshMs` of any change (the store's version is polled), so
+ * a change made through one gateway is seen by every other without a restart. Lookups are
+ * synchronous: authentication costs no store call. When keys were used is gathered here and
+ * written every `touchMs`.
+ */
+import { activeKeys } from './model.ts';
+import type { Account, AccountRecord } from './model.ts';
+import type { AccountStore } from './port.ts';
+import type { AccountSecrets } from './secrets.ts';
+
+export interface AccountDirectory {
+  /** The enabled account of this API name. */
+  byName(apiName: string): Account | undefined;
+  /** The enabled account of this client id. */
+  byId(clientId: string): Account | undefined;
+  /** The client's account is disabled (its webhooks wait). */
+  isDisabled(clientId: string): boolean;
+  /** A key authenticated a request now. */
+  used(keyId: string, at: Date): void;
+  /** Reads the store again now if it changed. */
+  refresh(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface DirectoryOptions {
+  store: AccountStore;
+  /** Without them the accounts carry no keys (a reader that only asks who is disabled). */
+  secrets?: AccountSecrets;
+  /** How often the store's version is polled; a change is seen within this. Default 1 s. */
+  refreshMs?: number;
+  /** How often the keys' last use is written. Default 10 s. */
+  touchMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+export async function openAccountDirectory(options: DirectoryOptions): Promise<AccountDirectory> {
+  const { store, secrets } = options;
+  let version = -1;
+  let byName = new Map<string, Account>();
+  let byId = new Map<string, Account>();
+  let disabled = new Set<string>();
+  /** Secrets opened before, by key id, with the sealed text they were opened from. */
+  let opened = new Map<string, { sealed: string; secret: string }>();
+  let uses = new Map<string, string>();
+  let lastTouch = Date.now();
+
+  const open = (record: AccountRecord, nextOpened: typeof opened) =>
+    secrets
+      ? activeKeys(record).map(({ keyId, sealed }) => {
+          const known = opened.get(keyId);
+          const secret = known?.sealed === sealed ? known.secret : secrets.open(sealed, record.clientId, keyId);
+          nextOpened.set(keyId, { sealed, secret });
+          return { keyId, secret };
+        })
+      : [];
+
+  async function load(): Promise<void> {
+    const current = await store.version();
+    if (current === version) return;
+    const read = await store.list();
+    const nextOpened = new Map<string, { sealed: string; secret: string }>();
+    const nextByName = new Map<string, Account>();
+    const nextById = new Map<string, Account>();
+    const nextDisabled = new Set<string>();
+    for (const record of read.accounts) {
+      if (record.disabled) {
+        nextDisabled.add(record.clientId);
+        continue;
+      }
+      const account: Account = {
+        ...record.settings,
+        clientId: record.clientId,
+        apiName: record.apiName,
+        keys: open(record, nextOpened),
+        tokensValidAfter: record.tokensValidAfter,
+      };
+      nextByName.set(record.apiName, account);
+      nextById.set(record.clientId, account);
+    }
+    [byName, byId, disabled, opened, version] = [nextByName, nextById, nextDisabled, nextOpened, read.version];
+  }
+
+  async function touch(): Promise<void> {
+    if (uses.size === 0 || Date.now() - lastTouch < (options.touchMs ?? 10_000)) return;
+    const written = uses;
+    uses = new Map();
+    lastTouch = Date.now();
+    await store.touch(written);
+  }
+
+  await load();
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = Promise.all([load(), touch()]).then(
+      () => undefined,
+      (error: unknown) => options.onError?.(error),
+    );
+  }, options.refreshMs ?? 1000);
+  timer.unref();
+
+  return {
+    byName: (apiName) => byName.get(apiName),
+    byId: (clientId) => byId.get(clientId),
+    isDisabled: (clientId) => disabled.has(clientId),
+    used(keyId, at) {
+      uses.set(keyId, at.toISOString());
+    },
+    refresh: load,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      await running;
+      lastTouch = 0;
+      await touch().catch((error: unknown) => options.onError?.(error));
+    },
+  };
+}
