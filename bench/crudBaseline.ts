@@ -17,11 +17,12 @@ import express from 'express';
 import { z } from 'zod';
 import { loadSettings } from '@parcel-logistics/config';
 import { formatSgt, newTrackingNumber } from '@parcel-logistics/domain';
+import { fixedDirectory } from '@parcel-logistics/accounts';
 import { loadAccounts } from '@parcel-logistics/reference-data';
 import { verifySignedHeaders } from '../services/gateway/src/auth/signature.ts';
 
 const settings = loadSettings();
-const accountsByName = new Map(loadAccounts(settings.accountsFile).map((a) => [a.apiName, a]));
+const accounts = fixedDirectory(loadAccounts(settings.accountsFile));
 
 const text = (max: number) => z.string().min(1).max(max);
 const country = z.string().regex(/^[A-Z]{2}$/);
@@ -99,7 +100,7 @@ app.get('/healthz', (_req, res) => {
   res.json({ status: 'ok' });
 });
 app.post('/v1/openapi/order/create-order', (req, res) => {
-  const auth = verifySignedHeaders(req.headers, accountsByName, Date.now());
+  const auth = verifySignedHeaders(req.headers, accounts.byName, Date.now());
   if (!auth.ok) return void res.json({ code: 1, message: auth.message, data: [] });
   const parsed = order.safeParse(req.body);
   if (!parsed.success)

@@ -13,6 +13,7 @@ import type { CreateOrderReply } from '@parcel-logistics/contracts';
 import { formatSgt, systemClock } from '@parcel-logistics/domain';
 import { clientIdOf, createGatewayApp } from '@parcel-logistics/gateway';
 import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
+import { fixedDirectory } from '@parcel-logistics/accounts';
 import { loadAccounts, loadReferenceData } from '@parcel-logistics/reference-data';
 import { loggerOptions, startTelemetry, tracedBus, tracedHttp } from '@parcel-logistics/telemetry';
 
@@ -32,7 +33,7 @@ await bus.handleRequests(Topics.orderCommands, async (): Promise<CreateOrderRepl
 const app = createGatewayApp({
   bus,
   projections: createSqliteProjectionStore({ file: ':memory:' }),
-  accounts: loadAccounts(settings.accountsFile),
+  accounts: fixedDirectory(loadAccounts(settings.accountsFile)),
   ref: loadReferenceData(settings.referenceDir),
   clock: systemClock,
   log,

@@ -17,6 +17,7 @@ import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
 import { createGatewayApp } from '@parcel-logistics/gateway';
 import { createOrderService } from '@parcel-logistics/order';
 import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
+import { fixedDirectory } from '@parcel-logistics/accounts';
 import { loadAccounts, loadReferenceData } from '@parcel-logistics/reference-data';
 import { clientB, realTime } from './support/client.ts';
 import { orderBody } from './support/orders.ts';
@@ -68,7 +69,7 @@ beforeAll(async () => {
   const app = createGatewayApp({
     bus,
     projections,
-    accounts: loadAccounts(),
+    accounts: fixedDirectory(loadAccounts()),
     ref,
     clock,
     log: pino({ level: 'silent' }),
@@ -81,6 +82,7 @@ beforeAll(async () => {
       trackRateLimitPerMinute: 0,
       batchCreate: { enabled: false, max: 1 },
       idempotencyTtlS: 86400,
+      trustProxy: false,
       webhooks: { maxEndpoints: 10, allowPrivate: false, replayMaxAgeMs: 30 * 24 * 60 * 60 * 1000 },
     },
   });

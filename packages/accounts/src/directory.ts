@@ -9,6 +9,7 @@ import { activeKeys } from './model.ts';
 import type { Account, AccountRecord } from './model.ts';
 import type { AccountStore } from './port.ts';
 import type { AccountSecrets } from './secrets.ts';
+import type { SeedAccount } from './seed.ts';
 
 export interface AccountDirectory {
   /** The enabled account of this API name. */
@@ -117,5 +118,28 @@ export async function openAccountDirectory(options: DirectoryOptions): Promise<A
       lastTouch = 0;
       await touch().catch((error: unknown) => options.onError?.(error));
     },
+  };
+}
+
+/** A fixed directory of the accounts file's accounts, their keys as given: for a gateway on its own (tests, benches). */
+export function fixedDirectory(accounts: readonly SeedAccount[]): AccountDirectory {
+  const served = accounts.map((a): Account => ({
+    clientId: a.clientId,
+    apiName: a.apiName,
+    weightUnit: a.weightUnit,
+    serviceTypes: a.serviceTypes,
+    canCancel: a.canCancel,
+    keys: [{ keyId: `key_${a.clientId}`, secret: a.apiKey }],
+    tokensValidAfter: 0,
+  }));
+  const byName = new Map(served.map((a) => [a.apiName, a]));
+  const byId = new Map(served.map((a) => [a.clientId, a]));
+  return {
+    byName: (apiName) => byName.get(apiName),
+    byId: (clientId) => byId.get(clientId),
+    isDisabled: () => false,
+    used: () => undefined,
+    refresh: async () => undefined,
+    stop: async () => undefined,
   };
 }

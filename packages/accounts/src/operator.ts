@@ -102,7 +102,7 @@ async function change<T>(
 }
 
 export function updateAccount(deps: OperatorDeps, actor: string, apiName: string, patch: SettingsPatch) {
-  return change(deps, actor, apiName, (account) => {
+  return change<AccountRecord>(deps, actor, apiName, (account) => {
     const settings: Record<string, unknown> = { ...account.settings };
     for (const [name, value] of Object.entries(patch)) {
       if (value === undefined) continue;
@@ -116,7 +116,7 @@ export function updateAccount(deps: OperatorDeps, actor: string, apiName: string
 
 /** Disabling refuses the account's keys and every bearer token issued before; enabling lets its keys sign again. */
 export function setDisabled(deps: OperatorDeps, actor: string, apiName: string, disabled: boolean) {
-  return change(deps, actor, apiName, (account, at) => {
+  return change<AccountRecord>(deps, actor, apiName, (account, at) => {
     if (account.disabled === disabled) return { done: account };
     const tokensValidAfter = disabled ? Date.parse(at) : account.tokensValidAfter;
     const write = { ...account, disabled, tokensValidAfter };

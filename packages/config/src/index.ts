@@ -39,6 +39,13 @@ export interface Settings {
   /** Public tracking page requests per minute per client address; 0 turns the limit off. */
   trackRateLimitPerMinute: number;
   batchCreate: { enabled: boolean; max: number };
+  /**
+   * Express's `trust proxy` (PARCEL_TRUST_PROXY): false, a number of proxy hops, or addresses and
+   * subnets (`loopback`, `10.0.0.0/8`, …) whose X-Forwarded-For is believed.
+   */
+  trustProxy: boolean | number | string;
+  /** The operator API (docs/operations.md): its tokens (off without any), and its own port. */
+  admin: { tokens: { name: string; token: string }[]; port: number; host: string };
   /** How long the gateway keeps an Idempotency-Key's answer. */
   idempotencyTtlS: number;
   /** `full` syncs every commit to disk; `normal` survives a process crash but not a power cut. */
@@ -106,6 +113,27 @@ function webhookSettings(env: NodeJS.ProcessEnv): Settings['webhooks'] {
   };
 }
 
+/** PARCEL_TRUST_PROXY: unset or `off` trusts no proxy; a whole number counts hops; anything else names addresses. */
+function trustProxy(value: string | undefined): boolean | number | string {
+  if (!value || value === 'off') return false;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+/**
+ * PARCEL_ADMIN_TOKEN: one token, or several `name:token` pairs separated by commas, so the audit
+ * log says which operator acted (a lone token acts as `operator`). Each at least 32 characters.
+ */
+function adminTokens(value: string | undefined): { name: string; token: string }[] {
+  if (!value) return [];
+  return value.split(',').map((part) => {
+    const pair = /^([A-Za-z0-9._-]{1,64}):(.+)$/.exec(part.trim());
+    const [name, token] = pair ? [pair[1]!, pair[2]!] : ['operator', part.trim()];
+    if (token.length < 32)
+      throw new SettingsError('PARCEL_ADMIN_TOKEN: each token must be at least 32 characters (`openssl rand -hex 32`)');
+    return { name, token };
+  });
+}
+
 /** The master key's settings as the variables that name them, for `resolveMasterKey` of @parcel-logistics/keys. */
 export const masterKeyVariables = ({ personalData }: Pick<Settings, 'personalData'>): Record<string, string> => ({
   ...(personalData.masterKey ? { PARCEL_MASTER_KEY: personalData.masterKey } : {}),
@@ -136,6 +164,12 @@ export function loadSettings(
       max: integer(env, 'PARCEL_BATCH_MAX', 50, 1),
     },
     idempotencyTtlS: integer(env, 'PARCEL_IDEMPOTENCY_TTL_S', 24 * 60 * 60, 1),
+    trustProxy: trustProxy(env.PARCEL_TRUST_PROXY),
+    admin: {
+      tokens: adminTokens(env.PARCEL_ADMIN_TOKEN),
+      port: integer(env, 'PARCEL_ADMIN_PORT', 8081, 0),
+      host: env.PARCEL_ADMIN_HOST || '127.0.0.1',
+    },
     durability: oneOf(env, 'PARCEL_DURABILITY', ['full', 'normal'], 'full'),
     logLevel: env.LOG_LEVEL || 'info',
     webhooks: webhookSettings(env),

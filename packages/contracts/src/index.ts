@@ -13,3 +13,4 @@ export * from './downstream.ts';
 export * from './webhooks.ts';
 export * from './webhookLog.ts';
 export * from './sealedEvents.ts';
+export * from './admin.ts';

@@ -71,4 +71,6 @@ export const Http = {
   invalidJson: 'Invalid JSON body',
   bodyTooLarge: 'Request body too large',
   rateLimited: 'Too many requests',
+  /** Authentication refused unseen after repeated failures for the API name or the address (docs/operations.md). */
+  authLocked: 'Too many failed authentication attempts, try again later',
 } as const;

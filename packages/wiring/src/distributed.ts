@@ -6,6 +6,11 @@
  * import this module.
  */
 import type { Logger } from 'pino';
+import { accountSecrets, openAccountDirectory, seedAccounts } from '@parcel-logistics/accounts';
+import type { AccountDirectory, AccountSecrets, AccountStore } from '@parcel-logistics/accounts';
+import { createPostgresAccountStore } from '@parcel-logistics/accounts-postgres';
+import { systemClock } from '@parcel-logistics/domain';
+import { loadAccounts } from '@parcel-logistics/reference-data';
 import type { Bus } from '@parcel-logistics/bus';
 import { createKafkaBus } from '@parcel-logistics/bus-kafka';
 import { masterKeyVariables, SettingsError } from '@parcel-logistics/config';
@@ -142,4 +147,60 @@ export async function connectWebhooks(
     createPostgresWebhookDeliveries(options),
   ]);
   return { endpoints, deliveries };
+}
+
+export interface ConnectedAccounts {
+  store: AccountStore;
+  /** The API keys' seal, under the master key (the gateway's; a webhook instance needs none). */
+  secrets: AccountSecrets | undefined;
+  /** The accounts as this process serves them, read again within a second of any change. */
+  directory: AccountDirectory;
+  close(): Promise<void>;
+}
+
+/**
+ * The accounts (docs/operations.md): in PostgreSQL beside the events (`PARCEL_PG_SCHEMA`), shared
+ * by every gateway, their keys sealed under the master key. A gateway (`keys: true`) imports the
+ * accounts file on the store's first start and opens every active key once; a webhook instance
+ * reads only which accounts are disabled.
+ */
+export async function connectAccounts(
+  settings: ServiceSettings,
+  log: Logger,
+  options: { keys: boolean },
+): Promise<ConnectedAccounts> {
+  const { distributed } = settings;
+  if (!distributed.pgUrl)
+    throw new SettingsError('PARCEL_PG_URL is required by the account store (gateway and webhook service)');
+  const store = await createPostgresAccountStore({ connectionString: distributed.pgUrl, schema: distributed.pgSchema });
+  try {
+    let secrets: AccountSecrets | undefined;
+    if (options.keys) {
+      const masterKey = await resolveMasterKey({
+        wiring: 'distributed',
+        env: masterKeyVariables(settings),
+        logger: log,
+      });
+      secrets = accountSecrets(masterKey);
+      if (await seedAccounts({ store, secrets, clock: systemClock }, loadAccounts(settings.accountsFile)))
+        log.info({ file: settings.accountsFile }, 'accounts imported from the accounts file');
+    }
+    const directory = await openAccountDirectory({
+      store,
+      ...(secrets ? { secrets } : {}),
+      onError: (err) => log.error({ err }, 'reading the accounts failed; the last ones read still serve'),
+    });
+    return {
+      store,
+      secrets,
+      directory,
+      close: async () => {
+        await directory.stop();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
 }

@@ -15,6 +15,8 @@ import {
   sealingEventStore,
 } from '@parcel-logistics/application';
 import type { Ids } from '@parcel-logistics/application';
+import { accountSecrets, openAccountDirectory, seedAccounts } from '@parcel-logistics/accounts';
+import { createSqliteAccountStore } from '@parcel-logistics/accounts-sqlite';
 import { createInProcessBus } from '@parcel-logistics/bus';
 import { createCarrierSandbox } from '@parcel-logistics/carrier-sandbox';
 import type { CarrierSandbox } from '@parcel-logistics/carrier-sandbox';
@@ -28,7 +30,7 @@ import type { Clock } from '@parcel-logistics/domain';
 import { createSqliteEventRewriter, createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
 import { cachedKeyStore, EMBEDDED_KEY_STORE_FILE, resolveMasterKey } from '@parcel-logistics/keys';
 import { createSqliteKeyStore } from '@parcel-logistics/keys/sqlite';
-import { clientIdOf, createGatewayApp } from '@parcel-logistics/gateway';
+import { clientIdOf, createGatewayApp, createLockout, listenAdmin } from '@parcel-logistics/gateway';
 import { createLabelRenderer, createLabelService, loadOnFirstRender } from '@parcel-logistics/label';
 import { createOrderService, REGISTRATION_SUBSCRIPTION, retentionSettingsOf } from '@parcel-logistics/order';
 import { createSqliteProjectionStore, vacuumSqliteProjections } from '@parcel-logistics/projections-sqlite';
@@ -62,6 +64,8 @@ export interface EmbeddedOptions {
 
 export interface EmbeddedStack {
   url: string;
+  /** The operator API's address, when PARCEL_ADMIN_TOKEN turns it on. */
+  adminUrl: string | undefined;
   /** The LMX carrier's address (the in-process sandbox unless PARCEL_LMX_URL names another). */
   lmxUrl: string;
   /** The in-process LMX sandbox, when this stack started one. */
@@ -140,7 +144,16 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     views: projections.parcels,
   });
   const ref = loadReferenceData(settings.referenceDir);
-  const accounts = loadAccounts(settings.accountsFile);
+  // The accounts: in their own file, their keys sealed by the master key; the accounts file seeds it on first start.
+  const accountStore = createSqliteAccountStore({ file: path.join(settings.dataDir, 'accounts.db') });
+  const secrets = accountSecrets(masterKey);
+  if (await seedAccounts({ store: accountStore, secrets, clock }, loadAccounts(settings.accountsFile)))
+    log.info({ file: settings.accountsFile }, 'accounts imported from the accounts file');
+  const accounts = await openAccountDirectory({
+    store: accountStore,
+    secrets,
+    onError: (err) => log.error({ err }, 'reading the accounts failed; the last ones read still serve'),
+  });
 
   const common = { eventStore, projector, bus, clock, ids, ref, views: projections.parcels, onProjectionError };
   const tracking = createTrackingService({
@@ -166,23 +179,42 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     log,
     config: settings.webhooks,
     owner: 'embedded',
+    paused: accounts.isDisabled,
   });
   await webhook.start();
 
-  const app = createGatewayApp({
-    bus,
-    projections,
-    webhooks,
-    webhookDeliveries: deliveries,
-    accounts,
-    ref,
-    clock,
-    log,
-    ready: () => eventStore.ping(),
-    config: settings,
-    middleware: [tracedHttp({ clientId: clientIdOf, log }), meteredHttp(metrics, { routes: OPERATIONS })],
-    metrics,
-  });
+  const lockout = createLockout(clock);
+  const app = createGatewayApp(
+    {
+      bus,
+      projections,
+      webhooks,
+      webhookDeliveries: deliveries,
+      accounts,
+      ref,
+      clock,
+      log,
+      ready: () => eventStore.ping(),
+      config: settings,
+      middleware: [tracedHttp({ clientId: clientIdOf, log }), meteredHttp(metrics, { routes: OPERATIONS })],
+      metrics,
+    },
+    lockout,
+  );
+  const admin = await listenAdmin(
+    {
+      store: accountStore,
+      secrets,
+      accounts,
+      ref,
+      clock,
+      log,
+      tokens: settings.admin.tokens,
+      lockout,
+      trustProxy: settings.trustProxy,
+    },
+    settings.admin,
+  );
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(settings.port, settings.host, () => resolve(s));
     s.once('error', reject);
@@ -216,6 +248,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
 
   return {
     url,
+    adminUrl: admin?.url,
     lmxUrl,
     sandbox,
     server,
@@ -228,6 +261,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await closed;
+      await admin?.close();
       await order.stop();
       await sandbox?.close();
       await label.stop();
@@ -237,6 +271,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
       await projections.close();
       await webhooks.close();
       await deliveries.close();
+      await accounts.stop();
+      await accountStore.close();
       await eventStore.close();
       await telemetry.shutdown();
     },

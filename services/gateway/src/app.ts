@@ -4,8 +4,9 @@ import type { NextFunction, Request, Response } from 'express';
 import { commandSender } from '@parcel-logistics/bus';
 import { B, CODE_FAILURE, Topics } from '@parcel-logistics/contracts';
 import type { LabelCommands, OrderCommands, TrackingCommands } from '@parcel-logistics/contracts';
-import { bearerToken, signedHeaders } from './auth/middleware.ts';
-import { bodyCredentials } from './auth/credentials.ts';
+import { createLockout } from './auth/lockout.ts';
+import type { Lockout } from './auth/lockout.ts';
+import { bearerToken, bodyCredentials, signedHeaders } from './auth/middleware.ts';
 import { checkingHealth } from './checkingHealth/route.ts';
 import type { GatewayContext, GatewayDeps } from './context.ts';
 import { creatingOrder } from './creatingOrder/route.ts';
@@ -32,11 +33,14 @@ import { servingMetrics } from './servingMetrics/route.ts';
 import { servingReference } from './servingReference/route.ts';
 import { trackingParcel } from './trackingParcel/route.ts';
 
-export function createGatewayApp(deps: GatewayDeps): express.Express {
+/**
+ * The client interfaces' app. `lockout`: the counts of failed authentications, shared with the
+ * operator API's app of the same process (one made here otherwise).
+ */
+export function createGatewayApp(deps: GatewayDeps, lockout: Lockout = createLockout(deps.clock)): express.Express {
   const { config, clock } = deps;
   const limit = rateLimit(config.rateLimitPerSecond, config.rateLimitBurst, clock);
-  const accountsByName = new Map(deps.accounts.map((a) => [a.apiName, a]));
-  const accountsById = new Map(deps.accounts.map((a) => [a.clientId, a]));
+  const auth = { accounts: deps.accounts, tokens: deps.projections.tokens, clock, lockout };
   const { bus } = deps;
   const ctx: GatewayContext = {
     ...deps,
@@ -45,12 +49,10 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
       tracking: commandSender<TrackingCommands>(bus, Topics.trackingCommands, config.commandTimeoutMs),
       label: commandSender<LabelCommands>(bus, Topics.labelCommands, config.commandTimeoutMs),
     },
-    accountsByName,
-    accountsById,
     guards: {
-      bearer: [bearerToken(deps.projections.tokens, accountsById, clock), limit],
-      signed: [signedHeaders(accountsByName, clock), limit],
-      credentials: [bodyCredentials(accountsByName), limit],
+      bearer: [bearerToken(auth), limit],
+      signed: [signedHeaders(auth), limit],
+      credentials: [bodyCredentials(auth), limit],
       carrier: [],
       none: [],
     },
@@ -67,6 +69,8 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // Whom req.ip names behind a reverse proxy (docs/operations.md): the lockout counts per address.
+  app.set('trust proxy', config.trustProxy);
 
   // Health, metrics and the reference come before the tracing middleware: probes, scrapes and page loads make no spans.
   const service = express.Router();

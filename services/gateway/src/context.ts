@@ -5,7 +5,8 @@ import type { Security } from '@parcel-logistics/contracts/api';
 import type { Clock } from '@parcel-logistics/domain';
 import type { ProjectionStore } from '@parcel-logistics/projections';
 import type { WebhookDeliveries, WebhookStore } from '@parcel-logistics/webhooks';
-import type { Account, ReferenceData } from '@parcel-logistics/reference-data';
+import type { Account, AccountDirectory } from '@parcel-logistics/accounts';
+import type { ReferenceData } from '@parcel-logistics/reference-data';
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 
@@ -25,12 +26,14 @@ export type GatewayConfig = Pick<
   | 'trackRateLimitPerMinute'
   | 'batchCreate'
   | 'idempotencyTtlS'
+  | 'trustProxy'
 > & { webhooks: Pick<Settings['webhooks'], 'maxEndpoints' | 'allowPrivate' | 'replayMaxAgeMs'> };
 
 export interface GatewayDeps {
   bus: Bus;
   projections: ProjectionStore;
-  accounts: readonly Account[];
+  /** The accounts, read from the account store and kept current (packages/accounts). */
+  accounts: AccountDirectory;
   ref: ReferenceData;
   clock: Clock;
   log: Logger;
@@ -57,8 +60,6 @@ export interface GatewayCommands {
 export interface GatewayContext extends GatewayDeps {
   /** The commands the routes send, the one way they reach the services. */
   commands: GatewayCommands;
-  accountsByName: ReadonlyMap<string, Account>;
-  accountsById: ReadonlyMap<string, Account>;
   /** Authentication and rate limit of each kind of security, placed before every route handler of it. */
   guards: Record<Security, RequestHandler[]>;
   /**

@@ -3,3 +3,7 @@ export { API_VERSION, openApiDocument } from './servingReference/document.ts';
 export { clientIdOf } from './context.ts';
 export type { GatewayConfig, GatewayDeps } from './context.ts';
 export { signature } from './auth/signature.ts';
+export { createAdminApp, listenAdmin } from './administering/app.ts';
+export type { AdminDeps } from './administering/app.ts';
+export { createLockout } from './auth/lockout.ts';
+export type { Lockout } from './auth/lockout.ts';

@@ -2,6 +2,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
+import { fixedDirectory } from '@parcel-logistics/accounts';
 import { loadAccounts, loadReferenceData } from '@parcel-logistics/reference-data';
 import { createGatewayApp } from '../src/app.ts';
 import type { GatewayDeps } from '../src/context.ts';
@@ -12,7 +13,7 @@ export const FIXED_NOW = new Date('2026-11-22T06:05:09Z');
 export function listeningGateway(deps: Pick<GatewayDeps, 'bus' | 'projections'>) {
   const app = createGatewayApp({
     ...deps,
-    accounts: loadAccounts(),
+    accounts: fixedDirectory(loadAccounts()),
     ref: loadReferenceData(),
     clock: { now: () => FIXED_NOW },
     log: pino({ level: 'silent' }),
@@ -25,6 +26,7 @@ export function listeningGateway(deps: Pick<GatewayDeps, 'bus' | 'projections'>)
       trackRateLimitPerMinute: 0,
       batchCreate: { enabled: false, max: 50 },
       idempotencyTtlS: 86400,
+      trustProxy: false,
       webhooks: { maxEndpoints: 10, allowPrivate: false, replayMaxAgeMs: 30 * 24 * 60 * 60 * 1000 },
     },
   });

@@ -28,6 +28,8 @@ export interface WebhookServiceDeps {
   clock: Clock;
   log: Logger;
   config: DeliveryConfig & { retentionMs: number };
+  /** The client's account is disabled: its deliveries wait until it is enabled again (the account directory's `isDisabled`). */
+  paused?: (clientId: string) => boolean;
   /** This instance's name in the endpoint leases (the process's instance id). */
   owner: string;
 }

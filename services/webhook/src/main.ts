@@ -8,7 +8,7 @@ import pino from 'pino';
 import { loadSettings } from '@parcel-logistics/config';
 import { systemClock } from '@parcel-logistics/domain';
 import { createMetrics, instrumentEventStore, loggerOptions, startTelemetry } from '@parcel-logistics/telemetry';
-import { connectEventStore, connectWebhooks, runService } from '@parcel-logistics/wiring';
+import { connectAccounts, connectEventStore, connectWebhooks, runService } from '@parcel-logistics/wiring';
 import { createWebhookService } from './index.ts';
 
 const telemetry = startTelemetry({ serviceName: 'parcel-webhook' });
@@ -19,9 +19,11 @@ const log = pino(
   loggerOptions({ level: settings.logLevel, base: { service: 'webhook', instance: distributed.instanceId } }),
 );
 const metrics = createMetrics();
-const [store, { endpoints, deliveries }] = await Promise.all([
+const [store, { endpoints, deliveries }, accounts] = await Promise.all([
   connectEventStore(settings, log, { onCommit: metrics.onCommit }),
   connectWebhooks(distributed),
+  // Which accounts are disabled: their deliveries wait.
+  connectAccounts(settings, log, { keys: false }),
 ]);
 const eventStore = instrumentEventStore(store, metrics);
 const service = createWebhookService({
@@ -33,6 +35,7 @@ const service = createWebhookService({
   log,
   config: settings.webhooks,
   owner: distributed.instanceId,
+  paused: accounts.directory.isDisabled,
 });
 await runService({
   log,
@@ -40,7 +43,7 @@ await runService({
   host: settings.host,
   service,
   ready: () => Promise.all([eventStore.ping(), deliveries.ping()]),
-  resources: [eventStore, endpoints, deliveries],
+  resources: [eventStore, endpoints, deliveries, accounts],
   telemetry,
   metrics,
 });

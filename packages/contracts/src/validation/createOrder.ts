@@ -8,6 +8,9 @@
  */
 import { nearestLocker, routeOrder, serves } from '@parcel-logistics/domain';
 import type { Account, ReferenceData, StationMatch } from '@parcel-logistics/reference-data';
+
+/** What create-order's checks read of the account: its service types (and the rest of its settings). */
+export type OrderingAccount = Pick<Account, 'clientId' | 'serviceTypes' | 'weightUnit' | 'canCancel'>;
 import { B } from '../messages.ts';
 import type { OrderItem, ValidOrder } from '../order.ts';
 import {
@@ -35,7 +38,7 @@ export type CreateOrderValidation =
 export const MAX_ITEM_ROWS = 1000;
 
 export interface State {
-  account: Account;
+  account: OrderingAccount;
   ref: ReferenceData;
   body: object;
   /** Fields accepted so far, in table order. */
@@ -305,7 +308,7 @@ export const rowMessages = (row: number | string): Messages => ({
 
 export function validateCreateOrder(
   body: Record<string, unknown>,
-  ctx: { account: Account; ref: ReferenceData },
+  ctx: { account: OrderingAccount; ref: ReferenceData },
 ): CreateOrderValidation {
   const s: State = {
     account: ctx.account,

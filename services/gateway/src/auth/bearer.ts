@@ -11,14 +11,14 @@ export async function issueToken(tokens: TokenStore, clientId: string, nowMs: nu
   return { token, expiresAt };
 }
 
-/** The account of a current, unexpired token; null for anything else (missing, expired, superseded). */
+/** The account and issue time of a current, unexpired token; null for anything else (missing, expired, superseded). */
 export async function verifyBearer(
   tokens: TokenStore,
   authorization: string | undefined,
   nowMs: number,
-): Promise<string | null> {
+): Promise<{ clientId: string; issuedAt: number } | null> {
   const match = /^Bearer +(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) return null;
   const record = await tokens.findByHash(hashToken(match[1]!));
-  return record && record.expiresAt > nowMs ? record.clientId : null;
+  return record && record.expiresAt > nowMs ? { clientId: record.clientId, issuedAt: record.issuedAt } : null;
 }

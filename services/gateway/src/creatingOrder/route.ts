@@ -13,7 +13,7 @@ import type { CreateOrderReply, CreateOrderValidation, SettleCreateOrder } from 
 import type { CreateOrderResult } from '@parcel-logistics/contracts/api';
 import type { ParcelRegistration } from '@parcel-logistics/domain';
 import { lockerStationFor } from '@parcel-logistics/domain';
-import type { Account } from '@parcel-logistics/reference-data';
+import type { Account } from '@parcel-logistics/accounts';
 import { accountOf } from '../context.ts';
 import type { GatewayCommands, GatewayConfig, GatewayContext, Mounting } from '../context.ts';
 import { failB, sendB } from '../http/interfaces.ts';

@@ -1,6 +1,7 @@
 /**
- * B2 POST create-orders: disabled, exactly as specified (`Api not found`), unless
- * PARCEL_BATCH_CREATE=on. Enabled, every order gets create-order's validation; the accepted ones
+ * B2 POST create-orders: disabled, exactly as specified (`Api not found`), unless the account's
+ * `batchCreate` setting (the operator API's) or, where the account has none, PARCEL_BATCH_CREATE
+ * says on. Enabled, every order gets create-order's validation; the accepted ones
  * are recorded by the order service before the reply and created asynchronously.
  */
 import { randomUUID } from 'node:crypto';
@@ -28,7 +29,7 @@ export interface CreatingOrdersDeps extends Mounting, Pick<GatewayContext, 'ref'
 
 export function creatingOrders(router: Router, ctx: CreatingOrdersDeps): void {
   mount(router, ctx, 'createOrders', async (req, res) => {
-    if (!ctx.config.batchCreate.enabled) return failB(res, B.apiNotFound);
+    if (!(accountOf(res).batchCreate ?? ctx.config.batchCreate.enabled)) return failB(res, B.apiNotFound);
     const body = check(CreateOrdersRequest, req.body);
     if (!body.ok) return failB(res, body.message);
     const { max } = ctx.config.batchCreate;

@@ -19,7 +19,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { CODE_FAILURE, Idempotency } from '@parcel-logistics/contracts';
 import type { Clock } from '@parcel-logistics/domain';
 import type { IdempotencyRecord, IdempotencyStore } from '@parcel-logistics/projections';
-import type { Account } from '@parcel-logistics/reference-data';
+import type { Account } from '@parcel-logistics/accounts';
 import type { Logger } from 'pino';
 import { accountOf } from '../context.ts';
 import type { GatewayContext } from '../context.ts';
@@ -45,8 +45,11 @@ interface Secrets {
   fingerprint: Buffer;
 }
 
+/** Under the account's oldest active key: answers kept before a rotation stay readable until that key is revoked. */
 const derive = (account: Account, use: string): Buffer =>
-  Buffer.from(hkdfSync('sha256', account.apiKey, 'parcel-idempotency', `${use}:${account.clientId}`, 32));
+  Buffer.from(
+    hkdfSync('sha256', account.keys[0]?.secret ?? '', 'parcel-idempotency', `${use}:${account.clientId}`, 32),
+  );
 
 function seal(key: Buffer, text: string): string {
   const iv = randomBytes(12);

@@ -5,15 +5,18 @@
 import type { NextFunction, Request, Response } from 'express';
 import { CODE_FAILURE, Http } from '@parcel-logistics/contracts';
 import type { Clock } from '@parcel-logistics/domain';
-import type { Account } from '@parcel-logistics/reference-data';
+import type { Account } from '@parcel-logistics/accounts';
 import { sendFor } from './interfaces.ts';
 
-export function rateLimit(perSecond: number, burst: number, clock: Clock) {
+export function rateLimit(servicePerSecond: number, serviceBurst: number, clock: Clock) {
   const buckets = new Map<string, { tokens: number; at: number }>();
-  const limit = String(burst);
   return (req: Request, res: Response, next: NextFunction) => {
     const account = res.locals.account as Account | undefined;
+    // An account's own rate (the operator API's setting) has a burst of twice that.
+    const perSecond = account?.rateLimitPerSecond ?? servicePerSecond;
+    const burst = account?.rateLimitPerSecond === undefined ? serviceBurst : Math.max(1, 2 * perSecond);
     if (perSecond <= 0 || !account) return next();
+    const limit = String(burst);
     const now = clock.now().getTime();
     const key = account.clientId;
     const bucket = buckets.get(key) ?? { tokens: burst, at: now };

@@ -33,6 +33,8 @@ export interface DispatcherDeps {
   clock: Clock;
   log: Logger;
   config: DeliveryConfig;
+  /** The client's account is disabled: its endpoints' queues wait, unsent, until it is enabled again. */
+  paused?: (clientId: string) => boolean;
   /** Names this dispatcher in the endpoint leases: unique per process, or stable where one process is all there is. */
   owner: string;
 }
@@ -82,7 +84,7 @@ export function startDispatcher(deps: DispatcherDeps) {
       if (!d || d.nextAttemptAt > now) return;
       const endpoint = await endpoints.find(endpointId);
       if (!endpoint) return deliveries.dropEndpoint(endpointId);
-      if (!endpoint.enabled) return;
+      if (!endpoint.enabled || deps.paused?.(endpoint.clientId)) return;
       const attempt = await send(endpoint.url, headersFor(endpoint, d, now), d.body, {
         timeoutMs: config.timeoutMs,
         allowPrivate: config.allowPrivate,
