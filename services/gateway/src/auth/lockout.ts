@@ -2,7 +2,7 @@
  * Brute force, slowed then stopped (docs/operations.md, "Failed authentication"). Failures are
  * counted per API name (whether an account has it or not) and per client address. Past `free`
  * failures in a row, each further attempt must wait twice as long as the one before (1 s, 2 s,
- * 4 s, …) after the last failure; at `lockAfter` failures the name or address is locked out for
+ * 4 s, … at most a minute) after the last failure; at `lockAfter` failures the name or address is locked out for
  * `lockMs`. A locked-out attempt is refused before its credentials are looked at, so its answer
  * is the same whether the name exists or not. A success clears the name's count; counts end
  * `lockMs` after their last failure. Kept per gateway process, in memory.
@@ -22,6 +22,8 @@ export const NAME_POLICY: LockoutPolicy = { free: 5, lockAfter: 10, lockMs: 15 *
 /** For one address: it may stand for many clients (a company's NAT), so it has more room. */
 export const ADDRESS_POLICY: LockoutPolicy = { free: 20, lockAfter: 40, lockMs: 15 * 60_000 };
 
+/** The longest wait between slowed attempts, before the lockout. */
+const MAX_WAIT_MS = 60_000;
 /** Entries kept at most per kind; past it the oldest are forgotten. */
 const MAX_ENTRIES = 100_000;
 
@@ -48,7 +50,7 @@ export function createLockout(clock: Clock, policies = { name: NAME_POLICY, addr
     if (!count || now - count.lastAt >= policy.lockMs) return 0;
     if (count.failures >= policy.lockAfter) return count.lastAt + policy.lockMs - now;
     if (count.failures < policy.free) return 0;
-    return Math.max(0, count.lastAt + 1000 * 2 ** (count.failures - policy.free) - now);
+    return Math.max(0, count.lastAt + Math.min(MAX_WAIT_MS, 1000 * 2 ** (count.failures - policy.free)) - now);
   }
 
   return {
