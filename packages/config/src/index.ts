@@ -167,7 +167,7 @@ export function loadSettings(
     trustProxy: trustProxy(env.PARCEL_TRUST_PROXY),
     admin: {
       tokens: adminTokens(env.PARCEL_ADMIN_TOKEN),
-      port: integer(env, 'PARCEL_ADMIN_PORT', 8081, 0),
+      port: integer(env, 'PARCEL_ADMIN_PORT', 9080, 0),
       host: env.PARCEL_ADMIN_HOST || '127.0.0.1',
     },
     durability: oneOf(env, 'PARCEL_DURABILITY', ['full', 'normal'], 'full'),

@@ -72,7 +72,12 @@ export const STACK: readonly ServiceSpec[] = [
     script: script('gateway'),
     needs: [],
     settings: parcel('gateway'),
-    addresses: (at) => ({ ...stores(at), ...listening(at) }),
+    // The operator API on a port of its own (on only with PARCEL_ADMIN_TOKEN): a fixed gateway port's + 1000, or any free one.
+    addresses: (at) => ({
+      ...stores(at),
+      ...listening(at),
+      PARCEL_ADMIN_PORT: String(at.port === 0 ? 0 : at.port + 1000),
+    }),
   },
   {
     service: 'carrier-sandbox',

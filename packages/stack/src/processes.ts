@@ -42,6 +42,8 @@ export interface ServiceProcess {
   /** HTTP port (gateway, sandbox) or health port (the others). */
   port: number;
   url: string;
+  /** The operator API's address, when the process serves one (a gateway with PARCEL_ADMIN_TOKEN). */
+  adminUrl?: string;
   exited: Promise<number | null>;
   /** Its output, when the stack has a log directory. */
   log?: string;
@@ -181,7 +183,14 @@ export class Stack {
         if (this.options.echo) console.log(`[${name}] ${line}`);
         if (lastLines.push(line) > 10) lastLines.shift();
         try {
-          const entry = JSON.parse(line) as { msg?: string; port?: number; healthPort?: number; url?: string };
+          const entry = JSON.parse(line) as {
+            msg?: string;
+            port?: number;
+            healthPort?: number;
+            adminPort?: number;
+            url?: string;
+          };
+          if (entry.adminPort) proc.adminUrl = `http://${HOST}:${entry.adminPort}`;
           const found = entry.port ?? entry.healthPort ?? (entry.url ? Number(new URL(entry.url).port) : undefined);
           if (found && /listening/.test(entry.msg ?? '')) {
             clearTimeout(timer);
@@ -270,7 +279,9 @@ export const RUN_SETTINGS: Readonly<Record<string, string>> = {
  * (events, keys), a MongoDB database and a master key made for the run and dropped by stop(), RUN_SETTINGS. Kafka's topics are
  * shared (the project's, created by infra/topics.sh).
  */
-export function runStack(options: { env?: Record<string, string>; counts?: Counts; echo?: boolean } = {}): Stack {
+export function runStack(
+  options: { env?: Record<string, string>; counts?: Counts; echo?: boolean; logDir?: string } = {},
+): Stack {
   const runId = `run_${randomUUID().slice(0, 8)}`;
   return new Stack({
     infra: requireInfra(),
@@ -280,6 +291,7 @@ export function runStack(options: { env?: Record<string, string>; counts?: Count
     counts: options.counts,
     env: { ...RUN_SETTINGS, ...options.env },
     echo: options.echo,
+    logDir: options.logDir,
   });
 }
 

@@ -13,11 +13,12 @@ export type { ServiceName, ServiceProcess } from '@parcel-logistics/stack';
 export class Cluster {
   private readonly stack: Stack;
 
-  /** `shared`: a suite's settings, for every process. */
-  constructor(shared: Record<string, string> = {}) {
+  /** `shared`: a suite's settings, for every process; `logDir`: where each process's output is kept. */
+  constructor(shared: Record<string, string> = {}, options: { logDir?: string } = {}) {
     this.stack = runStack({
       env: { LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'info', ...shared },
       echo: Boolean(process.env.E2E_ECHO),
+      ...options,
     });
   }
 

@@ -267,7 +267,7 @@ export async function listenAdmin(
     const s = app.listen(at.port, at.host, (error?: Error) => (error ? reject(error) : resolve(s)));
   });
   const { port } = server.address() as AddressInfo;
-  deps.log.info({ port, host: at.host }, 'operator API listening');
+  deps.log.info({ adminPort: port, host: at.host }, 'operator API ready');
   return {
     url: `http://${at.host.includes(':') ? `[${at.host}]` : at.host}:${port}`,
     close: async () => {
