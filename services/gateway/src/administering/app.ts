@@ -133,10 +133,21 @@ export function createAdminApp(deps: AdminDeps): express.Express {
     for (const t of tokens) if (timingSafeEqual(t.digest, given)) operator = t.name;
     if (!operator) {
       deps.lockout.failed(subjects);
+      deps.log.warn(
+        { address: subjects[0]!.id, method: req.method, path: req.originalUrl },
+        'operator request refused',
+      );
       res.setHeader('WWW-Authenticate', 'Bearer realm="parcel-admin"');
       return problem(res, 'unauthorized', 'Authorization: Bearer <PARCEL_ADMIN_TOKEN> is required.');
     }
     res.locals.operator = operator;
+    // Each operator request in the log (the audit log keeps the changes): never a body, which may hold a key.
+    res.once('finish', () =>
+      deps.log.info(
+        { operator, method: req.method, path: req.originalUrl, status: res.statusCode },
+        'operator request',
+      ),
+    );
     next();
   });
   app.use(express.json({ limit: '64kb', type: () => true }));
