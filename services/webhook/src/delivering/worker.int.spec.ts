@@ -1,7 +1,8 @@
 /**
  * The dispatcher's leases, on SQLite with a local receiver: it sends nothing of an endpoint whose
  * queue another instance holds, takes the queue over once that claim expires (an instance that
- * died), sends it in order, and gives its own claim up when the queue is done.
+ * died), sends it in order, and gives its own claim up when the queue is done; a disabled account's
+ * queue waits until the account is enabled again.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -73,6 +74,50 @@ test('another instance’s claim holds the queue back until it expires; then it 
       'delivered',
       'delivered',
     ]);
+  } finally {
+    await dispatcher.stop();
+  }
+});
+
+test('the queue of a disabled account waits, unsent, while the dispatcher looks at it; enabled again, it goes out in order', async () => {
+  await endpoints.create(endpointOf('we_paused', 'acme', { url }), 10);
+  await deliveries.enqueue(
+    [1, 2].map((p) => ({ endpointId: 'we_paused', eventId: `paused-${p}`, position: p, body: '{}' })),
+    clock.now(),
+  );
+  let disabled = true;
+  let looked = 0;
+  const dispatcher = startDispatcher({
+    endpoints,
+    deliveries,
+    clock,
+    log: pino({ level: 'silent' }),
+    config: {
+      retryScheduleMs: [100],
+      timeoutMs: 500,
+      disableAfterMs: 60_000,
+      allowPrivate: true,
+      pollIntervalMs: 10,
+      leaseMs: 1000,
+    },
+    owner: 'instance-1',
+    paused: (clientId) => {
+      if (clientId === 'acme') looked++;
+      return clientId === 'acme' && disabled;
+    },
+  });
+  try {
+    // Each look is a poll that found the queue due and held it back.
+    for (let i = 0; i < 500 && looked < 3; i++) await sleep(10);
+    expect(looked).toBeGreaterThanOrEqual(3);
+    expect(hits.filter((h) => h.startsWith('paused-'))).toEqual([]);
+    expect((await deliveries.messages('we_paused', { limit: 10 })).map((m) => [m.state, m.attempts])).toEqual([
+      ['pending', 0],
+      ['pending', 0],
+    ]);
+    disabled = false;
+    for (let i = 0; i < 500 && hits.filter((h) => h.startsWith('paused-')).length < 2; i++) await sleep(10);
+    expect(hits.filter((h) => h.startsWith('paused-'))).toEqual(['paused-1', 'paused-2']);
   } finally {
     await dispatcher.stop();
   }
