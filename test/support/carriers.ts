@@ -1,6 +1,6 @@
 /** Helpers around the LMX sandbox of a test stack. */
 import { eventually } from '@parcel-logistics/bus/conformance';
-import { clientB, raw } from './client.ts';
+import { clientB, DEMO, raw } from './client.ts';
 import { orderBody } from './orders.ts';
 import type { Target } from './client.ts';
 
@@ -10,13 +10,14 @@ export type CarrierTarget = Target & { lmxUrl: string };
 export { eventually };
 
 /** Creates an SG (LMX) order and waits until the carrier registration is in its status. */
-export async function registeredParcel(stack: Target, overrides: Record<string, unknown> = {}) {
-  const created = await clientB(stack).post('order/create-order', orderBody(overrides));
+export async function registeredParcel(stack: Target, overrides: Record<string, unknown> = {}, account = DEMO) {
+  const created = await clientB(stack, account).post('order/create-order', orderBody(overrides));
   if (created.body.code !== 0) throw new Error(JSON.stringify(created.body));
   const tn: string = created.body.data.wmg_tracking_num;
   let partner = '';
   await eventually(async () => {
-    partner = (await clientB(stack).get('order/query-status', { tracking_num: tn })).body.data.partner_tracking_no;
+    partner = (await clientB(stack, account).get('order/query-status', { tracking_num: tn })).body.data
+      .partner_tracking_no;
     expect(partner).not.toBe('');
   });
   return { tn, partner };

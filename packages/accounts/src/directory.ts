@@ -18,6 +18,8 @@ export interface AccountDirectory {
   byId(clientId: string): Account | undefined;
   /** The client's account is disabled (its webhooks wait). */
   isDisabled(clientId: string): boolean;
+  /** The accounts with a retention of their own (`retentionDays`), disabled ones included: client id → days. */
+  retentionDays(): ReadonlyMap<string, number>;
   /** A key authenticated a request now. */
   used(keyId: string, at: Date): void;
   /** Reads the store again now if it changed. */
@@ -42,6 +44,7 @@ export async function openAccountDirectory(options: DirectoryOptions): Promise<A
   let byName = new Map<string, Account>();
   let byId = new Map<string, Account>();
   let disabled = new Set<string>();
+  let retention = new Map<string, number>();
   /** Secrets opened before, by key id, with the sealed text they were opened from. */
   let opened = new Map<string, { sealed: string; secret: string }>();
   let uses = new Map<string, string>();
@@ -65,7 +68,10 @@ export async function openAccountDirectory(options: DirectoryOptions): Promise<A
     const nextByName = new Map<string, Account>();
     const nextById = new Map<string, Account>();
     const nextDisabled = new Set<string>();
+    const nextRetention = new Map<string, number>();
     for (const record of read.accounts) {
+      if (record.settings.retentionDays !== undefined)
+        nextRetention.set(record.clientId, record.settings.retentionDays);
       if (record.disabled) {
         nextDisabled.add(record.clientId);
         continue;
@@ -80,7 +86,14 @@ export async function openAccountDirectory(options: DirectoryOptions): Promise<A
       nextByName.set(record.apiName, account);
       nextById.set(record.clientId, account);
     }
-    [byName, byId, disabled, opened, version] = [nextByName, nextById, nextDisabled, nextOpened, read.version];
+    [byName, byId, disabled, retention, opened, version] = [
+      nextByName,
+      nextById,
+      nextDisabled,
+      nextRetention,
+      nextOpened,
+      read.version,
+    ];
   }
 
   async function touch(): Promise<void> {
@@ -106,6 +119,7 @@ export async function openAccountDirectory(options: DirectoryOptions): Promise<A
     byName: (apiName) => byName.get(apiName),
     byId: (clientId) => byId.get(clientId),
     isDisabled: (clientId) => disabled.has(clientId),
+    retentionDays: () => retention,
     used(keyId, at) {
       uses.set(keyId, at.toISOString());
     },
@@ -138,6 +152,7 @@ export function fixedDirectory(accounts: readonly SeedAccount[]): AccountDirecto
     byName: (apiName) => byName.get(apiName),
     byId: (clientId) => byId.get(clientId),
     isDisabled: () => false,
+    retentionDays: () => new Map(),
     used: () => undefined,
     refresh: async () => undefined,
     stop: async () => undefined,

@@ -262,7 +262,7 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
         if (!isKey(carrier) || !isKey(partnerTrackingNo) || partnerTrackingNo === '') return null;
         return viewOf(await parcels.findOne({ partnerKey: pairKey(carrier, partnerTrackingNo) }, onlyView));
       },
-      async dueForErasure({ createdBefore, finalBefore, limit }) {
+      async dueForErasure({ createdBefore, finalBefore, limit, clients }) {
         open();
         if (limit < 1) return []; // a limit of 0 is none at all to MongoDB
         const docs = await parcels
@@ -272,6 +272,9 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
                 { retentionCreatedMs: { $lte: createdBefore.getTime() } },
                 { retentionFinalMs: { $lte: finalBefore.getTime() } },
               ],
+              ...(clients
+                ? { clientId: 'only' in clients ? { $in: [...clients.only] } : { $nin: [...clients.except] } }
+                : {}),
             },
             { projection: { _id: 1 }, limit, batchSize: limit },
           )

@@ -46,6 +46,10 @@ CREATE INDEX IF NOT EXISTS parcels_by_retention_final ON parcels (retention_fina
 /** Each half of the due query is answered from its own partial index (MULTI-INDEX OR; see the adapter's test). */
 export const dueForErasureSql =
   'SELECT tracking_number FROM parcels WHERE retention_created_ms <= ? OR retention_final_ms <= ? LIMIT ?';
+/** The same of some clients only, or of all but some (a JSON array of client ids). */
+const dueForClientsSql = (only: boolean) =>
+  `SELECT tracking_number FROM parcels WHERE (retention_created_ms <= ? OR retention_final_ms <= ?)
+     AND client_id ${only ? 'IN' : 'NOT IN'} (SELECT value FROM json_each(?)) LIMIT ?`;
 
 const retentionValues = (view: StoredParcelView): [number | null, number | null] => {
   const clocks = erasureClocksOf(view);
@@ -133,6 +137,8 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
      WHERE tracking_number = ? AND revision = ?`,
   );
   const dueForErasure = db.prepare(dueForErasureSql);
+  const dueOfClients = db.prepare(dueForClientsSql(true));
+  const dueOfOthers = db.prepare(dueForClientsSql(false));
   const saveOne = (view: StoredParcelView, expectedRevision: number): boolean => {
     const doc = JSON.stringify(view);
     const { trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo } = view;
@@ -253,11 +259,16 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
         open();
         return parseDoc(getByPartner.get(partnerTrackingNo, carrier));
       },
-      async dueForErasure({ createdBefore, finalBefore, limit }) {
+      async dueForErasure({ createdBefore, finalBefore, limit, clients }) {
         open();
-        const rows = dueForErasure.all(createdBefore.getTime(), finalBefore.getTime(), limit) as {
-          tracking_number: string;
-        }[];
+        const cutoffs = [createdBefore.getTime(), finalBefore.getTime()] as const;
+        const rows = (
+          !clients
+            ? dueForErasure.all(...cutoffs, limit)
+            : 'only' in clients
+              ? dueOfClients.all(...cutoffs, JSON.stringify(clients.only), limit)
+              : dueOfOthers.all(...cutoffs, JSON.stringify(clients.except), limit)
+        ) as { tracking_number: string }[];
         return rows.map((row) => row.tracking_number);
       },
       async save(view, expectedRevision) {

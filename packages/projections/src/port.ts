@@ -45,6 +45,8 @@ export interface ErasureDueQuery {
   createdBefore: Date;
   finalBefore: Date;
   limit: number;
+  /** Only the parcels of these clients, or all but theirs (the accounts with a retention of their own). */
+  clients?: { only: readonly string[] } | { except: readonly string[] };
 }
 
 export interface ViewToSave {

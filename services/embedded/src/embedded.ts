@@ -239,6 +239,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     personalData: personalDataShredder(sqlite, projections),
     idempotency: projections.idempotency,
     retention: retentionSettingsOf(settings.personalData),
+    accountRetention: accounts.retentionDays,
     onRetentionSweep: (sweep) => log.info(sweep, 'retention sweep done'),
     onRetentionError: (err, trackingNumber) =>
       log.error({ err, trackingNumber }, 'retention sweep failed; the next sweep tries again'),

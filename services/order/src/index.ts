@@ -31,6 +31,8 @@ export type OrderServiceDeps = CreateOrderDeps & {
   idempotency: Pick<IdempotencyStore, 'forgetParcels'>;
   /** The retention sweep's policy and period (both wirings pass `settings.personalData`); absent: no sweep. */
   retention?: RetentionSettings;
+  /** The accounts' own retention after the final status (client id → days), read when each sweep runs. */
+  accountRetention?: () => ReadonlyMap<string, number>;
   /** An erasure by retention that failed (its parcel stays due), or a sweep that could not run. */
   onRetentionError?: (error: unknown, trackingNumber?: string) => void;
   /** What each retention sweep this instance ran did. */

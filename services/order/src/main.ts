@@ -12,7 +12,13 @@ import {
   startTelemetry,
   watchRegistrationBacklog,
 } from '@parcel-logistics/telemetry';
-import { connectBus, connectEventStore, connectProjections, runService } from '@parcel-logistics/wiring';
+import {
+  connectAccounts,
+  connectBus,
+  connectEventStore,
+  connectProjections,
+  runService,
+} from '@parcel-logistics/wiring';
 import { createOrderService, REGISTRATION_SUBSCRIPTION, retentionSettingsOf } from './index.ts';
 
 const telemetry = startTelemetry({ serviceName: 'parcel-order' });
@@ -25,10 +31,12 @@ const log = pino(
 );
 const metrics = createMetrics();
 watchRegistrationBacklog(metrics, REGISTRATION_SUBSCRIPTION);
-const [kafka, store, projections] = await Promise.all([
+const [kafka, store, projections, accounts] = await Promise.all([
   connectBus(distributed, log),
   connectEventStore(settings, log, { onCommit: metrics.onCommit, sealFormerEvents: true }),
   connectProjections(distributed),
+  // The accounts' own retention, for the sweep.
+  connectAccounts(settings, log, { keys: false }),
 ]);
 const { bus, eventStore, projector } = instrumentParcelStreams(metrics, {
   bus: kafka,
@@ -55,6 +63,7 @@ const service = createOrderService({
   registrationRetryDelayMs: settings.carriers.retryDelayMs,
   onProjectionError: (err) => log.error({ err }, 'inline projection failed; the subscription will repair it'),
   retention: retentionSettingsOf(settings.personalData),
+  accountRetention: accounts.directory.retentionDays,
   onRetentionSweep: (sweep) => log.info(sweep, 'retention sweep done'),
   onRetentionError: (err, trackingNumber) =>
     log.error({ err, trackingNumber }, 'retention sweep failed; the next sweep tries again'),
@@ -65,7 +74,7 @@ await runService({
   host: settings.host,
   service,
   ready: () => Promise.all([bus.ping(), eventStore.ping(), projections.ping()]),
-  resources: [bus, eventStore, projections],
+  resources: [accounts, bus, eventStore, projections],
   telemetry,
   metrics,
 });

@@ -55,6 +55,23 @@ export function retentionCases(ctx: Context): void {
     expect(await due('01-01', '01-01')).toEqual([old.trackingNumber]);
   });
 
+  it('dueForErasure: of some clients only, or of all but them', async () => {
+    const mine = parcel('MINE', '01-01');
+    const theirs = { ...parcel('THEIRS', '01-01'), clientId: ctx.id('other-client') };
+    for (const view of [mine, theirs]) expect(await parcels().save(view, -1)).toBe(true);
+    const dueOf = async (clients: { only: string[] } | { except: string[] }) =>
+      (await parcels().dueForErasure({ createdBefore: ms('02-01'), finalBefore: ms('01-01'), limit: 10_000, clients }))
+        .filter((trackingNumber) => trackingNumber.startsWith(ctx.id('')))
+        .sort();
+    expect(await dueOf({ only: [mine.clientId] })).toEqual([mine.trackingNumber]);
+    expect(await dueOf({ only: [mine.clientId, theirs.clientId] })).toEqual(
+      [mine.trackingNumber, theirs.trackingNumber].sort(),
+    );
+    expect(await dueOf({ except: [mine.clientId] })).toEqual([theirs.trackingNumber]);
+    expect(await dueOf({ except: [] })).toEqual([mine.trackingNumber, theirs.trackingNumber].sort());
+    expect(await dueOf({ only: [] })).toEqual([]);
+  });
+
   it('dueForErasure: an erased view is due no more; a view saved with its final status falls due by it', async () => {
     const view = parcel('P1', '06-01');
     await parcels().save(view, -1);

@@ -12,7 +12,7 @@ import { retentionSweepStreamName, RetentionSweepEventTypes } from '@parcel-logi
 import { retentionCutoffs } from '@parcel-logistics/domain';
 import type { RetentionPolicy } from '@parcel-logistics/domain';
 import { WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
-import type { ParcelViewStore } from '@parcel-logistics/projections';
+import type { ErasureDueQuery, ParcelViewStore } from '@parcel-logistics/projections';
 import { erasePersonalData } from '../erasingPersonalData/handler.ts';
 import type { ErasePersonalDataDeps } from '../erasingPersonalData/handler.ts';
 
@@ -38,6 +38,8 @@ export const retentionSettingsOf = ({
 export type RetentionSweepDeps = ErasePersonalDataDeps & {
   views: ParcelViewStore;
   retention: RetentionSettings;
+  /** The accounts with a retention after the final status of their own (client id → days; the operator API's `retentionDays`). */
+  accountRetention?: () => ReadonlyMap<string, number>;
   /** An erasure that failed (its parcel stays due), or a sweep that could not run. */
   onRetentionError?: (error: unknown, trackingNumber?: string) => void;
   /** What each sweep that ran did (not called for a slot another instance swept). */
@@ -111,12 +113,14 @@ export async function sweepRetention(
   // Each number once per sweep: a view not yet showing its erasure (a lagging projection) is not
   // asked again, and a page of such views alone ends the sweep.
   const seen = new Set<string>();
-  for (;;) {
-    const page = (await deps.views.dueForErasure({ ...cutoffs, limit: RETENTION_PAGE })).filter((tn) => !seen.has(tn));
-    if (page.length === 0) break;
-    for (const trackingNumber of page) {
-      seen.add(trackingNumber);
-      await erase(trackingNumber);
+  for (const query of dueQueries(deps, now, cutoffs)) {
+    for (;;) {
+      const page = (await deps.views.dueForErasure({ ...query, limit: RETENTION_PAGE })).filter((tn) => !seen.has(tn));
+      if (page.length === 0) break;
+      for (const trackingNumber of page) {
+        seen.add(trackingNumber);
+        await erase(trackingNumber);
+      }
     }
   }
   if (erased > 0) await deps.personalData.shred();
@@ -126,6 +130,29 @@ export async function sweepRetention(
     events: [{ id: deps.ids.eventId(), type: RetentionSweepEventTypes.finished, data: { erased, failed: failures } }],
   });
   return { streamName, erased, failed: failures };
+}
+
+/**
+ * What is due: the parcels of the accounts without a retention of their own by the service's
+ * cut-offs, then those of each account with one (grouped by their days) by its own; the cap of
+ * days after creation is the service's for all.
+ */
+function dueQueries(
+  deps: RetentionSweepDeps,
+  now: Date,
+  cutoffs: { createdBefore: Date; finalBefore: Date },
+): Omit<ErasureDueQuery, 'limit'>[] {
+  const own = deps.accountRetention?.() ?? new Map<string, number>();
+  if (own.size === 0) return [cutoffs];
+  const byDays = new Map<number, string[]>();
+  for (const [clientId, days] of own) byDays.set(days, [...(byDays.get(days) ?? []), clientId]);
+  return [
+    { ...cutoffs, clients: { except: [...own.keys()] } },
+    ...[...byDays].map(([days, clientIds]) => ({
+      ...retentionCutoffs({ ...deps.retention, afterFinalDays: days }, now),
+      clients: { only: clientIds },
+    })),
+  ];
 }
 
 /** Sweeps at start and then `sweepMs` after each sweep ends, never two at once; `stop` lets the sweep under way finish. */
