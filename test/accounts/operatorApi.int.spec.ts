@@ -3,7 +3,8 @@
  * and enabled, keys issued, rotated and revoked, and each change seen at once by both client
  * interfaces; the audit log of it all; problem documents for what goes wrong.
  */
-import { clientA, clientB, raw, tokenFor } from '../support/client.ts';
+import { clientA, clientB, DEMO, raw, tokenFor } from '../support/client.ts';
+import { orderBody } from '../support/orders.ts';
 import { startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
 import { ADMIN_ENV, ADMIN_TOKEN, adminClient } from './support.ts';
@@ -135,6 +136,11 @@ describe('the operator API', () => {
     const patched = await admin.patch('/accounts/acme', { rateLimitPerSecond: 7, batchCreate: true });
     expect(patched.body).toMatchObject({ rateLimitPerSecond: 7, batchCreate: true });
     expect((await stations(second)).headers.get('ratelimit-limit')).toBe('14');
+    // Batch create on for this account alone: the service's setting (off) still holds for the others.
+    const batch = (account: { apiName: string; apiKey: string }) =>
+      clientB(stack, account).post('order/create-orders', { orders: [orderBody()] });
+    expect((await batch(second)).body.code).toBe(0);
+    expect((await batch(DEMO)).body).toEqual({ code: 1, message: 'Api not found', data: [] });
     expect((await admin.patch('/accounts/acme', { rateLimitPerSecond: null })).body.rateLimitPerSecond).toBeUndefined();
 
     // Disabled: both interfaces refuse it as they refuse an unknown account, and the token issued before is dead.
