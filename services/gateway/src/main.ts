@@ -20,8 +20,7 @@ import {
   listeningPort,
   stopOnSignals,
 } from '@parcel-logistics/wiring';
-import { listenAdmin } from './administering/app.ts';
-import { createGatewayApp } from './app.ts';
+import { createGatewayApp, listenAdmin } from './app.ts';
 import { createLockout } from './auth/lockout.ts';
 import { clientIdOf } from './context.ts';
 

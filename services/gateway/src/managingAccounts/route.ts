@@ -1,14 +1,10 @@
 /**
- * The operator API (`/admin/v1/`, docs/operations.md): accounts, their keys and the audit log,
- * on its own port (`PARCEL_ADMIN_PORT`) so it can stay off the public network, and off (every
- * path 404) without `PARCEL_ADMIN_TOKEN`. Bearer tokens, compared in constant time, behind the
- * same lockout as the client interfaces; errors are RFC 9457 problem documents.
+ * The operator API's routes (`/admin/v1/`, docs/operations.md): accounts, their settings, their
+ * keys and the audit log. Each change goes through the accounts' operator actions (which write it
+ * with its audit entry) and is read again by this gateway's directory at once; errors are RFC 9457
+ * problem documents. app.ts serves them on their own port, behind the operator's bearer token.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import express from 'express';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response, Router } from 'express';
 import {
   activeKeys,
   createAccount,
@@ -37,10 +33,9 @@ import type { Clock } from '@parcel-logistics/domain';
 import type { ReferenceData } from '@parcel-logistics/reference-data';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import type { Lockout } from '../auth/lockout.ts';
-import { addressOf } from '../auth/middleware.ts';
 
-export interface AdminDeps {
+/** What the operator API reaches: the account store and seal, this gateway's directory, the reference data, the clock. */
+export interface ManagingAccountsDeps {
   store: AccountStore;
   secrets: AccountSecrets;
   /** This gateway's directory: read again after each change, so this gateway sees it at once. */
@@ -48,15 +43,10 @@ export interface AdminDeps {
   ref: Pick<ReferenceData, 'serviceTypes'>;
   clock: Clock;
   log: Logger;
-  /** The operators' tokens (`PARCEL_ADMIN_TOKEN`); none: the API is off. */
-  tokens: readonly { name: string; token: string }[];
-  lockout: Lockout;
-  trustProxy: boolean | number | string;
 }
 
-const BASE = '/admin/v1';
-
-function problem(res: Response, name: ProblemName, detail?: string, extra: Record<string, unknown> = {}): void {
+/** Answers the named problem document. */
+export function problem(res: Response, name: ProblemName, detail?: string, extra: Record<string, unknown> = {}): void {
   const { status, title } = PROBLEMS[name];
   res
     .status(status)
@@ -79,8 +69,6 @@ const REFUSALS: { [R in Refusal]: ProblemName } = {
   'too-many-keys': 'tooManyKeys',
   'key-not-found': 'keyNotFound',
 };
-
-const digest = (token: string) => createHash('sha256').update(token, 'utf8').digest();
 
 export function accountView(record: AccountRecord): AccountView {
   return {
@@ -106,53 +94,8 @@ function parse<S extends z.ZodType>(schema: S, input: unknown, res: Response): z
   return undefined;
 }
 
-export function createAdminApp(deps: AdminDeps): express.Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.set('query parser', 'simple');
-  app.set('trust proxy', deps.trustProxy);
-  const tokens = deps.tokens.map((t) => ({ name: t.name, digest: digest(t.token) }));
-
-  if (tokens.length === 0) {
-    app.use((_req: Request, res: Response) => problem(res, 'notFound'));
-    return app;
-  }
-
-  /** The operator of the bearer token; every token compared, so the time says nothing of which matched. */
-  app.use(BASE, (req: Request, res: Response, next: NextFunction) => {
-    const subjects = [addressOf(req)];
-    const wait = deps.lockout.retryAfterS(subjects);
-    if (wait > 0) {
-      res.setHeader('Retry-After', String(wait));
-      return problem(res, 'locked', 'Try again later.');
-    }
-    const match = /^Bearer +(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-    const given = digest(match?.[1] ?? '');
-    let operator: string | undefined;
-    for (const t of tokens) if (timingSafeEqual(t.digest, given)) operator = t.name;
-    if (!operator) {
-      deps.lockout.failed(subjects);
-      deps.log.warn(
-        { address: subjects[0]!.id, method: req.method, path: req.originalUrl },
-        'operator request refused',
-      );
-      res.setHeader('WWW-Authenticate', 'Bearer realm="parcel-admin"');
-      return problem(res, 'unauthorized', 'Authorization: Bearer <PARCEL_ADMIN_TOKEN> is required.');
-    }
-    res.locals.operator = operator;
-    // Each operator request in the log (the audit log keeps the changes): never a body, which may hold a key.
-    res.once('finish', () =>
-      deps.log.info(
-        { operator, method: req.method, path: req.originalUrl, status: res.statusCode },
-        'operator request',
-      ),
-    );
-    next();
-  });
-  app.use(express.json({ limit: '64kb', type: () => true }));
-
-  const router = express.Router();
+/** The operator API's routes (mounted under `/admin/v1` by app.ts, behind its operator check). */
+export function managingAccounts(router: Router, deps: ManagingAccountsDeps): void {
   const actor = (res: Response) => res.locals.operator as string;
   const ops = { store: deps.store, secrets: deps.secrets, clock: deps.clock };
   /** A change made: this gateway's directory reads it now rather than at its next poll. */
@@ -171,7 +114,7 @@ export function createAdminApp(deps: AdminDeps): express.Express {
     const created = await createAccount(ops, actor(res), { apiName, ...(clientId ? { clientId } : {}), settings });
     if (!created.ok) return problem(res, 'accountExists', 'An account has this API name or client id.');
     await changed();
-    res.status(201).location(`${BASE}/accounts/${encodeURIComponent(apiName)}`);
+    res.status(201).location(`${req.baseUrl}/accounts/${encodeURIComponent(apiName)}`);
     res.json({ account: accountView(created.value.account), key: created.value.key });
   });
 
@@ -250,41 +193,4 @@ export function createAdminApp(deps: AdminDeps): express.Express {
     const last = entries.at(-1);
     res.json({ entries, next: entries.length === query.limit && last ? last.seq : null });
   });
-
-  app.use(BASE, router);
-  app.use((_req: Request, res: Response) => problem(res, 'notFound'));
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const status = (error as { status?: number }).status;
-    if (status === 400 || status === 413) {
-      return problem(res, 'invalidBody', status === 413 ? 'The body is over 64 KiB.' : 'The body is not valid JSON.');
-    }
-    deps.log.error({ err: error, path: req.path }, 'operator request failed');
-    if (!res.headersSent) problem(res, 'serverError');
-  });
-  return app;
-}
-
-/**
- * The operator API listening on its own port, when an admin token is set; undefined otherwise (the
- * API is off). Resolves once it listens; a port that cannot be had is an error.
- */
-export async function listenAdmin(
-  deps: AdminDeps,
-  at: { port: number; host: string },
-): Promise<{ url: string; close(): Promise<void> } | undefined> {
-  if (deps.tokens.length === 0) return undefined;
-  const app = createAdminApp(deps);
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(at.port, at.host, (error?: Error) => (error ? reject(error) : resolve(s)));
-  });
-  const { port } = server.address() as AddressInfo;
-  deps.log.info({ adminPort: port, host: at.host }, 'operator API ready');
-  return {
-    url: `http://${at.host.includes(':') ? `[${at.host}]` : at.host}:${port}`,
-    close: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await closed;
-    },
-  };
 }
