@@ -89,4 +89,28 @@ describe('configuration', () => {
       'postgres://p',
     );
   });
+
+  test('the operator API: off without a token; one token acts as `operator`, `name:token` pairs name their operators; a short token stops the start', () => {
+    const long = 'a'.repeat(32);
+    expect(loadSettings({}).admin).toEqual({ tokens: [], port: 9080, host: '127.0.0.1' });
+    expect(loadSettings({ PARCEL_ADMIN_TOKEN: long }).admin.tokens).toEqual([{ name: 'operator', token: long }]);
+    expect(loadSettings({ PARCEL_ADMIN_TOKEN: `alice:${long}, bob:${long}b` }).admin.tokens).toEqual([
+      { name: 'alice', token: long },
+      { name: 'bob', token: `${long}b` },
+    ]);
+    expect(() => loadSettings({ PARCEL_ADMIN_TOKEN: 'alice:short' })).toThrow(
+      'PARCEL_ADMIN_TOKEN: each token must be at least 32 characters',
+    );
+    expect(loadSettings({ PARCEL_ADMIN_PORT: '0', PARCEL_ADMIN_HOST: '10.0.0.1' }).admin).toMatchObject({
+      port: 0,
+      host: '10.0.0.1',
+    });
+  });
+
+  test('PARCEL_TRUST_PROXY: off by default, a number of hops, or the addresses to believe', () => {
+    expect(loadSettings({}).trustProxy).toBe(false);
+    expect(loadSettings({ PARCEL_TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(loadSettings({ PARCEL_TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadSettings({ PARCEL_TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback, 10.0.0.0/8');
+  });
 });
