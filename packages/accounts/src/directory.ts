@@ -60,16 +60,20 @@ export async function openAccountDirectory(options: DirectoryOptions): Promise<A
         })
       : [];
 
-  async function load(): Promise<void> {
+  /** One read at a time: a poll and a refresh asked for meanwhile wait for the read under way, then read again if need be. */
+  let reading: Promise<void> = Promise.resolve();
+  const load = (): Promise<void> => (reading = reading.then(read, read));
+
+  async function read(): Promise<void> {
     const current = await store.version();
     if (current === version) return;
-    const read = await store.list();
+    const listed = await store.list();
     const nextOpened = new Map<string, { sealed: string; secret: string }>();
     const nextByName = new Map<string, Account>();
     const nextById = new Map<string, Account>();
     const nextDisabled = new Set<string>();
     const nextRetention = new Map<string, number>();
-    for (const record of read.accounts) {
+    for (const record of listed.accounts) {
       if (record.settings.retentionDays !== undefined)
         nextRetention.set(record.clientId, record.settings.retentionDays);
       if (record.disabled) {
@@ -92,7 +96,7 @@ export async function openAccountDirectory(options: DirectoryOptions): Promise<A
       nextDisabled,
       nextRetention,
       nextOpened,
-      read.version,
+      listed.version,
     ];
   }
 
@@ -106,12 +110,16 @@ export async function openAccountDirectory(options: DirectoryOptions): Promise<A
 
   await load();
   let stopped = false;
-  let running: Promise<void> = Promise.resolve();
+  let running: Promise<void> | undefined;
   const timer = setInterval(() => {
-    running = Promise.all([load(), touch()]).then(
-      () => undefined,
-      (error: unknown) => options.onError?.(error),
-    );
+    // A store slower than the poll: no second tick piles up behind the first.
+    if (running) return;
+    running = Promise.all([load(), touch()])
+      .then(
+        () => undefined,
+        (error: unknown) => options.onError?.(error),
+      )
+      .finally(() => (running = undefined));
   }, options.refreshMs ?? 1000);
   timer.unref();
 

@@ -41,12 +41,15 @@ export interface Lockout {
 
 export type Subject = { kind: 'name' | 'address'; id: string };
 
+/** No API name is longer; a longer one given is counted by its first characters, so an entry stays small. */
+const ID_MAX = 128;
+
 export function createLockout(clock: Clock, policies = { name: NAME_POLICY, address: ADDRESS_POLICY }): Lockout {
   const counts = { name: new Map<string, Count>(), address: new Map<string, Count>() };
 
   function waitMs({ kind, id }: Subject, now: number): number {
     const policy = policies[kind];
-    const count = counts[kind].get(id);
+    const count = counts[kind].get(id.slice(0, ID_MAX));
     if (!count || now - count.lastAt >= policy.lockMs) return 0;
     if (count.failures >= policy.lockAfter) return count.lastAt + policy.lockMs - now;
     if (count.failures < policy.free) return 0;
@@ -61,7 +64,8 @@ export function createLockout(clock: Clock, policies = { name: NAME_POLICY, addr
     },
     failed(subjects) {
       const now = clock.now().getTime();
-      for (const { kind, id } of subjects) {
+      for (const { kind, id: given } of subjects) {
+        const id = given.slice(0, ID_MAX);
         const map = counts[kind];
         const count = map.get(id);
         const fresh = !count || now - count.lastAt >= policies[kind].lockMs;
@@ -71,7 +75,7 @@ export function createLockout(clock: Clock, policies = { name: NAME_POLICY, addr
       }
     },
     succeeded(subjects) {
-      for (const { kind, id } of subjects) if (kind === 'name') counts.name.delete(id);
+      for (const { kind, id } of subjects) if (kind === 'name') counts.name.delete(id.slice(0, ID_MAX));
     },
   };
 }
