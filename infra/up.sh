@@ -88,6 +88,9 @@ min.insync.replicas=1
 
 # Tests want fast group joins and explicit topics only (infra/topics.sh).
 group.initial.rebalance.delay.ms=0
+# The services' sessions are 1.5 s, so a dead member's partitions move within about 2 s
+# (packages/bus-kafka/src/shared/tuning.ts); the broker's floor is 6 s otherwise.
+group.min.session.timeout.ms=1000
 auto.create.topics.enable=false
 num.partitions=1
 delete.topic.enable=true

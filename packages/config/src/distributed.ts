@@ -22,6 +22,8 @@ export interface DistributedSettings {
    * CPU per order and its idle cost (packages/bus-kafka/README.md, "the choice of client").
    */
   kafkaClient: 'kafkajs' | 'platformatic';
+  /** How long a silent consumer keeps its partitions: failover time against idle heartbeats (packages/bus-kafka). */
+  kafkaSessionTimeoutMs: number;
 }
 
 export function loadDistributed(env: NodeJS.ProcessEnv, service: string): DistributedSettings {
@@ -41,5 +43,6 @@ export function loadDistributed(env: NodeJS.ProcessEnv, service: string): Distri
     instanceId: env.PARCEL_INSTANCE_ID || `${service}-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
     healthPort: integer(env, 'HEALTH_PORT', 0, 0),
     kafkaClient: oneOf(env, 'PARCEL_KAFKA_CLIENT', ['platformatic', 'kafkajs'], 'platformatic'),
+    kafkaSessionTimeoutMs: integer(env, 'PARCEL_KAFKA_SESSION_TIMEOUT_MS', 1500, 1000),
   };
 }

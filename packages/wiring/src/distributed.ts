@@ -34,6 +34,7 @@ export async function connectBus(settings: DistributedSettings, log: Logger): Pr
     instanceId: settings.instanceId,
     logLevel: 'warn' as const,
     logger: log.child({ component: 'bus' }),
+    sessionTimeoutMs: settings.kafkaSessionTimeoutMs,
   };
   if (settings.kafkaClient === 'kafkajs') return createKafkaBus(options);
   // An ES module of its own, loaded only where it is used.

@@ -21,6 +21,8 @@ export interface KafkaBusOptions {
   keyConcurrency?: number;
   /** How long an unsubscribe waits for running handlers before leaving them to redelivery (default 10 s). */
   drainTimeoutMs?: number;
+  /** How long a silent member keeps its partitions (default 1.5 s; heartbeats every third of it): see tuning.ts. */
+  sessionTimeoutMs?: number;
   /** Create missing topics with this many partitions (tests, development). Otherwise a missing topic is an error: infra/topics.sh creates them. */
   ensureTopics?: EnsureTopics;
   /** Default `error`. */
@@ -46,6 +48,6 @@ export function busSettings(options: KafkaBusOptions) {
       maxRedeliveryDelayMs: 2_000,
       deadLetterTopic: options.deadLetterTopic ?? 'parcel.deadletter.v1',
     },
-    timing: groupTiming(options.drainTimeoutMs),
+    timing: groupTiming(options.drainTimeoutMs, options.sessionTimeoutMs),
   };
 }

@@ -1,14 +1,20 @@
 /** Consumer timing shared by both Kafka adapters (kafkajs and @platformatic/kafka). */
 
 /**
- * Heartbeats every 3 s (Kafka's default; the session is 10 s): a member learns of a rebalance at
- * its next heartbeat, so a joining process gets its partitions within a few seconds. Each heartbeat
- * and each idle fetch wakes the member and the broker: with heartbeats once a second the idle
- * distributed stack spent 27 to 36 ms of CPU per second, of which Kafka's JVM 10 to 14 (the target
- * was 30 at most). A fetch returns as soon as a record arrives, so its wait only sets how often an
- * idle member asks again (a quarter of a core for the idle stack at 50 ms, half as much at 250 ms).
+ * Failover sets the session: a member that dies (kill -9, a lost machine) keeps its partitions until
+ * the broker has heard nothing from it for the session's length, and the commands keyed to them
+ * wait that long. A 1.5 s session with heartbeats every 500 ms hands a dead order process's
+ * partitions to the others within about 2 s (the broker must allow it: its
+ * `group.min.session.timeout.ms`, 6 s by default, is 1 s in infra/up.sh and docker-compose.yml);
+ * a member learns of a rebalance at its next heartbeat. The price is idle CPU: each heartbeat
+ * wakes the member and the broker (heartbeats once a second cost the idle distributed stack 27 to
+ * 36 ms of CPU per second against 3 s; every 500 ms costs more, measured in docs/benchmarks.md).
+ * `PARCEL_KAFKA_SESSION_TIMEOUT_MS` trades one for the other. A fetch returns as soon as a record
+ * arrives, so its wait only sets how often an idle member asks again.
  */
-const HEARTBEAT_INTERVAL_MS = 3_000;
+export const DEFAULT_SESSION_TIMEOUT_MS = 1_500;
+/** A third of the session, as Kafka advises, and at least 100 ms. */
+export const heartbeatFor = (sessionTimeoutMs: number): number => Math.max(100, Math.floor(sessionTimeoutMs / 3));
 const FETCH_MAX_WAIT_MS = 1_000;
 
 /** How a consumer group member of either adapter keeps time. */
@@ -32,11 +38,11 @@ export interface GroupTiming extends MemberTiming {
   maxWaitTimeMs: number;
 }
 
-export function groupTiming(drainTimeoutMs = 10_000): GroupTiming {
+export function groupTiming(drainTimeoutMs = 10_000, sessionTimeoutMs = DEFAULT_SESSION_TIMEOUT_MS): GroupTiming {
   return {
-    sessionTimeoutMs: 10_000,
+    sessionTimeoutMs,
     rebalanceTimeoutMs: 30_000,
-    heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
+    heartbeatIntervalMs: heartbeatFor(sessionTimeoutMs),
     maxWaitTimeMs: FETCH_MAX_WAIT_MS,
     // One OffsetCommit request a second per consumer while records flow, instead of one per batch.
     commitIntervalMs: 1_000,
