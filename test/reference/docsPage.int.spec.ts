@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { OPERATIONS, openApiPath } from '@parcel-logistics/contracts/api';
+import { ADMIN_OPERATIONS, OPERATIONS, openApiPath } from '@parcel-logistics/contracts/api';
 import { ARTIFACTS, launchChromium } from '../support/browser.ts';
 import { raw } from '../support/client.ts';
 import { startTestStack } from '../support/stack.ts';
@@ -73,7 +73,9 @@ test.each(['/docs', '/docs/'])(
           `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
       ),
     );
-    const documented = OPERATIONS.map((op) => `${op.method.toUpperCase()} ${openApiPath(op.path)}`);
+    const documented = [...OPERATIONS, ...ADMIN_OPERATIONS].map(
+      (op) => `${op.method.toUpperCase()} ${openApiPath(op.path)}`,
+    );
     expect([...listed].sort()).toEqual([...documented].sort());
     expect(await page.title()).toContain('API reference');
 

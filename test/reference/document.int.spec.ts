@@ -11,7 +11,9 @@ import path from 'node:path';
 import fc from 'fast-check';
 import * as messages from '@parcel-logistics/contracts';
 import { validateCreateOrder } from '@parcel-logistics/contracts';
-import { OPERATIONS, openApiPath } from '@parcel-logistics/contracts/api';
+import { ADMIN_OPERATIONS, OPERATIONS, openApiPath } from '@parcel-logistics/contracts/api';
+import { createAdminApp } from '@parcel-logistics/gateway';
+import type { AdminDeps } from '@parcel-logistics/gateway';
 import { bodyArb } from '@parcel-logistics/contracts/testing';
 import { loadAccounts, loadReferenceData } from '@parcel-logistics/reference-data';
 import { raw } from '../support/client.ts';
@@ -65,15 +67,46 @@ function routesOf(router: RouterLayers): string[] {
   return found;
 }
 
+/** `METHOD path` of every operation of the document, of the operator API's tag or of the others. */
+const documentedRoutes = (operator: boolean) =>
+  Object.entries(document.paths)
+    .flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, op]) => op.tags.includes('Operator API') === operator)
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    )
+    .sort();
+
 test('every route express serves is in the document, and every operation of the document is served', () => {
   const app = stack.server.listeners('request')[0] as unknown as { router: RouterLayers };
   const served = routesOf(app.router).sort();
-  const documented = Object.entries(document.paths)
-    .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
-    .sort();
   expect(served.length).toBeGreaterThanOrEqual(20);
   expect(new Set(served).size).toBe(served.length);
-  expect(served).toEqual(documented);
+  expect(served).toEqual(documentedRoutes(false));
+});
+
+test('every route of the operator API is in the document under its own tag, on its own server, and the other way round', () => {
+  // The routes as the app registers them; with a token set so that they are (nothing is called).
+  const deps = { tokens: [{ name: 'ops', token: 'x'.repeat(32) }], trustProxy: false } as unknown as AdminDeps;
+  const app = createAdminApp(deps) as unknown as { router: RouterLayers };
+  const served = routesOf(app.router)
+    .map((route) => route.replace(' /', ' /admin/v1/'))
+    .sort();
+  expect(served.length).toBe(ADMIN_OPERATIONS.length);
+  expect(served).toEqual(documentedRoutes(true));
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const op of Object.values(item)) {
+      const operator = op.tags.includes('Operator API');
+      expect({ path, operator }).toEqual({ path, operator: path.startsWith('/admin/v1/') });
+      if (!operator) continue;
+      expect(op.security).toEqual([{ adminBearer: [] }]);
+      expect(op.servers?.[0]?.variables?.port?.default).toBe('8081');
+    }
+  }
+  expect((document.components.securitySchemes as Record<string, unknown>).adminBearer).toMatchObject({
+    type: 'http',
+    scheme: 'bearer',
+  });
 });
 
 /** A message template as a pattern: each argument may be any text. */
@@ -147,8 +180,8 @@ test('every example answer of the document conforms to the document’s schema f
 
 test('the success example of every operation with a body conforms to its request schema (ajv)', () => {
   const check = judge(document);
-  const withBody = OPERATIONS.filter((op) => op.body && op.examples.length > 0);
-  expect(withBody.length).toBeGreaterThanOrEqual(9);
+  const withBody = [...OPERATIONS, ...ADMIN_OPERATIONS].filter((op) => op.body && op.examples.length > 0);
+  expect(withBody.length).toBeGreaterThanOrEqual(11);
   for (const op of withBody) {
     expect({ op: op.id, errors: check.request(openApiPath(op.path), op.method, op.examples[0]!.body) }).toEqual({
       op: op.id,
@@ -163,11 +196,11 @@ test('every operation lists its errors, with the documented status of each', () 
       for (const error of op['x-errors']) {
         expect({
           at: `${method} ${path}`,
-          error: error.message,
+          error: error.message ?? error.title,
           documented: Boolean(op.responses[String(error.status)]),
         }).toEqual({
           at: `${method} ${path}`,
-          error: error.message,
+          error: error.message ?? error.title,
           documented: true,
         });
       }

@@ -13,14 +13,18 @@ export type OpenApi = {
 
 export interface OperationObject {
   operationId: string;
+  tags: string[];
   security: Record<string, string[]>[];
+  /** The operator API's: its own port. */
+  servers?: { url: string; variables?: Record<string, { default: string }> }[];
   parameters: ({ name: string; in: string; required: boolean } | { $ref: string })[];
   requestBody?: { content: Record<string, { schema: unknown; examples?: Record<string, { value: unknown }> }> };
   responses: Record<
     string,
     { content?: Record<string, { schema: unknown; examples?: Record<string, { value: unknown }> }> }
   >;
-  'x-errors': { status: number; code: number; message: string; when: string }[];
+  /** An envelope error of the client interfaces (code, message), or a problem of the operator API (type, title). */
+  'x-errors': { status: number; code?: number; message?: string; type?: string; title?: string; when: string }[];
 }
 
 /** A JSON Pointer into the document, as a URI fragment. */

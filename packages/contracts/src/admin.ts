@@ -108,6 +108,14 @@ export const KeyView = z
   })
   .meta({ id: 'ApiKey' });
 
+export const AccountListView = z.object({ accounts: z.array(AccountView) }).meta({ id: 'AccountList' });
+
+export const KeyListView = z
+  .object({
+    keys: z.array(KeyView).meta({ description: 'Every key of the account, revoked ones included, oldest first.' }),
+  })
+  .meta({ id: 'ApiKeyList' });
+
 export const AuditEntryView = z
   .object({
     seq: z.number().int(),

@@ -1451,10 +1451,276 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every account
+         * @description Every account, disabled ones included, in the order they were made; no key in the answer.
+         *
+         *     **Problems**
+         *
+         *     | HTTP | type | title | when |
+         *     |---|---|---|---|
+         *     | 401 | `urn:parcel-logistics:problem:unauthorized` | Unauthorized | the Authorization header holds no operator token, or a wrong one |
+         *     | 429 | `urn:parcel-logistics:problem:locked` | Too many failed authentication attempts | too many failed authentications from this address; Retry-After says when to try again |
+         *     | 500 | `urn:parcel-logistics:problem:serverError` | Internal server error | an unexpected failure |
+         */
+        get: operations["listAccounts"];
+        put?: never;
+        /**
+         * Create an account
+         * @description Onboards a client: the account and its first API key. The answer holds the key’s secret, shown this once: the service keeps it sealed. The account signs interface B and gets interface A’s tokens at once, on every gateway within a second.
+         *
+         *     **Problems**
+         *
+         *     | HTTP | type | title | when |
+         *     |---|---|---|---|
+         *     | 401 | `urn:parcel-logistics:problem:unauthorized` | Unauthorized | the Authorization header holds no operator token, or a wrong one |
+         *     | 429 | `urn:parcel-logistics:problem:locked` | Too many failed authentication attempts | too many failed authentications from this address; Retry-After says when to try again |
+         *     | 400 | `urn:parcel-logistics:problem:invalidBody` | Invalid request | the body is not JSON, over 64 KiB, has an unknown field, or a field of the wrong type (`errors` names each) |
+         *     | 409 | `urn:parcel-logistics:problem:accountExists` | Account exists | an account has this API name or client id |
+         *     | 422 | `urn:parcel-logistics:problem:unknownServiceType` | Unknown service type | serviceTypes names a type the reference data does not have |
+         *     | 500 | `urn:parcel-logistics:problem:serverError` | Internal server error | an unexpected failure |
+         */
+        post: operations["createAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{apiName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One account
+         * @description The account’s settings, whether it is disabled, and how many keys sign for it.
+         *
+         *     **Problems**
+         *
+         *     | HTTP | type | title | when |
+         *     |---|---|---|---|
+         *     | 401 | `urn:parcel-logistics:problem:unauthorized` | Unauthorized | the Authorization header holds no operator token, or a wrong one |
+         *     | 429 | `urn:parcel-logistics:problem:locked` | Too many failed authentication attempts | too many failed authentications from this address; Retry-After says when to try again |
+         *     | 404 | `urn:parcel-logistics:problem:accountNotFound` | Account not found | no account has this API name |
+         *     | 500 | `urn:parcel-logistics:problem:serverError` | Internal server error | an unexpected failure |
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an account’s settings
+         * @description Sets the fields given and leaves the others; `null` clears an optional setting back to the service’s own. Both interfaces apply the change within a second.
+         *
+         *     **Problems**
+         *
+         *     | HTTP | type | title | when |
+         *     |---|---|---|---|
+         *     | 401 | `urn:parcel-logistics:problem:unauthorized` | Unauthorized | the Authorization header holds no operator token, or a wrong one |
+         *     | 429 | `urn:parcel-logistics:problem:locked` | Too many failed authentication attempts | too many failed authentications from this address; Retry-After says when to try again |
+         *     | 400 | `urn:parcel-logistics:problem:invalidBody` | Invalid request | the body is not JSON, over 64 KiB, has an unknown field, or a field of the wrong type (`errors` names each) |
+         *     | 404 | `urn:parcel-logistics:problem:accountNotFound` | Account not found | no account has this API name |
+         *     | 422 | `urn:parcel-logistics:problem:unknownServiceType` | Unknown service type | serviceTypes names a type the reference data does not have |
+         *     | 500 | `urn:parcel-logistics:problem:serverError` | Internal server error | an unexpected failure |
+         */
+        patch: operations["updateAccount"];
+        trace?: never;
+    };
+    "/admin/v1/accounts/{apiName}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable an account
+         * @description Both interfaces refuse the account as they refuse an unknown one, within a second; its bearer tokens die and its webhooks wait. Its data and keys are kept. Disabling a disabled account changes nothing.
+         *
+         *     **Problems**
+         *
+         *     | HTTP | type | title | when |
+         *     |---|---|---|---|
+         *     | 401 | `urn:parcel-logistics:problem:unauthorized` | Unauthorized | the Authorization header holds no operator token, or a wrong one |
+         *     | 429 | `urn:parcel-logistics:problem:locked` | Too many failed authentication attempts | too many failed authentications from this address; Retry-After says when to try again |
+         *     | 404 | `urn:parcel-logistics:problem:accountNotFound` | Account not found | no account has this API name |
+         *     | 500 | `urn:parcel-logistics:problem:serverError` | Internal server error | an unexpected failure |
+         */
+        post: operations["disableAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{apiName}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable an account
+         * @description The account’s keys sign again; bearer tokens issued before it was disabled stay dead. Enabling an enabled account changes nothing.
+         *
+         *     **Problems**
+         *
+         *     | HTTP | type | title | when |
+         *     |---|---|---|---|
+         *     | 401 | `urn:parcel-logistics:problem:unauthorized` | Unauthorized | the Authorization header holds no operator token, or a wrong one |
+         *     | 429 | `urn:parcel-logistics:problem:locked` | Too many failed authentication attempts | too many failed authentications from this address; Retry-After says when to try again |
+         *     | 404 | `urn:parcel-logistics:problem:accountNotFound` | Account not found | no account has this API name |
+         *     | 500 | `urn:parcel-logistics:problem:serverError` | Internal server error | an unexpected failure |
+         */
+        post: operations["enableAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{apiName}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account’s API keys
+         * @description Every key of the account, masked (the secret is never shown again), with its state and when it last signed a request.
+         *
+         *     **Problems**
+         *
+         *     | HTTP | type | title | when |
+         *     |---|---|---|---|
+         *     | 401 | `urn:parcel-logistics:problem:unauthorized` | Unauthorized | the Authorization header holds no operator token, or a wrong one |
+         *     | 429 | `urn:parcel-logistics:problem:locked` | Too many failed authentication attempts | too many failed authentications from this address; Retry-After says when to try again |
+         *     | 404 | `urn:parcel-logistics:problem:accountNotFound` | Account not found | no account has this API name |
+         *     | 500 | `urn:parcel-logistics:problem:serverError` | Internal server error | an unexpected failure |
+         */
+        get: operations["listKeys"];
+        put?: never;
+        /**
+         * Issue an API key
+         * @description A new key for the account, its secret shown this once. An account holds at most two active keys: a rotation issues the second, moves the client to it, then revokes the first. Both sign meanwhile.
+         *
+         *     **Problems**
+         *
+         *     | HTTP | type | title | when |
+         *     |---|---|---|---|
+         *     | 401 | `urn:parcel-logistics:problem:unauthorized` | Unauthorized | the Authorization header holds no operator token, or a wrong one |
+         *     | 429 | `urn:parcel-logistics:problem:locked` | Too many failed authentication attempts | too many failed authentications from this address; Retry-After says when to try again |
+         *     | 404 | `urn:parcel-logistics:problem:accountNotFound` | Account not found | no account has this API name |
+         *     | 409 | `urn:parcel-logistics:problem:tooManyKeys` | Too many active keys | the account holds two active keys already |
+         *     | 500 | `urn:parcel-logistics:problem:serverError` | Internal server error | an unexpected failure |
+         */
+        post: operations["issueKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{apiName}/keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description The key signs no more, on either interface, within a second; it stays in the list as `revoked`. Revoking a revoked key changes nothing.
+         *
+         *     **Problems**
+         *
+         *     | HTTP | type | title | when |
+         *     |---|---|---|---|
+         *     | 401 | `urn:parcel-logistics:problem:unauthorized` | Unauthorized | the Authorization header holds no operator token, or a wrong one |
+         *     | 429 | `urn:parcel-logistics:problem:locked` | Too many failed authentication attempts | too many failed authentications from this address; Retry-After says when to try again |
+         *     | 404 | `urn:parcel-logistics:problem:accountNotFound` | Account not found | no account has this API name |
+         *     | 404 | `urn:parcel-logistics:problem:keyNotFound` | API key not found | the account has no key of this id |
+         *     | 500 | `urn:parcel-logistics:problem:serverError` | Internal server error | an unexpected failure |
+         */
+        delete: operations["revokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log
+         * @description Every change to the accounts, newest first, a page at a time: who (the operator’s token name, or `seed` for the accounts file), what, and when. The next page is `?before=<next>`; `next` is null on the last.
+         *
+         *     **Problems**
+         *
+         *     | HTTP | type | title | when |
+         *     |---|---|---|---|
+         *     | 401 | `urn:parcel-logistics:problem:unauthorized` | Unauthorized | the Authorization header holds no operator token, or a wrong one |
+         *     | 429 | `urn:parcel-logistics:problem:locked` | Too many failed authentication attempts | too many failed authentications from this address; Retry-After says when to try again |
+         *     | 400 | `urn:parcel-logistics:problem:invalidBody` | Invalid request | limit is not 1 to 500, or before is not a positive whole number |
+         *     | 500 | `urn:parcel-logistics:problem:serverError` | Internal server error | an unexpected failure |
+         */
+        get: operations["audit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Account: {
+            apiName: string;
+            clientId: string;
+            /** @enum {string} */
+            weightUnit: "kg" | "g" | "lb";
+            serviceTypes: string[];
+            canCancel: boolean;
+            batchCreate?: boolean;
+            rateLimitPerSecond?: number;
+            retentionDays?: number;
+            disabled: boolean;
+            /** @description How many keys sign now (two during a rotation). */
+            activeKeys: number;
+            createdAt: string;
+            updatedAt: string;
+        };
+        AccountList: {
+            accounts: components["schemas"]["Account"][];
+        };
         ActivityA: {
             StatusDateTime: components["schemas"]["SgtTime"];
             StatusCode: components["schemas"]["StatusCode"];
@@ -1483,6 +1749,38 @@ export interface components {
             /** @constant */
             status: "ok";
         };
+        ApiKey: {
+            keyId: string;
+            /** @description The key’s last four characters, the rest hidden. */
+            masked: string;
+            /** @enum {string} */
+            state: "active" | "revoked";
+            createdAt: string;
+            revokedAt?: string;
+            /** @description When it last authenticated a request (written every 10 s or so). */
+            lastUsedAt?: string;
+        };
+        ApiKeyList: {
+            /** @description Every key of the account, revoked ones included, oldest first. */
+            keys: components["schemas"]["ApiKey"][];
+        };
+        AuditEntry: {
+            seq: number;
+            at: string;
+            /** @description The operator (the name of the admin token), or `seed` for the accounts file. */
+            actor: string;
+            /** @enum {string} */
+            action: "account.imported" | "account.created" | "account.updated" | "account.disabled" | "account.enabled" | "key.issued" | "key.revoked";
+            apiName: string;
+            detail: {
+                [key: string]: unknown;
+            };
+        };
+        AuditPage: {
+            entries: components["schemas"]["AuditEntry"][];
+            /** @description The `before` of the next (older) page; null on the last. */
+            next: number | null;
+        };
         BarcodeResult: {
             barcode: components["schemas"]["TrackingNumber"];
         };
@@ -1507,6 +1805,38 @@ export interface components {
         CarrierEventResult: {
             /** @description false: the same event was recorded before (a replay), and nothing changed. */
             recorded: boolean;
+        };
+        CreateAccountRequest: {
+            /** @description The name the client signs with; fixed once created. */
+            apiName: string;
+            /** @description The id the account’s data is kept under; default: the API name. */
+            clientId?: string;
+            /**
+             * @description The unit of the account’s weights.
+             * @default kg
+             * @enum {string}
+             */
+            weightUnit: "kg" | "g" | "lb";
+            /**
+             * @description The service types the account may order; empty: every type.
+             * @default []
+             */
+            serviceTypes: string[];
+            /**
+             * @description The account may cancel orders (B5).
+             * @default false
+             */
+            canCancel: boolean;
+            /** @description Batch create (B2) for this account; absent: the service’s `PARCEL_BATCH_CREATE`. */
+            batchCreate?: boolean;
+            /** @description Requests per second, with a burst of twice that; absent: the service’s `PARCEL_RATE_LIMIT_RPS`. */
+            rateLimitPerSecond?: number;
+            /** @description Days personal data is kept after a parcel’s final status; absent: the service’s `PARCEL_PERSONAL_DATA_RETENTION_DAYS`. */
+            retentionDays?: number;
+        };
+        CreatedAccount: {
+            account: components["schemas"]["Account"];
+            key: components["schemas"]["IssuedKey"];
         };
         CreateLabelResult: {
             /**
@@ -1548,6 +1878,12 @@ export interface components {
         HtmlLabel: {
             /** @description A complete HTML document. */
             html: string;
+        };
+        IssuedKey: {
+            keyId: string;
+            /** @description The API key. Shown this once: the service keeps it sealed and never shows it again. */
+            secret: string;
+            createdAt: string;
         };
         /** @description The locker of a parcel sent to one: as sent (locker_type A) or assigned (locker_type B). */
         LockerStationB: {
@@ -1667,6 +2003,18 @@ export interface components {
              */
             base64: string;
         };
+        /** @description An RFC 9457 problem document. */
+        Problem: {
+            type: string;
+            title: string;
+            status: number;
+            detail?: string;
+            instance?: string;
+            errors?: {
+                pointer: string;
+                detail: string;
+            }[];
+        };
         QueryStatusMiss: {
             tracking_number: string;
             remarks: string;
@@ -1743,6 +2091,20 @@ export interface components {
         TrackingNumber: string;
         TrackingNumberResult: {
             TrackingNumber: components["schemas"]["TrackingNumber"];
+        };
+        UpdateAccountRequest: {
+            /**
+             * @description The unit of the account’s weights.
+             * @enum {string}
+             */
+            weightUnit?: "kg" | "g" | "lb";
+            /** @description The service types the account may order; empty: every type. */
+            serviceTypes?: string[];
+            /** @description The account may cancel orders (B5). */
+            canCancel?: boolean;
+            batchCreate?: boolean | null;
+            rateLimitPerSecond?: number | null;
+            retentionDays?: number | null;
         };
         WebhookAttempt: {
             event_id: string;
@@ -4328,6 +4690,666 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    listAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountList"];
+                };
+            };
+            /** @description Unauthorized (`urn:parcel-logistics:problem:unauthorized`): the Authorization header holds no operator token, or a wrong one */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="parcel-admin"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentication attempts (`urn:parcel-logistics:problem:locked`): too many failed authentications from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error (`urn:parcel-logistics:problem:serverError`): an unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description Made. */
+            201: {
+                headers: {
+                    /** @description The path of what was made. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedAccount"];
+                };
+            };
+            /** @description Invalid request (`urn:parcel-logistics:problem:invalidBody`): the body is not JSON, over 64 KiB, has an unknown field, or a field of the wrong type (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (`urn:parcel-logistics:problem:unauthorized`): the Authorization header holds no operator token, or a wrong one */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="parcel-admin"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Account exists (`urn:parcel-logistics:problem:accountExists`): an account has this API name or client id */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown service type (`urn:parcel-logistics:problem:unknownServiceType`): serviceTypes names a type the reference data does not have */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentication attempts (`urn:parcel-logistics:problem:locked`): too many failed authentications from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error (`urn:parcel-logistics:problem:serverError`): an unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account’s API name. */
+                apiName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Unauthorized (`urn:parcel-logistics:problem:unauthorized`): the Authorization header holds no operator token, or a wrong one */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="parcel-admin"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Account not found (`urn:parcel-logistics:problem:accountNotFound`): no account has this API name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentication attempts (`urn:parcel-logistics:problem:locked`): too many failed authentications from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error (`urn:parcel-logistics:problem:serverError`): an unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account’s API name. */
+                apiName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Invalid request (`urn:parcel-logistics:problem:invalidBody`): the body is not JSON, over 64 KiB, has an unknown field, or a field of the wrong type (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (`urn:parcel-logistics:problem:unauthorized`): the Authorization header holds no operator token, or a wrong one */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="parcel-admin"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Account not found (`urn:parcel-logistics:problem:accountNotFound`): no account has this API name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown service type (`urn:parcel-logistics:problem:unknownServiceType`): serviceTypes names a type the reference data does not have */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentication attempts (`urn:parcel-logistics:problem:locked`): too many failed authentications from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error (`urn:parcel-logistics:problem:serverError`): an unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    disableAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account’s API name. */
+                apiName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Unauthorized (`urn:parcel-logistics:problem:unauthorized`): the Authorization header holds no operator token, or a wrong one */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="parcel-admin"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Account not found (`urn:parcel-logistics:problem:accountNotFound`): no account has this API name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentication attempts (`urn:parcel-logistics:problem:locked`): too many failed authentications from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error (`urn:parcel-logistics:problem:serverError`): an unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    enableAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account’s API name. */
+                apiName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Unauthorized (`urn:parcel-logistics:problem:unauthorized`): the Authorization header holds no operator token, or a wrong one */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="parcel-admin"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Account not found (`urn:parcel-logistics:problem:accountNotFound`): no account has this API name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentication attempts (`urn:parcel-logistics:problem:locked`): too many failed authentications from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error (`urn:parcel-logistics:problem:serverError`): an unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account’s API name. */
+                apiName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            /** @description Unauthorized (`urn:parcel-logistics:problem:unauthorized`): the Authorization header holds no operator token, or a wrong one */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="parcel-admin"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Account not found (`urn:parcel-logistics:problem:accountNotFound`): no account has this API name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentication attempts (`urn:parcel-logistics:problem:locked`): too many failed authentications from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error (`urn:parcel-logistics:problem:serverError`): an unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    issueKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account’s API name. */
+                apiName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Made. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedKey"];
+                };
+            };
+            /** @description Unauthorized (`urn:parcel-logistics:problem:unauthorized`): the Authorization header holds no operator token, or a wrong one */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="parcel-admin"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Account not found (`urn:parcel-logistics:problem:accountNotFound`): no account has this API name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many active keys (`urn:parcel-logistics:problem:tooManyKeys`): the account holds two active keys already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentication attempts (`urn:parcel-logistics:problem:locked`): too many failed authentications from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error (`urn:parcel-logistics:problem:serverError`): an unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account’s API name. */
+                apiName: string;
+                /** @description The key’s id (`key_` and 24 hex digits), from the list of keys. */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized (`urn:parcel-logistics:problem:unauthorized`): the Authorization header holds no operator token, or a wrong one */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="parcel-admin"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Account not found (`urn:parcel-logistics:problem:accountNotFound`): no account has this API name; API key not found (`urn:parcel-logistics:problem:keyNotFound`): the account has no key of this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentication attempts (`urn:parcel-logistics:problem:locked`): too many failed authentications from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error (`urn:parcel-logistics:problem:serverError`): an unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    audit: {
+        parameters: {
+            query?: {
+                limit?: number;
+                before?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /** @description Invalid request (`urn:parcel-logistics:problem:invalidBody`): limit is not 1 to 500, or before is not a positive whole number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (`urn:parcel-logistics:problem:unauthorized`): the Authorization header holds no operator token, or a wrong one */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="parcel-admin"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentication attempts (`urn:parcel-logistics:problem:locked`): too many failed authentications from this address; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error (`urn:parcel-logistics:problem:serverError`): an unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };

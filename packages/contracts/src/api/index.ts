@@ -2,5 +2,6 @@
 export * from './schemas.ts';
 export * from './operation.ts';
 export * from './operations.ts';
+export * from './adminOperations.ts';
 export * from './openapi.ts';
 export { DEFAULT_WEBHOOK_MAX_ENDPOINTS, WEBHOOK_SAMPLE } from './webhookOperations.ts';

@@ -1,5 +1,6 @@
 /**
- * The OpenAPI 3.1 document of the whole HTTP surface, generated from `OPERATIONS`: zod's JSON
+ * The OpenAPI 3.1 document of the whole HTTP surface, generated from `OPERATIONS` and the operator
+ * API's `ADMIN_OPERATIONS` (on its own port): zod's JSON
  * Schema output for the request and answer schemas, the create-order rules for the Order, and the
  * domain's facts the builder is given (the tracking-number format, the status codes).
  */
@@ -9,9 +10,20 @@ import type { JsonSchema } from '../validation/checks.ts';
 import { ORDER_SCHEMA_NAME, orderSchemas } from '../validation/orderReference.ts';
 import { forAccount } from './operation.ts';
 import { OPERATIONS, SAMPLE } from './operations.ts';
-import type { ErrorDoc, Example, Operation } from './operation.ts';
+import type { AdminOperation, ErrorDoc, Example, Operation, ProblemDoc } from './operation.ts';
 import { FailureA, FailureB, SUPPLIED } from './schemas.ts';
-import { headers, idempotencyParameter, SECURITY, securitySchemes, TAGS } from './openapiParts.ts';
+import {
+  ADMIN_SECURITY,
+  ADMIN_SERVERS,
+  ADMIN_TAG,
+  headers,
+  idempotencyParameter,
+  SECURITY,
+  securitySchemes,
+  TAGS,
+} from './openapiParts.ts';
+import { Problem, PROBLEMS, problemType } from '../admin.ts';
+import { ADMIN_OPERATIONS } from './adminOperations.ts';
 
 export interface OpenApiInput {
   ref: ReferenceData;
@@ -90,12 +102,18 @@ export function remarksTable(remarks: Operation['remarks']): string {
   ].join('\n');
 }
 
-const exampleMap = (examples: readonly Example[], pick: (e: Example) => unknown) =>
+const exampleMap = <E extends { name: string; summary: string }>(examples: readonly E[], pick: (e: E) => unknown) =>
   Object.fromEntries(
     examples.filter((e) => pick(e) !== undefined).map((e) => [e.name, { summary: e.summary, value: pick(e) }]),
   );
 
-function parameters(op: Operation, collector: SchemaCollector): Record<string, unknown>[] {
+/** The query and path parameters of an operation, each with its examples. */
+function parameters(
+  op: Pick<Operation, 'query' | 'params'> & {
+    examples: readonly Pick<Example, 'name' | 'summary' | 'query' | 'params'>[];
+  },
+  collector: SchemaCollector,
+): Record<string, unknown>[] {
   const list: Record<string, unknown>[] = [];
   for (const [where, shape] of [
     ['query', op.query],
@@ -116,7 +134,6 @@ function parameters(op: Operation, collector: SchemaCollector): Record<string, u
       });
     }
   }
-  if (op.method === 'post' && forAccount(op.security)) list.push({ $ref: '#/components/parameters/IdempotencyKey' });
   return list;
 }
 
@@ -199,7 +216,10 @@ function operationObject(op: Operation, collector: SchemaCollector, ref: Referen
     summary: op.label ? `${op.label} ${op.summary}` : op.summary,
     description: description.filter(Boolean).join('\n\n'),
     security: SECURITY[op.security],
-    parameters: parameters(op, collector),
+    parameters: [
+      ...parameters(op, collector),
+      ...(op.method === 'post' && forAccount(op.security) ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+    ],
     ...(op.body
       ? {
           requestBody: {
@@ -215,6 +235,107 @@ function operationObject(op: Operation, collector: SchemaCollector, ref: Referen
       : {}),
     responses: responses(op, collector),
     'x-errors': op.errors,
+  };
+}
+
+const PROBLEM_JSON = 'application/problem+json';
+
+/** The operator API's answers: its success (none for 204), then a problem document per status it can fail with. */
+function adminResponses(op: AdminOperation, collector: SchemaCollector): Record<string, unknown> {
+  const examplesOf = (status: number) =>
+    exampleMap(
+      op.examples.filter((e) => e.status === status && e.response !== undefined),
+      (e) => e.response,
+    );
+  const success = op.success ? collector.convert(op.success, 'output') : undefined;
+  const okExamples = examplesOf(op.status);
+  const result: Record<string, unknown> = {
+    [String(op.status)]: {
+      description: op.status === 201 ? 'Made.' : op.status === 204 ? 'Done; no body.' : 'Success.',
+      ...(op.location
+        ? {
+            headers: {
+              Location: { description: 'The path of what was made.', schema: { type: 'string' } },
+            },
+          }
+        : {}),
+      ...(success
+        ? {
+            content: {
+              'application/json': {
+                schema: success,
+                ...(Object.keys(okExamples).length ? { examples: okExamples } : {}),
+              },
+            },
+          }
+        : {}),
+    },
+  };
+  const problem = collector.convert(Problem, 'output');
+  const byStatus = new Map<number, ProblemDoc[]>();
+  for (const p of op.problems) {
+    const { status } = PROBLEMS[p.problem];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), p]);
+  }
+  for (const [status, problems] of byStatus) {
+    const examples = examplesOf(status);
+    result[String(status)] = {
+      description: problems
+        .map((p) => `${PROBLEMS[p.problem].title} (\`${problemType(p.problem)}\`): ${p.when}`)
+        .join('; '),
+      ...(status === 401
+        ? {
+            headers: {
+              'WWW-Authenticate': { description: '`Bearer realm="parcel-admin"`', schema: { type: 'string' } },
+            },
+          }
+        : status === 429
+          ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } }
+          : {}),
+      content: { [PROBLEM_JSON]: { schema: problem, ...(Object.keys(examples).length ? { examples } : {}) } },
+    };
+  }
+  return result;
+}
+
+function problemTable(problems: readonly ProblemDoc[]): string {
+  const rows = problems.map((p) => {
+    const { status, title } = PROBLEMS[p.problem];
+    return `| ${status} | \`${problemType(p.problem)}\` | ${escapeCell(title)} | ${escapeCell(p.when)} |`;
+  });
+  return ['**Problems**', '', '| HTTP | type | title | when |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+function adminOperationObject(op: AdminOperation, collector: SchemaCollector): Record<string, unknown> {
+  const requestExamples = exampleMap(op.examples, (e) => e.body);
+  return {
+    operationId: op.id,
+    tags: [ADMIN_TAG],
+    summary: op.summary,
+    description: [op.description, problemTable(op.problems)].join('\n\n'),
+    servers: ADMIN_SERVERS,
+    security: ADMIN_SECURITY,
+    parameters: parameters(op, collector),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: collector.convert(op.body, 'input'),
+                ...(Object.keys(requestExamples).length ? { examples: requestExamples } : {}),
+              },
+            },
+          },
+        }
+      : {}),
+    responses: adminResponses(op, collector),
+    'x-errors': op.problems.map((p) => ({
+      status: PROBLEMS[p.problem].status,
+      type: problemType(p.problem),
+      title: PROBLEMS[p.problem].title,
+      when: p.when,
+    })),
   };
 }
 
@@ -238,6 +359,11 @@ function overview(input: OpenApiInput): string {
     '',
     '**Retries.** Every POST of both interfaces takes an `Idempotency-Key` header: the same key and body within 24 h answer ' +
       'the first answer again without doing the work twice.',
+    '',
+    `**Operator API.** The operations tagged ${ADMIN_TAG} (\`/admin/v1/\`) are served on a port of their own ` +
+      '(`PARCEL_ADMIN_PORT`, default 8081, on `PARCEL_ADMIN_HOST`, default 127.0.0.1), never on the client port, and only ' +
+      'when `PARCEL_ADMIN_TOKEN` is set. They speak plain JSON with HTTP statuses, and RFC 9457 problem documents ' +
+      '(`application/problem+json`) on failure; see docs/operations.md.',
   ].join('\n');
 }
 
@@ -256,6 +382,10 @@ export function buildOpenApiDocument(input: OpenApiInput): OpenApiDocument {
   for (const op of OPERATIONS) {
     const path = openApiPath(op.path);
     paths[path] = { ...paths[path], [op.method]: operationObject(op, collector, input.ref) };
+  }
+  for (const op of ADMIN_OPERATIONS) {
+    const path = openApiPath(op.path);
+    paths[path] = { ...paths[path], [op.method]: adminOperationObject(op, collector) };
   }
   const supplied: Record<string, JsonSchema> = {
     ...orderSchemas(input.ref),

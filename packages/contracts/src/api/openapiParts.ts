@@ -14,6 +14,20 @@ export const SECURITY: Record<Security, Record<string, string[]>[]> = {
   none: [],
 };
 
+/** The operator API's tag, security and server: its own port, apart from the client interfaces. */
+export const ADMIN_TAG = 'Operator API';
+export const ADMIN_SECURITY = [{ adminBearer: [] }];
+export const ADMIN_SERVERS = [
+  {
+    url: 'http://{host}:{port}',
+    description: 'The operator API’s own port (PARCEL_ADMIN_HOST, PARCEL_ADMIN_PORT), not the client port',
+    variables: {
+      host: { default: '127.0.0.1', description: 'PARCEL_ADMIN_HOST' },
+      port: { default: '8081', description: 'PARCEL_ADMIN_PORT' },
+    },
+  },
+];
+
 export const securitySchemes = {
   bearerToken: {
     type: 'http',
@@ -45,6 +59,14 @@ export const securitySchemes = {
       'the x-auth-seed header as sent. Neither the body nor the query takes part. Worked example for the demo account: ' +
       `md5("demo" + "demo-secret" + "${SAMPLE.seed}") = \`${SAMPLE.token}\`. Compute a fresh one per request, or at least ` +
       'every few minutes; the gateway compares digests in constant time.',
+  },
+  adminBearer: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'The operator API only: `Authorization: Bearer <token>` with a token of `PARCEL_ADMIN_TOKEN` (one token, or ' +
+      '`name:token` pairs separated by commas; the name is the actor of the audit log). A missing or wrong token answers ' +
+      'a 401 problem document; repeated failures from one address lock it out for a while (429).',
   },
   carrierSignature: {
     type: 'apiKey',
@@ -97,4 +119,11 @@ export const TAGS = [
   },
   { name: 'Carrier callbacks', description: 'Carriers push tracking events here, signed with their shared secret.' },
   { name: 'Service', description: 'Health, readiness and this reference.' },
+  {
+    name: ADMIN_TAG,
+    description:
+      'Accounts, their API keys and the audit log, under `/admin/v1/`, for the service’s operators. Served on its own port ' +
+      '(`PARCEL_ADMIN_PORT`, default 8081; the client port answers these paths 404) and only when `PARCEL_ADMIN_TOKEN` is set. ' +
+      'Plain JSON with HTTP statuses; failures are RFC 9457 problem documents (`application/problem+json`).',
+  },
 ];

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { ReferenceData } from '@parcel-logistics/reference-data';
+import type { ProblemName } from '../admin.ts';
 
 /** `credentials`: the API name and key in the body (token issuance); `carrier`: a carrier's HMAC signature. */
 export type Security = 'bearer' | 'signed' | 'credentials' | 'carrier' | 'none';
@@ -62,4 +63,47 @@ export interface Operation {
   secretAnswer?: true;
   /** More of the description, read off the reference data (create-order's checks). */
   appendix?: (ref: ReferenceData) => string;
+}
+
+/** A problem document an operator API operation can answer (admin.ts's PROBLEMS), and when. */
+export interface ProblemDoc {
+  problem: ProblemName;
+  when: string;
+}
+
+export interface AdminExample {
+  name: string;
+  summary: string;
+  query?: Record<string, string>;
+  params?: Record<string, string>;
+  body?: unknown;
+  /** The answer's status; the body (absent for 204) is JSON on success, a problem document otherwise. */
+  status: number;
+  response?: unknown;
+}
+
+/**
+ * An operation of the operator API (`/admin/v1/`, its own port): not in `OPERATIONS`, whose
+ * operations the client port serves in an interface's envelope. These speak plain JSON with HTTP
+ * statuses, RFC 9457 problem documents on failure, and the operator's bearer token.
+ */
+export interface AdminOperation {
+  id: string;
+  method: 'get' | 'post' | 'patch' | 'delete';
+  /** Express syntax (`:param`); the document writes `{param}`. */
+  path: string;
+  summary: string;
+  description: string;
+  query?: z.ZodObject;
+  params?: z.ZodObject;
+  body?: z.ZodType;
+  /** The success status: 200, 201 (something made), or 204 (no body). */
+  status: 200 | 201 | 204;
+  /** The success answer's schema; none for 204. */
+  success?: z.ZodType;
+  /** The success answer carries a Location header (the thing made). */
+  location?: true;
+  problems: ProblemDoc[];
+  /** The first example is the success one. */
+  examples: AdminExample[];
 }
