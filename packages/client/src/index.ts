@@ -1,6 +1,16 @@
-/** @parcel-logistics/client: typed clients of the Parcel Logistics Service's two interfaces. */
+/** @parcel-logistics/client: typed clients of the Parcel Logistics Service's two interfaces and of its operator API. */
 export { InterfaceAClient } from './interfaceA.ts';
 export { InterfaceBClient } from './interfaceB.ts';
+export { AdminClient } from './admin.ts';
+export type {
+  AdminClientOptions,
+  AdminError,
+  AdminErrorKind,
+  AdminFailure,
+  AdminResult,
+  AdminSuccess,
+  AuditPageQuery,
+} from './admin.ts';
 export type { WebhookPage } from './interfaceB.ts';
 export { signature, signedHeaders } from './signature.ts';
 export type { SignedHeaders } from './signature.ts';

@@ -60,6 +60,24 @@ export type CreateLabelRequest = Omit<
   Direction?: 'horizontal' | 'vertical';
 };
 
+// Operator API
+export type Account = Schemas['Account'];
+export type ApiKey = Schemas['ApiKey'];
+/** A key as issued: its secret, shown this once. */
+export type IssuedKey = Schemas['IssuedKey'];
+/** The answer of create-account: the account and its first key. */
+export type CreatedAccount = Schemas['CreatedAccount'];
+export type AuditEntry = Schemas['AuditEntry'];
+export type AuditPage = Schemas['AuditPage'];
+/** An RFC 9457 problem document: what the operator API answers on failure. */
+export type Problem = Schemas['Problem'];
+type CreateAccountBody = operations['createAccount']['requestBody']['content']['application/json'];
+type Defaulted = 'weightUnit' | 'serviceTypes' | 'canCancel';
+/** The document gives weightUnit, serviceTypes and canCancel defaults (`kg`, every type, no): the client may leave them out. */
+export type CreateAccountRequest = Omit<CreateAccountBody, Defaulted> & Partial<Pick<CreateAccountBody, Defaulted>>;
+/** The settings to change; `null` clears an optional one back to the service's own. */
+export type UpdateAccountRequest = operations['updateAccount']['requestBody']['content']['application/json'];
+
 // Shared
 export type TrackingNumber = Schemas['TrackingNumber'];
 export type StatusCode = Schemas['StatusCode'];
