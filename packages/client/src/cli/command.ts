@@ -1,8 +1,9 @@
 /**
  * What a command of `parcelctl` is and what it is given. Apart from the list of commands
- * (commands.ts), so that a command kept in a file of its own (webhookCommand.ts) takes the types
+ * (commands.ts), so that a command kept in a file of its own (webhookCommand.ts, adminCommand.ts) takes the types
  * without importing the list.
  */
+import type { AdminClient } from '../admin.ts';
 import type { InterfaceAClient } from '../interfaceA.ts';
 import type { InterfaceBClient } from '../interfaceB.ts';
 
@@ -17,7 +18,17 @@ export type CommandOption =
   | 'description'
   | 'limit'
   | 'cursor'
-  | 'event';
+  | 'event'
+  | 'admin-url'
+  | 'admin-token'
+  | 'client-id'
+  | 'weight-unit'
+  | 'service-types'
+  | 'can-cancel'
+  | 'batch-create'
+  | 'rate-limit'
+  | 'retention-days'
+  | 'before';
 
 export interface Context {
   args: string[];
@@ -25,6 +36,8 @@ export interface Context {
   b(): InterfaceBClient;
   a(): InterfaceAClient;
   credentials(): { apiName: string; apiKey: string };
+  /** The operator API's client, from --admin-url and --admin-token or PARCEL_ADMIN_URL and PARCEL_ADMIN_TOKEN. */
+  admin(): AdminClient;
 }
 
 export interface Command {

@@ -6,6 +6,7 @@ import type { MutatingCallOptions } from '../transport.ts';
 import type { CreateLabelRequest, Order } from '../types.ts';
 import { EXIT, mapData, printJson, report, UsageError } from './output.ts';
 import { webhook } from './webhookCommand.ts';
+import { admin } from './adminCommand.ts';
 import type { Command, Context } from './command.ts';
 
 const IDEMPOTENCY_HELP =
@@ -243,4 +244,5 @@ export const COMMANDS: readonly Command[] = [
   barcode,
   webhook,
   sign,
+  admin,
 ];

@@ -1,5 +1,6 @@
 /** `parcelctl`: reads the command line, finds the command, and answers its exit code. */
 import { parseArgs } from 'node:util';
+import { AdminClient } from '../admin.ts';
 import { InterfaceAClient } from '../interfaceA.ts';
 import { InterfaceBClient } from '../interfaceB.ts';
 import { COMMANDS } from './commands.ts';
@@ -7,6 +8,16 @@ import type { Command, CommandOption, Context } from './command.ts';
 import { EXIT, UsageError } from './output.ts';
 
 const DEFAULT_URL = 'http://localhost:8080';
+const DEFAULT_ADMIN_URL = 'http://127.0.0.1:8081';
+
+/**
+ * The token of PARCEL_ADMIN_TOKEN as the service reads it: one token, or `name:token` pairs
+ * separated by commas, of which the first's token. An operator may so export the service's own setting.
+ */
+export function adminToken(value: string): string {
+  const first = value.split(',')[0]!.trim();
+  return /^[A-Za-z0-9._-]{1,64}:(.+)$/.exec(first)?.[1] ?? first;
+}
 
 const OPTIONS = {
   url: { type: 'string' },
@@ -22,6 +33,16 @@ const OPTIONS = {
   limit: { type: 'string' },
   cursor: { type: 'string' },
   event: { type: 'string' },
+  'admin-url': { type: 'string' },
+  'admin-token': { type: 'string' },
+  'client-id': { type: 'string' },
+  'weight-unit': { type: 'string' },
+  'service-types': { type: 'string' },
+  'can-cancel': { type: 'string' },
+  'batch-create': { type: 'string' },
+  'rate-limit': { type: 'string' },
+  'retention-days': { type: 'string' },
+  before: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -37,6 +58,9 @@ Options:
   --name <name>  the account's API name (env PARCEL_API_NAME)
   --key <key>    the account's API key (env PARCEL_API_KEY)
   -h, --help     this help; "parcelctl <command> --help" for one command
+
+admin takes the operator API's address and token instead: --admin-url (env PARCEL_ADMIN_URL;
+default ${DEFAULT_ADMIN_URL}) and --admin-token (env PARCEL_ADMIN_TOKEN); see parcelctl admin --help.
 
 Data goes to standard output as JSON; a failure to standard error as one JSON line
 {"error": {kind, code, message, status, data, attempts}}. Reads are retried on network errors,
@@ -79,10 +103,16 @@ function context(
     return { apiName, apiKey };
   };
   const client = () => ({ baseUrl: text('url') ?? env.PARCEL_URL ?? DEFAULT_URL, ...credentials() });
+  const admin = () => {
+    const token = text('admin-token') ?? (env.PARCEL_ADMIN_TOKEN ? adminToken(env.PARCEL_ADMIN_TOKEN) : undefined);
+    if (!token) throw new UsageError('no operator token: give --admin-token, or set PARCEL_ADMIN_TOKEN');
+    return new AdminClient({ baseUrl: text('admin-url') ?? env.PARCEL_ADMIN_URL ?? DEFAULT_ADMIN_URL, token });
+  };
   return {
     args,
     options,
     credentials,
+    admin,
     b: () => new InterfaceBClient(client()),
     a: () => new InterfaceAClient(client()),
   };
