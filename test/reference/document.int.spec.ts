@@ -100,7 +100,7 @@ test('every route of the operator API is in the document under its own tag, on i
       expect({ path, operator }).toEqual({ path, operator: path.startsWith('/admin/v1/') });
       if (!operator) continue;
       expect(op.security).toEqual([{ adminBearer: [] }]);
-      expect(op.servers?.[0]?.variables?.port?.default).toBe('8081');
+      expect(op.servers?.[0]?.variables?.port?.default).toBe('9080');
     }
   }
   expect((document.components.securitySchemes as Record<string, unknown>).adminBearer).toMatchObject({

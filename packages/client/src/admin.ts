@@ -20,7 +20,7 @@ import type {
 } from './types.ts';
 
 export interface AdminClientOptions {
-  /** Where the operator API listens (its own port), e.g. `http://127.0.0.1:8081`. */
+  /** Where the operator API listens (its own port), e.g. `http://127.0.0.1:9080`. */
   baseUrl: string;
   /** An operator's token: one of PARCEL_ADMIN_TOKEN (the token alone, without its `name:`). */
   token: string;

@@ -175,7 +175,7 @@ export const admin: Command = {
   name: 'admin',
   usage: 'admin <accounts|keys|audit> <sub-command> [arguments]',
   summary: 'the operator API: accounts, their API keys and the audit log',
-  details: `The operator API (/admin/v1/) on the service's admin port (PARCEL_ADMIN_PORT, default 8081),
+  details: `The operator API (/admin/v1/) on the service's admin port (PARCEL_ADMIN_PORT, default 9080),
 with an operator's token (PARCEL_ADMIN_TOKEN).
 
   admin accounts create <api-name> [settings]  a new account; prints it and its first key,
@@ -200,7 +200,7 @@ Settings (create and update):
   --retention-days <n>         days personal data is kept; update: "default" for the service's own
 
 Options:
-  --admin-url <url>      the operator API (env PARCEL_ADMIN_URL; default http://127.0.0.1:8081)
+  --admin-url <url>      the operator API (env PARCEL_ADMIN_URL; default http://127.0.0.1:9080)
   --admin-token <token>  an operator's token (env PARCEL_ADMIN_TOKEN; of name:token pairs, the first)
   --limit <n>            audit: how many entries (1 to 500; default 50)
   --before <seq>         audit: entries older than this one (the "next" of the page before)

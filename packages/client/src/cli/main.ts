@@ -8,7 +8,7 @@ import type { Command, CommandOption, Context } from './command.ts';
 import { EXIT, UsageError } from './output.ts';
 
 const DEFAULT_URL = 'http://localhost:8080';
-const DEFAULT_ADMIN_URL = 'http://127.0.0.1:8081';
+const DEFAULT_ADMIN_URL = 'http://127.0.0.1:9080';
 
 /**
  * The token of PARCEL_ADMIN_TOKEN as the service reads it: one token, or `name:token` pairs

@@ -22,6 +22,7 @@ export interface paths {
          *
          *     | HTTP | code | message | when |
          *     |---|---|---|---|
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `ApiName require` | ApiName is missing or blank |
          *     | 200 | 1 | `ApiName invalid` | ApiName is not a string |
          *     | 200 | 1 | `max size of ApiName must be 64` | ApiName is longer than 64 |
@@ -62,6 +63,7 @@ export interface paths {
          *     | HTTP | code | message | when |
          *     |---|---|---|---|
          *     | 200 | 1003 | `Token error` | the bearer token is missing, unknown, expired, or superseded by a newer token of the account |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `TrackingNumber require` | TrackingNumber is missing, null or an empty array |
          *     | 200 | 1 | `TrackingNumber invalid` | TrackingNumber is not an array of strings (a bare string included) |
          *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
@@ -103,6 +105,7 @@ export interface paths {
          *     | HTTP | code | message | when |
          *     |---|---|---|---|
          *     | 200 | 1003 | `Token error` | the bearer token is missing, unknown, expired, or superseded by a newer token of the account |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `Barcode require` | Barcode is missing or blank |
          *     | 200 | 1 | `Barcode invalid` | Barcode is not a string |
          *     | 200 | 1 | `max size of Barcode must be 50` | Barcode is longer than 50 |
@@ -153,6 +156,7 @@ export interface paths {
          *     | HTTP | code | message | when |
          *     |---|---|---|---|
          *     | 200 | 1003 | `Token error` | the bearer token is missing, unknown, expired, or superseded by a newer token of the account |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `Barcode require` | Barcode is missing or blank |
          *     | 200 | 1 | `Barcode invalid` | Barcode is not a string |
          *     | 200 | 1 | `max size of Barcode must be 50` | Barcode is longer than 50 |
@@ -196,6 +200,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `<field> require` | a required field is missing, null or blank |
          *     | 200 | 1 | `<field> invalid` | a field has the wrong type, length, format, range or value |
          *     | 200 | 1 | `Client Size invalid` | client_size is not three non-negative numbers separated by commas |
@@ -312,6 +317,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `Api not found` | batch creation is off (the default) |
          *     | 200 | 1 | `orders require` | orders is missing or an empty array |
          *     | 200 | 1 | `orders invalid` | orders is not an array |
@@ -353,6 +359,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `tracking_num require` | tracking_num is missing or blank |
          *     | 200 | 1 | `tracking_num invalid` | tracking_num is repeated or longer than 64 |
          *     | 200 | 1 | `fail` | no parcel of the account has this number; data is `{tracking_number, remarks: "No Record(s)"}` |
@@ -392,6 +399,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `something error` | tracking_nums is missing or not an array of strings |
          *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
          *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
@@ -436,6 +444,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
          *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
          */
@@ -472,6 +481,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `Permission denied` | the account may not cancel |
          *     | 200 | 1 | `tracking_nums required` | tracking_nums is missing or an empty array |
          *     | 200 | 1 | `tracking_nums invalid` | tracking_nums is not an array of strings |
@@ -525,6 +535,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `tracking_nums required` | tracking_nums is missing or an empty array |
          *     | 200 | 1 | `tracking_nums invalid` | tracking_nums is not an array of strings |
          *     | 200 | 1 | `Batch Erase Maximum 100 tracking nums` | more than 100 numbers |
@@ -571,6 +582,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `tracking_num require` | tracking_num is missing or blank |
          *     | 200 | 1 | `tracking_num invalid` | tracking_num is repeated or longer than 64 |
          *     | 200 | 1 | `Order Not Found!` | no parcel of the account has this number |
@@ -610,6 +622,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `tracking_num require` | tracking_num is missing or blank |
          *     | 200 | 1 | `tracking_num invalid` | tracking_num is repeated or longer than 64 |
          *     | 200 | 1 | `Order Not Found!` | no parcel of the account has this number |
@@ -649,6 +662,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `tracking_num require` | tracking_num is missing or blank |
          *     | 200 | 1 | `tracking_num invalid` | tracking_num is repeated or longer than 64 |
          *     | 200 | 1 | `Order Not Found!` | no parcel of the account has this number |
@@ -688,6 +702,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `custom_tracking_num require` | custom_tracking_num is missing or blank |
          *     | 200 | 1 | `custom_tracking_num invalid` | custom_tracking_num is repeated or longer than 64 |
          *     | 200 | 1 | `Order Not Found!` | the account has no order with this reference |
@@ -972,6 +987,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `url require` | url is missing or blank |
          *     | 200 | 1 | `url invalid` | url is not an absolute http or https URL, carries a user name or password, or is over 2048 characters |
          *     | 200 | 1 | `url refused` | url names a private, loopback or link-local IP address, or another that is not public unicast; the service accepts them only when started with `PARCEL_WEBHOOK_ALLOW_PRIVATE=on` (a receiver on your own machine, a private network on purpose) |
@@ -1016,6 +1032,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
          *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
          */
@@ -1050,6 +1067,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
          *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
          *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
@@ -1089,6 +1107,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
          *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
          *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
@@ -1138,6 +1157,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
          *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
          *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
@@ -1180,6 +1200,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
          *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
          *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
@@ -1222,6 +1243,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
          *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
          *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
@@ -1262,6 +1284,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
          *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
          *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
@@ -1301,6 +1324,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
          *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
          *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
@@ -1344,6 +1368,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
          *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
          *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
@@ -1389,6 +1414,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
          *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
          *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
@@ -1433,6 +1459,7 @@ export interface paths {
          *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
          *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
          *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
          *     | 200 | 1 | `endpoint_id require` | endpoint_id is missing or blank |
          *     | 200 | 1 | `endpoint_id invalid` | endpoint_id is not a string, or longer than 64 |
          *     | 200 | 1 | `Webhook endpoint not found` | the account has no endpoint of this id (another account’s id reads the same) |
@@ -2289,7 +2316,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureA"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2380,7 +2407,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureA"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2475,7 +2502,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureA"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2566,7 +2593,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureA"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2655,7 +2682,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2746,7 +2773,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2805,7 +2832,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2896,7 +2923,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2950,7 +2977,7 @@ export interface operations {
                     } | components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3041,7 +3068,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3132,7 +3159,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3186,7 +3213,7 @@ export interface operations {
                     } | components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3240,7 +3267,7 @@ export interface operations {
                     } | components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3294,7 +3321,7 @@ export interface operations {
                     } | components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3348,7 +3375,7 @@ export interface operations {
                     } | components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3828,7 +3855,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3879,7 +3906,7 @@ export interface operations {
                     } | components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3933,7 +3960,7 @@ export interface operations {
                     } | components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4032,7 +4059,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4123,7 +4150,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4217,7 +4244,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4310,7 +4337,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4368,7 +4395,7 @@ export interface operations {
                     } | components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4428,7 +4455,7 @@ export interface operations {
                     } | components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4521,7 +4548,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4614,7 +4641,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -4670,7 +4697,7 @@ export interface operations {
                     } | components["schemas"]["FailureB"];
                 };
             };
-            /** @description Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];

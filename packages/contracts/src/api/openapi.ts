@@ -361,7 +361,7 @@ function overview(input: OpenApiInput): string {
       'the first answer again without doing the work twice.',
     '',
     `**Operator API.** The operations tagged ${ADMIN_TAG} (\`/admin/v1/\`) are served on a port of their own ` +
-      '(`PARCEL_ADMIN_PORT`, default 8081, on `PARCEL_ADMIN_HOST`, default 127.0.0.1), never on the client port, and only ' +
+      '(`PARCEL_ADMIN_PORT`, default 9080, on `PARCEL_ADMIN_HOST`, default 127.0.0.1), never on the client port, and only ' +
       'when `PARCEL_ADMIN_TOKEN` is set. They speak plain JSON with HTTP statuses, and RFC 9457 problem documents ' +
       '(`application/problem+json`) on failure; see docs/operations.md.',
   ].join('\n');

@@ -23,7 +23,7 @@ export const ADMIN_SERVERS = [
     description: 'The operator API’s own port (PARCEL_ADMIN_HOST, PARCEL_ADMIN_PORT), not the client port',
     variables: {
       host: { default: '127.0.0.1', description: 'PARCEL_ADMIN_HOST' },
-      port: { default: '8081', description: 'PARCEL_ADMIN_PORT' },
+      port: { default: '9080', description: 'PARCEL_ADMIN_PORT' },
     },
   },
 ];
@@ -123,7 +123,7 @@ export const TAGS = [
     name: ADMIN_TAG,
     description:
       'Accounts, their API keys and the audit log, under `/admin/v1/`, for the service’s operators. Served on its own port ' +
-      '(`PARCEL_ADMIN_PORT`, default 8081; the client port answers these paths 404) and only when `PARCEL_ADMIN_TOKEN` is set. ' +
+      '(`PARCEL_ADMIN_PORT`, default 9080; the client port answers these paths 404) and only when `PARCEL_ADMIN_TOKEN` is set. ' +
       'Plain JSON with HTTP statuses; failures are RFC 9457 problem documents (`application/problem+json`).',
   },
 ];

@@ -121,6 +121,15 @@ const serverError = (tag: Tag): ErrorDoc => ({
   when: 'an unexpected failure; nothing is half-written',
 });
 
+const lockedOut: ErrorDoc = {
+  status: 429,
+  code: 1,
+  message: Http.authLocked,
+  when:
+    'too many failed authentications for this API name or from this address: refused unseen, the same whether the name ' +
+    'exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication")',
+};
+
 const withCommon = (op: Operation): Operation => {
   const post = op.method === 'post';
   const account = forAccount(op.security);
@@ -128,6 +137,7 @@ const withCommon = (op: Operation): Operation => {
     ...op,
     errors: [
       ...(op.security === 'bearer' ? tokenErrors : op.security === 'signed' ? signatureErrors : []),
+      ...(account ? [lockedOut] : []),
       ...op.errors,
       ...(post && account ? idempotencyErrors : []),
       ...(post ? bodyErrors : []),
