@@ -179,3 +179,13 @@ export function cpuBetween(before: CpuReading, after: CpuReading): Map<string, C
     }),
   );
 }
+
+/**
+ * The whole machine's busy CPU time so far (every core; idle and iowait left out), ms, from
+ * /proc/stat: what nothing escapes, to hold the processes counted against.
+ */
+export function machineBusyMs(): number {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+  const idle = fields[3]! + fields[4]!;
+  return (fields.reduce((a, b) => a + b, 0) - idle) * TICK_MS;
+}
