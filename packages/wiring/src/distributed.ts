@@ -35,6 +35,7 @@ export async function connectBus(settings: DistributedSettings, log: Logger): Pr
     logLevel: 'warn' as const,
     logger: log.child({ component: 'bus' }),
     sessionTimeoutMs: settings.kafkaSessionTimeoutMs,
+    lingerMs: settings.kafkaLingerMs,
   };
   if (settings.kafkaClient === 'kafkajs') return createKafkaBus(options);
   // An ES module of its own, loaded only where it is used.

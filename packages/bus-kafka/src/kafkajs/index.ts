@@ -85,7 +85,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<Bus> {
   return assembleBus({
     settings,
     topics,
-    sender: createSender(kafkajsSendBatch(producer)),
+    sender: createSender(kafkajsSendBatch(producer), { lingerMs: settings.lingerMs }),
     readReplies: kafkajsReplyReader(kafka, tuning, log),
     async consume(topic, group, deliver) {
       const partitions = await topics.partitions(topic);

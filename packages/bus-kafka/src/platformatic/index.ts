@@ -56,12 +56,15 @@ export async function createPlatformaticKafkaBus(options: KafkaBusOptions): Prom
   return assembleBus({
     settings,
     topics,
-    sender: createSender(async (records) => {
-      await producer.send({
-        messages: records.map(({ topic, record }) => toProduce(topic, record)),
-        acks: ProduceAcks.ALL,
-      });
-    }),
+    sender: createSender(
+      async (records) => {
+        await producer.send({
+          messages: records.map(({ topic, record }) => toProduce(topic, record)),
+          acks: ProduceAcks.ALL,
+        });
+      },
+      { lingerMs: settings.lingerMs },
+    ),
     readReplies: platformaticReplyReader(base, tuning, log),
     async consume(topic, group, deliver) {
       await topics.partitions(topic);

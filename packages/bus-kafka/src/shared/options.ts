@@ -21,6 +21,8 @@ export interface KafkaBusOptions {
   keyConcurrency?: number;
   /** How long an unsubscribe waits for running handlers before leaving them to redelivery (default 10 s). */
   drainTimeoutMs?: number;
+  /** How long a send waits for others to go in the same produce request (default 0: the same tick only). */
+  lingerMs?: number;
   /** How long a silent member keeps its partitions (default 1.5 s; heartbeats every third of it): see tuning.ts. */
   sessionTimeoutMs?: number;
   /** Create missing topics with this many partitions (tests, development). Otherwise a missing topic is an error: infra/topics.sh creates them. */
@@ -42,6 +44,7 @@ export function busSettings(options: KafkaBusOptions) {
     instanceId: options.instanceId ?? `${options.clientId}-${randomUUID().slice(0, 8)}`,
     replyTopic: options.replyTopic ?? 'parcel.replies',
     keyConcurrency: options.keyConcurrency ?? 16,
+    lingerMs: options.lingerMs ?? 0,
     policy: {
       maxDeliveries: options.maxDeliveries ?? 5,
       redeliveryDelayMs: options.redeliveryDelayMs ?? 50,

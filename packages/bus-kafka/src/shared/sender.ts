@@ -24,14 +24,16 @@ export interface Sender {
  * next one. Keeps send order per key even across retries (a client may let a later request
  * overtake a failed one), and batches concurrent sends instead of queueing one round trip each.
  */
-export function createSender(sendBatch: SendBatch, maxBatch = 500): Sender {
+export function createSender(sendBatch: SendBatch, options: { maxBatch?: number; lingerMs?: number } = {}): Sender {
+  const { maxBatch = 500, lingerMs = 0 } = options;
   let queue: Queued[] = [];
   let flushing: Promise<void> | undefined;
   let closedWith: Error | undefined;
 
   async function flush(): Promise<void> {
     try {
-      await Promise.resolve(); // sends of the same tick join the first request
+      // Sends of the same tick join the first request; with a linger, those of the next few ms too.
+      await (lingerMs > 0 ? new Promise((resolve) => setTimeout(resolve, lingerMs)) : Promise.resolve());
       while (queue.length > 0 && !closedWith) {
         const batch = queue.slice(0, maxBatch);
         queue = queue.slice(batch.length);
