@@ -294,6 +294,7 @@ const anywhere: Placement = {
   masterKeyFile: '/mk',
   host: 'h',
   port: 1,
+  adminPort: 2,
   gatewayUrl: 'g',
   sandboxUrl: 'l',
 };

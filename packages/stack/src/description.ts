@@ -27,6 +27,8 @@ export interface Placement {
   host: string;
   /** The process's own port: HTTP for the gateway and the sandbox, health and metrics for the others; 0 for any free one. */
   port: number;
+  /** A gateway's operator API port (on only with PARCEL_ADMIN_TOKEN); 0 for any free one. */
+  adminPort: number;
   /** The gateway the sandbox pushes carrier events to. */
   gatewayUrl: string;
   /** The LMX sandbox the order service registers parcels with. */
@@ -72,12 +74,8 @@ export const STACK: readonly ServiceSpec[] = [
     script: script('gateway'),
     needs: [],
     settings: parcel('gateway'),
-    // The operator API on a port of its own (on only with PARCEL_ADMIN_TOKEN): a fixed gateway port's + 1000, or any free one.
-    addresses: (at) => ({
-      ...stores(at),
-      ...listening(at),
-      PARCEL_ADMIN_PORT: String(at.port === 0 ? 0 : at.port + 1000),
-    }),
+    // The operator API on a port of its own (on only with PARCEL_ADMIN_TOKEN).
+    addresses: (at) => ({ ...stores(at), ...listening(at), PARCEL_ADMIN_PORT: String(at.adminPort) }),
   },
   {
     service: 'carrier-sandbox',

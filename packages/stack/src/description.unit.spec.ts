@@ -14,6 +14,7 @@ const at: Placement = {
   masterKeyFile: '/mk',
   host: 'h',
   port: 7,
+  adminPort: 1007,
   gatewayUrl: 'http://g',
   sandboxUrl: 'http://sb',
 };

@@ -121,6 +121,8 @@ export class Stack {
       masterKeyFile,
       host: HOST,
       port: this.fixedPort(service),
+      // A fixed gateway port's + 1000 (9080 beside 8080), or any free one.
+      adminPort: this.fixedPort(service) === 0 ? 0 : this.fixedPort(service) + 1000,
       gatewayUrl: this.gateways[0] ?? '',
       sandboxUrl: this.sandboxUrl,
     };
