@@ -102,6 +102,9 @@ export function sealingEventStore(store: EventStore, keys: KeyStore | CachedKeyS
     return { ...request, events };
   }
 
+  /** Whether a page holds anything to open or to forget: most pages of the log hold neither. */
+  const touches = (e: RecordedEvent): boolean => e.type === ERASED_TYPE || isSealed(e.type);
+
   async function open(events: readonly RecordedEvent[]): Promise<RecordedEvent[]> {
     const wanted = new Set<string>();
     /** Events of the page this process sealed moments ago, by id: their clear text is the one sealed. */
@@ -160,12 +163,15 @@ export function sealingEventStore(store: EventStore, keys: KeyStore | CachedKeyS
       const settings = { subscriptionId, ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }) };
       if (options.handleBatch) {
         const { handleBatch } = options;
-        return store.subscribeToAll({ ...settings, handleBatch: async (events) => handleBatch(await open(events)) });
+        return store.subscribeToAll({
+          ...settings,
+          handleBatch: async (events) => handleBatch(events.some(touches) ? await open(events) : events),
+        });
       }
       const { handler } = options;
       return store.subscribeToAll({
         ...settings,
-        handler: async (event) => handler((await open([event]))[0]!),
+        handler: async (event) => handler(touches(event) ? (await open([event]))[0]! : event),
       });
     },
     ...(store.progress ? { progress: store.progress.bind(store) } : {}),
