@@ -37,9 +37,11 @@ export function inSpan<T>(
   options: { kind: SpanKind; attributes?: Lazy<Attributes>; parent?: Context; links?: Lazy<Link[]> },
   fn: (span: Span) => Promise<T>,
 ): Promise<T> {
-  const parent = options.parent ?? context.active();
+  const active = context.active();
+  const parent = options.parent ?? active;
+  // Entering the context that is already active would only copy the async context frame.
   if (!exporting)
-    return options.parent
+    return parent !== active
       ? context.with(parent, () => fn(trace.getSpan(parent) ?? passThrough))
       : fn(trace.getSpan(parent) ?? passThrough);
   const attributes = made(options.attributes);
