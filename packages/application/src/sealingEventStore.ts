@@ -10,7 +10,7 @@ import {
   isSealed,
   openStored,
   parcelStreamName,
-  sealBinding,
+  sealedTypeOf,
   sealStored,
 } from '@parcel-logistics/contracts';
 import type {
@@ -34,10 +34,12 @@ const OPENED_KEPT = 512;
 /**
  * How many of the personal values this process sealed are kept in clear, by their sealed form, and
  * for how long: the process's own subscriptions read its new events back within moments, and
- * opening one it has just sealed then takes no key look-up and no decryption. The age bound keeps
- * this no longer than the key cache keeps the key (a destroy by another process is seen there).
+ * opening one it has just sealed then takes no key look-up and no decryption. A few pages of the
+ * log's worth: whatever is kept outlives a scavenge and is promoted, so more would cost the garbage
+ * collector more than the decryptions it saves a lagging subscription. The age bound keeps this
+ * no longer than the key cache keeps the key (a destroy by another process is seen there).
  */
-const SEALED_KEPT = 1024;
+const SEALED_KEPT = 256;
 const SEALED_KEPT_MS = 5_000;
 
 export interface SealingEventStore extends EventStore {
@@ -63,14 +65,14 @@ export function sealingEventStore(store: EventStore, keys: KeyStore | CachedKeyS
   };
   /** Opened events by id, oldest first: pages are handed to several subscriptions of the process. */
   const opened = new Map<string, RecordedEvent>();
-  /** What this process sealed, in clear, by its sealed form, with its binding, oldest first (SEALED_KEPT). */
-  const sealedHere = new Map<string, { streamName: string; aad: string; plain: string; at: number }>();
+  /** What this process sealed, in clear, by its sealed form, with its stream and sealed type (the binding), oldest first. */
+  const sealedHere = new Map<string, { streamName: string; type: string; plain: string; at: number }>();
   /** A stored event's personal values in clear if this process sealed them moments ago, for the same stream and type. */
   const sealedInClear = (e: RecordedEvent): string | undefined => {
     const sealed = (e.data as { sealed?: unknown }).sealed;
     if (typeof sealed !== 'string') return undefined;
     const p = sealedHere.get(sealed);
-    return p && p.aad === sealBinding(e.streamName, e.type) && Date.now() - p.at <= SEALED_KEPT_MS
+    return p && p.streamName === e.streamName && p.type === e.type && Date.now() - p.at <= SEALED_KEPT_MS
       ? p.plain
       : undefined;
   };
@@ -86,13 +88,14 @@ export function sealingEventStore(store: EventStore, keys: KeyStore | CachedKeyS
     const key = created.status === 'erased' ? undefined : created.key.key;
     const events = request.events.map((e): EventToAppend => {
       if (!holdsPersonalData(e.type)) return e;
+      const sealedType = sealedTypeOf(e.type)!;
       const stored = sealStored(
         request.streamName,
         { type: e.type, data: e.data as Record<string, unknown> },
         (p, aad) => {
           if (!key) return undefined;
           const sealed = seal(key, p, aad);
-          sealedHere.set(sealed, { streamName: request.streamName, aad, plain: p, at: Date.now() });
+          sealedHere.set(sealed, { streamName: request.streamName, type: sealedType, plain: p, at: Date.now() });
           if (sealedHere.size > SEALED_KEPT) sealedHere.delete(sealedHere.keys().next().value!);
           return sealed;
         },
