@@ -5,7 +5,14 @@
  * the sealed versions (packages/contracts/src/sealedEvents.ts). Once a stream's key is destroyed,
  * its events read as their clear parts, everywhere at once.
  */
-import { holdsPersonalData, isSealed, openStored, parcelStreamName, sealStored } from '@parcel-logistics/contracts';
+import {
+  holdsPersonalData,
+  isSealed,
+  openStored,
+  parcelStreamName,
+  sealedTypeOf,
+  sealStored,
+} from '@parcel-logistics/contracts';
 import type {
   AppendRequest,
   EventStore,
@@ -23,6 +30,17 @@ import type { Ids } from './ids.ts';
  * and more would only keep garbage alive.
  */
 const OPENED_KEPT = 512;
+
+/**
+ * How many of the personal values this process sealed are kept in clear, by their sealed form, and
+ * for how long: the process's own subscriptions read its new events back within moments, and
+ * opening one it has just sealed then takes no key look-up and no decryption. A few pages of the
+ * log's worth: whatever is kept outlives a scavenge and is promoted, so more would cost the garbage
+ * collector more than the decryptions it saves a lagging subscription. The age bound keeps this
+ * no longer than the key cache keeps the key (a destroy by another process is seen there).
+ */
+const SEALED_KEPT = 256;
+const SEALED_KEPT_MS = 5_000;
 
 export interface SealingEventStore extends EventStore {
   /** The key store behind it (erasure destroys keys there). */
@@ -42,10 +60,22 @@ const ERASED_TYPE = 'PersonalDataErased.v1';
 export function sealingEventStore(store: EventStore, keys: KeyStore | CachedKeyStore): SealingEventStore {
   const forget = (streamName: string) => {
     for (const [id, e] of opened) if (e.streamName === streamName) opened.delete(id);
+    for (const [sealed, p] of sealedHere) if (p.streamName === streamName) sealedHere.delete(sealed);
     if ('evict' in keys) keys.evict(streamName);
   };
   /** Opened events by id, oldest first: pages are handed to several subscriptions of the process. */
   const opened = new Map<string, RecordedEvent>();
+  /** What this process sealed, in clear, by its sealed form, with its stream and sealed type (the binding), oldest first. */
+  const sealedHere = new Map<string, { streamName: string; type: string; plain: string; at: number }>();
+  /** A stored event's personal values in clear if this process sealed them moments ago, for the same stream and type. */
+  const sealedInClear = (e: RecordedEvent): string | undefined => {
+    const sealed = (e.data as { sealed?: unknown }).sealed;
+    if (typeof sealed !== 'string') return undefined;
+    const p = sealedHere.get(sealed);
+    return p && p.streamName === e.streamName && p.type === e.type && Date.now() - p.at <= SEALED_KEPT_MS
+      ? p.plain
+      : undefined;
+  };
 
   /**
    * Seals with the stream's key, made on its first event. A stream whose key was destroyed keeps
@@ -58,32 +88,59 @@ export function sealingEventStore(store: EventStore, keys: KeyStore | CachedKeyS
     const key = created.status === 'erased' ? undefined : created.key.key;
     const events = request.events.map((e): EventToAppend => {
       if (!holdsPersonalData(e.type)) return e;
+      const sealedType = sealedTypeOf(e.type)!;
       const stored = sealStored(
         request.streamName,
         { type: e.type, data: e.data as Record<string, unknown> },
-        (p, aad) => (key ? seal(key, p, aad) : undefined),
+        (p, aad) => {
+          if (!key) return undefined;
+          const sealed = seal(key, p, aad);
+          sealedHere.set(sealed, { streamName: request.streamName, type: sealedType, plain: p, at: Date.now() });
+          if (sealedHere.size > SEALED_KEPT) sealedHere.delete(sealedHere.keys().next().value!);
+          return sealed;
+        },
       );
       return { ...e, type: stored.type, data: stored.data };
     });
     return { ...request, events };
   }
 
+  /** Whether a page holds anything to open or to forget: most pages of the log hold neither. */
+  const touches = (e: RecordedEvent): boolean => e.type === ERASED_TYPE || isSealed(e.type);
+
   async function open(events: readonly RecordedEvent[]): Promise<RecordedEvent[]> {
     const wanted = new Set<string>();
+    /** Events of the page this process sealed moments ago, by id: their clear text is the one sealed. */
+    let inClear: Map<string, { streamName: string; plain: string }> | undefined;
     for (const e of events) {
-      if (e.type === ERASED_TYPE) forget(e.streamName);
-      else if (isSealed(e.type) && !opened.has(e.id)) wanted.add(e.streamName);
+      if (e.type === ERASED_TYPE) {
+        forget(e.streamName);
+        // Those of its stream are opened as any other: with the key the store still holds, if any.
+        if (inClear)
+          for (const [id, c] of inClear)
+            if (c.streamName === e.streamName) {
+              inClear.delete(id);
+              wanted.add(e.streamName);
+            }
+      } else if (isSealed(e.type) && !opened.has(e.id)) {
+        const plain = sealedInClear(e);
+        if (plain === undefined) wanted.add(e.streamName);
+        else (inClear ??= new Map()).set(e.id, { streamName: e.streamName, plain });
+      }
     }
-    if (wanted.size === 0) return events.map((e) => opened.get(e.id) ?? e);
-    const found = await keys.find([...wanted]);
+    if (wanted.size === 0 && inClear === undefined) return events.map((e) => opened.get(e.id) ?? e);
+    const found = wanted.size === 0 ? undefined : await keys.find([...wanted]);
     return events.map((e) => {
       if (!isSealed(e.type)) return e;
       const known = opened.get(e.id);
       if (known) return known;
-      const key: KeyObject | undefined = found.get(e.streamName)?.key;
-      const stored = openStored(e.streamName, e, (sealed, aad) => (key ? unseal(key, sealed, aad) : undefined));
+      const plain = inClear?.get(e.id)?.plain;
+      const key: KeyObject | undefined = plain === undefined ? found?.get(e.streamName)?.key : undefined;
+      const stored = openStored(e.streamName, e, (sealed, aad) =>
+        plain !== undefined ? plain : key ? unseal(key, sealed, aad) : undefined,
+      );
       const read: RecordedEvent = { ...e, type: stored.type, data: stored.data };
-      if (key) remember(read);
+      if (plain !== undefined || key) remember(read);
       return read;
     });
   }
@@ -109,12 +166,15 @@ export function sealingEventStore(store: EventStore, keys: KeyStore | CachedKeyS
       const settings = { subscriptionId, ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }) };
       if (options.handleBatch) {
         const { handleBatch } = options;
-        return store.subscribeToAll({ ...settings, handleBatch: async (events) => handleBatch(await open(events)) });
+        return store.subscribeToAll({
+          ...settings,
+          handleBatch: async (events) => handleBatch(events.some(touches) ? await open(events) : events),
+        });
       }
       const { handler } = options;
       return store.subscribeToAll({
         ...settings,
-        handler: async (event) => handler((await open([event]))[0]!),
+        handler: async (event) => handler(touches(event) ? (await open([event]))[0]! : event),
       });
     },
     ...(store.progress ? { progress: store.progress.bind(store) } : {}),

@@ -191,9 +191,10 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
 
     async publish(topic, message) {
       assertOpen();
-      const sent = JSON.stringify(message);
+      // Serialised only when a group listens: nothing to copy for a topic that nobody here consumes.
       const groups = topics.get(topic);
       if (!groups?.size) return;
+      const sent = JSON.stringify(message);
       const { key } = message;
       for (const [name, group] of groups) {
         enqueue(group, key, () => consume(topic, name, group, sent));

@@ -102,19 +102,24 @@ export const ORDER_FIELDS: readonly Field[] = [
   ['locker_station', 'locker.station', nested(STATION_FIELDS)],
 ];
 
-const pathsOf = (paths: Field[1]): readonly string[] => (typeof paths === 'string' ? [paths] : paths);
+/** A field path's keys, split once per path: orders map every field both ways, many times a second. */
+const keysOfPath = new Map<string, readonly string[]>();
+const keysOf = (path: string): readonly string[] => {
+  let keys = keysOfPath.get(path);
+  if (!keys) keysOfPath.set(path, (keys = path.split('.')));
+  return keys;
+};
 
 function put(target: Record<string, unknown>, path: string, value: unknown): void {
-  const keys = path.split('.');
-  const last = keys.pop()!;
+  const keys = keysOf(path);
   let at = target;
-  for (const key of keys) at = (at[key] ??= {}) as Record<string, unknown>;
-  at[last] = value;
+  for (let i = 0; i < keys.length - 1; i++) at = (at[keys[i]!] ??= {}) as Record<string, unknown>;
+  at[keys[keys.length - 1]!] = value;
 }
 
 function take(source: Record<string, unknown>, path: string): unknown {
   let at: unknown = source;
-  for (const key of path.split('.')) at = at === undefined ? undefined : (at as Record<string, unknown>)[key];
+  for (const key of keysOf(path)) at = at === undefined ? undefined : (at as Record<string, unknown>)[key];
   return at;
 }
 
@@ -127,7 +132,8 @@ function toDomainFields(
   for (const [api, paths, codec] of fields) {
     const value = body[api];
     if (value === undefined) continue;
-    for (const path of pathsOf(paths)) put(out, path, codec ? codec.toDomain(value, unit) : value);
+    if (typeof paths === 'string') put(out, paths, codec ? codec.toDomain(value, unit) : value);
+    else for (const path of paths) put(out, path, codec ? codec.toDomain(value, unit) : value);
   }
   return out;
 }
@@ -135,7 +141,7 @@ function toDomainFields(
 function toApiFields(fields: readonly Field[], domain: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [api, paths, codec] of fields) {
-    const value = take(domain, pathsOf(paths)[0]!);
+    const value = take(domain, typeof paths === 'string' ? paths : paths[0]!);
     if (value !== undefined) out[api] = codec ? codec.toApi(value) : value;
   }
   return out;

@@ -99,6 +99,9 @@ const UNSEALED: ReadonlyMap<string, { type: string; form: SealedForm }> = new Ma
 /** Whether events of this stored type hold personal values in clear (and are sealed before they are stored). */
 export const holdsPersonalData = (storedType: string): boolean => FORMS.has(storedType);
 
+/** The sealed version events of this stored type are stored in (undefined: they hold nothing personal). */
+export const sealedTypeOf = (storedType: string): string | undefined => FORMS.get(storedType)?.sealedType;
+
 /** Whether a stored event is in a sealed version. */
 export const isSealed = (storedType: string): boolean => UNSEALED.has(storedType);
 

@@ -1,17 +1,22 @@
 /** What the key store adapters share: making a data key with its wrapped form, opening a stored one. */
-import { generateKeySync } from 'node:crypto';
+import { createSecretKey } from 'node:crypto';
 import type { MasterKey } from './masterKey.ts';
 import { keyIdOf, type DataKey } from './port.ts';
-import { unwrapDataKey, wrapDataKey } from './wrap.ts';
+import { freshKeyBytes } from './random.ts';
+import { unwrapDataKey, wrapKeyBytes } from './wrap.ts';
 
 /** The row name under which a store keeps the id of the master key it was created with. */
 export const MASTER_KEY_ID = 'master_key_id';
 
 export function newDataKey(masterKey: MasterKey, parcelId: string, generation: number) {
   const keyId = keyIdOf(parcelId, generation);
-  const key = generateKeySync('aes', { length: 256 });
-  const dataKey: DataKey = { parcelId, keyId, key };
-  return { dataKey, wrapped: wrapDataKey(masterKey, keyId, key) };
+  const raw = freshKeyBytes();
+  try {
+    const dataKey: DataKey = { parcelId, keyId, key: createSecretKey(raw) };
+    return { dataKey, wrapped: wrapKeyBytes(masterKey, keyId, raw) };
+  } finally {
+    raw.fill(0);
+  }
 }
 
 export function openDataKey(masterKey: MasterKey, parcelId: string, generation: number, wrapped: Uint8Array): DataKey {

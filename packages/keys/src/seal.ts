@@ -9,34 +9,20 @@
  * values of one parcel, far below GCM's limit of 2^32 random IVs per key.
  *
  * On the create-order path: the key stays a KeyObject (no key bytes copied per call), IVs are
- * taken from a pool filled by the CSPRNG 256 at a time, and the output is assembled in one buffer.
+ * taken from a pool filled by the CSPRNG 256 at a time (random.ts), and the output is assembled in one buffer.
  */
-import { createCipheriv, createDecipheriv, randomFillSync, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, type KeyObject } from 'node:crypto';
 import { UnsealError } from './errors.ts';
+import { freshIv } from './random.ts';
 
 export const SEAL_VERSION = 1;
 const IV = 12;
 const TAG = 16;
 const PREFIX = 1 + IV + TAG;
-const POOL_IVS = 256;
-
-let pool = Buffer.alloc(0);
-let poolOffset = 0;
-
-/** 12 fresh random bytes (a view of the pool; createCipheriv copies it). Each is handed out once. */
-function nextIv(): Buffer {
-  if (poolOffset + IV > pool.length) {
-    pool = randomFillSync(Buffer.allocUnsafe(IV * POOL_IVS));
-    poolOffset = 0;
-  }
-  const iv = pool.subarray(poolOffset, poolOffset + IV);
-  poolOffset += IV;
-  return iv;
-}
 
 /** Encrypts `plaintext` under `key` (a 32-byte secret KeyObject), bound to `aad`. */
 export function seal(key: KeyObject, plaintext: string, aad: string): string {
-  const iv = nextIv();
+  const iv = freshIv();
   const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG });
   cipher.setAAD(Buffer.from(aad, 'utf8'));
   const ciphertext = cipher.update(plaintext, 'utf8');

@@ -8,9 +8,10 @@
  * another generation of the same parcel, fails. The master key id tells a wrong master key apart
  * from damaged bytes before any decryption is tried.
  */
-import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto';
 import { KeyUnwrapError, WrongMasterKeyError } from './errors.ts';
 import type { MasterKey } from './masterKey.ts';
+import { freshIv } from './random.ts';
 
 export const WRAP_VERSION = 1;
 const HEADER = 9;
@@ -20,21 +21,26 @@ const KEY = 32;
 export const WRAPPED_LENGTH = HEADER + IV + TAG + KEY;
 
 export function wrapDataKey(masterKey: MasterKey, keyId: string, dataKey: KeyObject): Buffer {
-  const out = Buffer.allocUnsafe(WRAPPED_LENGTH);
-  out[0] = WRAP_VERSION;
-  masterKey.idBytes.copy(out, 1);
-  const iv = randomBytes(IV);
-  iv.copy(out, HEADER);
-  const cipher = createCipheriv('aes-256-gcm', masterKey.key, iv);
-  cipher.setAAD(aad(out, keyId));
   const raw = dataKey.export();
   try {
-    if (raw.length !== KEY) throw new Error(`a data key has ${KEY} bytes, got ${raw.length}`);
-    cipher.update(raw).copy(out, HEADER + IV + TAG);
-    cipher.final();
+    return wrapKeyBytes(masterKey, keyId, raw);
   } finally {
     raw.fill(0);
   }
+}
+
+/** Wraps a data key given as its 32 bytes (which the caller zeroes). */
+export function wrapKeyBytes(masterKey: MasterKey, keyId: string, raw: Buffer): Buffer {
+  if (raw.length !== KEY) throw new Error(`a data key has ${KEY} bytes, got ${raw.length}`);
+  const out = Buffer.allocUnsafe(WRAPPED_LENGTH);
+  out[0] = WRAP_VERSION;
+  masterKey.idBytes.copy(out, 1);
+  const iv = freshIv();
+  iv.copy(out, HEADER);
+  const cipher = createCipheriv('aes-256-gcm', masterKey.key, iv);
+  cipher.setAAD(aad(out, keyId));
+  cipher.update(raw).copy(out, HEADER + IV + TAG);
+  cipher.final();
   cipher.getAuthTag().copy(out, HEADER + IV);
   return out;
 }

@@ -32,7 +32,7 @@ export function tracedBus(bus: Bus, system: string): Bus {
   function produce<T>(topic: string, message: Message, kind: Kind, send: (message: Message) => Promise<T>): Promise<T> {
     return inSpan(
       `send ${topic}`,
-      { kind: SpanKind.PRODUCER, attributes: attributes(topic, message, kind, 'send') },
+      { kind: SpanKind.PRODUCER, attributes: () => attributes(topic, message, kind, 'send') },
       (span) => {
         // A span that records nothing (no tracer) has no context to carry: the message goes as it came.
         const context = traceHeaders(span);
@@ -52,7 +52,7 @@ export function tracedBus(bus: Bus, system: string): Bus {
   ): Promise<T> {
     const span = {
       kind: SpanKind.CONSUMER,
-      attributes: { ...attributes(topic, message, kind, 'process'), ...extra },
+      attributes: () => ({ ...attributes(topic, message, kind, 'process'), ...extra }),
       parent: parentFrom(message.headers),
     };
     return inSpan(`process ${topic}`, span, handle);

@@ -41,15 +41,19 @@ const eventCount = (requests: readonly AppendRequest[]) => requests.reduce((n, r
 export function tracedEventStore(store: EventStore): EventStore {
   return {
     append: (request) =>
-      inSpan('eventstore.append', { kind: SpanKind.CLIENT, attributes: appendAttributes([request]) }, async (span) => {
-        const result = await store.append(withTraceContext(request, span));
-        span.setAttribute(ATTR_PARCEL_STREAM_REVISION, result.nextExpectedRevision);
-        return result;
-      }),
+      inSpan(
+        'eventstore.append',
+        { kind: SpanKind.CLIENT, attributes: () => appendAttributes([request]) },
+        async (span) => {
+          const result = await store.append(withTraceContext(request, span));
+          span.setAttribute(ATTR_PARCEL_STREAM_REVISION, result.nextExpectedRevision);
+          return result;
+        },
+      ),
     appendMany: (requests) =>
       inSpan(
         'eventstore.appendMany',
-        { kind: SpanKind.CLIENT, attributes: appendAttributes(requests) },
+        { kind: SpanKind.CLIENT, attributes: () => appendAttributes(requests) },
         async (span) => {
           const results = await store.appendMany(requests.map((r) => withTraceContext(r, span)));
           span.setAttribute(
@@ -106,14 +110,14 @@ function appendAttributes(requests: readonly AppendRequest[]): Attributes {
 }
 
 function handled(subscriptionId: string, event: RecordedEvent, handle: () => Promise<void>): Promise<void> {
-  const attributes: Attributes = {
+  const attributes = (): Attributes => ({
     [ATTR_PARCEL_SUBSCRIPTION_ID]: subscriptionId,
     [ATTR_PARCEL_STREAM_NAME]: event.streamName,
     [ATTR_PARCEL_STREAM_REVISION]: event.revision,
     [ATTR_PARCEL_EVENT_TYPE]: event.type,
     [ATTR_PARCEL_EVENT_ID]: event.id,
     [ATTR_PARCEL_LOG_POSITION]: event.globalPosition,
-  };
+  });
   return inSpan(
     `eventstore.subscription ${subscriptionId}`,
     { kind: SpanKind.CONSUMER, attributes, parent: parentFrom(event.metadata) },
@@ -127,20 +131,24 @@ function handledPage(
   events: readonly RecordedEvent[],
   handle: () => Promise<void>,
 ): Promise<void> {
-  const links: Link[] = [];
-  for (const event of events) {
-    const linked = trace.getSpanContext(parentFrom(event.metadata));
-    if (linked)
-      links.push({
-        context: linked,
-        attributes: { [ATTR_PARCEL_EVENT_ID]: event.id, [ATTR_PARCEL_STREAM_NAME]: event.streamName },
-      });
-  }
-  const attributes: Attributes = {
+  // Each event's trace context is read only for a span that is made (something exports).
+  const links = (): Link[] => {
+    const found: Link[] = [];
+    for (const event of events) {
+      const linked = trace.getSpanContext(parentFrom(event.metadata));
+      if (linked)
+        found.push({
+          context: linked,
+          attributes: { [ATTR_PARCEL_EVENT_ID]: event.id, [ATTR_PARCEL_STREAM_NAME]: event.streamName },
+        });
+    }
+    return found;
+  };
+  const attributes = (): Attributes => ({
     [ATTR_PARCEL_SUBSCRIPTION_ID]: subscriptionId,
     [ATTR_PARCEL_EVENT_COUNT]: events.length,
     [ATTR_PARCEL_LOG_POSITION]: [events[0]?.globalPosition ?? 0, events.at(-1)?.globalPosition ?? 0],
-  };
+  });
   return inSpan(
     `eventstore.subscription ${subscriptionId}`,
     { kind: SpanKind.CONSUMER, attributes, parent: ROOT_CONTEXT, links },

@@ -10,12 +10,12 @@ export function tracedProjector(projector: ParcelProjector): ParcelProjector {
   return {
     project: (trackingNumber, known = []) => {
       const last = known[known.length - 1];
-      const attributes = {
+      const attributes = () => ({
         [ATTR_PARCEL_TRACKING_NUMBER]: trackingNumber,
         [ATTR_PARCEL_EVENT_COUNT]: known.length,
         // Without known events the view is brought to the stream's end, whatever revision that is.
         ...(last ? { [ATTR_PARCEL_STREAM_REVISION]: last.revision } : {}),
-      };
+      });
       return inSpan(PROJECTION_SPAN, { kind: SpanKind.INTERNAL, attributes }, () =>
         projector.project(trackingNumber, known),
       );
@@ -25,16 +25,18 @@ export function tracedProjector(projector: ParcelProjector): ParcelProjector {
         PROJECTION_SPAN,
         {
           kind: SpanKind.INTERNAL,
-          attributes: {
+          attributes: () => ({
             ...(parcels.length === 1 ? { [ATTR_PARCEL_TRACKING_NUMBER]: parcels[0]!.trackingNumber } : {}),
             [ATTR_PARCEL_EVENT_COUNT]: parcels.reduce((n, p) => n + p.history.length, 0),
-          },
+          }),
         },
         () => projector.projectHistories(parcels),
       ),
     handleBatch: (page) =>
-      inSpan(PROJECTION_SPAN, { kind: SpanKind.INTERNAL, attributes: { [ATTR_PARCEL_EVENT_COUNT]: page.length } }, () =>
-        projector.handleBatch(page),
+      inSpan(
+        PROJECTION_SPAN,
+        { kind: SpanKind.INTERNAL, attributes: () => ({ [ATTR_PARCEL_EVENT_COUNT]: page.length }) },
+        () => projector.handleBatch(page),
       ),
   };
 }

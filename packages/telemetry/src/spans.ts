@@ -22,24 +22,34 @@ export const setExporting = (on: boolean): void => {
 /** Stands for "no span of our own": injects the parent's trace context, or nothing. */
 const passThrough = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
+/** A span's attributes or links, or what computes them: called only when the span is made (something exports). */
+export type Lazy<T> = T | (() => T);
+const made = <T extends object>(value: Lazy<T> | undefined): T | undefined =>
+  typeof value === 'function' ? value() : value;
+
 /**
  * Runs `fn` in a new active span that ends when it settles; a throw marks the span as failed and
- * is rethrown. While nothing exports, `fn` runs in `parent` and gets the parent's span.
+ * is rethrown. While nothing exports, `fn` runs in `parent` and gets the parent's span (and
+ * attributes and links given as functions are never computed).
  */
 export function inSpan<T>(
   name: string,
-  options: { kind: SpanKind; attributes?: Attributes; parent?: Context; links?: Link[] },
+  options: { kind: SpanKind; attributes?: Lazy<Attributes>; parent?: Context; links?: Lazy<Link[]> },
   fn: (span: Span) => Promise<T>,
 ): Promise<T> {
-  const parent = options.parent ?? context.active();
+  const active = context.active();
+  const parent = options.parent ?? active;
+  // Entering the context that is already active would only copy the async context frame.
   if (!exporting)
-    return options.parent
+    return parent !== active
       ? context.with(parent, () => fn(trace.getSpan(parent) ?? passThrough))
       : fn(trace.getSpan(parent) ?? passThrough);
+  const attributes = made(options.attributes);
+  const links = made(options.links);
   const spanOptions = {
     kind: options.kind,
-    ...(options.attributes ? { attributes: options.attributes } : {}),
-    ...(options.links?.length ? { links: options.links } : {}),
+    ...(attributes ? { attributes } : {}),
+    ...(links?.length ? { links } : {}),
   };
   return tracer().startActiveSpan(name, spanOptions, parent, async (span) => {
     try {

@@ -44,10 +44,11 @@ function pick<T extends object, K extends keyof T>(from: T, keys: readonly K[]):
   return picked;
 }
 
+/** A copy without `keys`, built key by key in order: `delete` would leave a slow dictionary-mode object. */
 function omit<T extends object, K extends keyof T>(from: T, keys: readonly K[]): T {
-  const rest = { ...from };
-  for (const k of keys) delete rest[k];
-  return rest;
+  const rest: Record<string, unknown> = {};
+  for (const k of Object.keys(from)) if (!(keys as readonly string[]).includes(k)) rest[k] = from[k as keyof T];
+  return rest as T;
 }
 
 /**

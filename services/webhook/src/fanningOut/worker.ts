@@ -58,8 +58,15 @@ export function fanOut(deps: {
   const visible = visibleEvents(deps.eventStore);
   return async (page: readonly RecordedEvent[]): Promise<void> => {
     const queued: QueuedDelivery[] = [];
+    // Each account's endpoints read once per page, not once per event.
+    const listed = new Map<string, Promise<WebhookEndpoint[]>>();
+    const endpointsOf = (clientId: string) => {
+      let list = listed.get(clientId);
+      if (!list) listed.set(clientId, (list = deps.endpoints.list(clientId)));
+      return list;
+    };
     for (const v of await visible(page)) {
-      const endpoints = (await deps.endpoints.list(v.clientId)).filter((e) => e.enabled && subscribes(e, v.type));
+      const endpoints = (await endpointsOf(v.clientId)).filter((e) => e.enabled && subscribes(e, v.type));
       if (endpoints.length === 0) continue;
       const body = v.body();
       for (const e of endpoints)
