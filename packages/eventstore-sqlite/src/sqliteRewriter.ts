@@ -6,6 +6,7 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 import type { EventRewriter, StoredRow } from '@parcel-logistics/eventstore';
+import { inWriteTransaction, vacuumAndTruncateWal, zeroDeletedContent } from '@parcel-logistics/sqlite';
 
 const schema = `
 CREATE TABLE IF NOT EXISTS migrations (
@@ -18,7 +19,7 @@ export function createSqliteEventRewriter(options: { file: string; busyTimeoutMs
   const db = new DatabaseSync(options.file, { timeout: options.busyTimeoutMs ?? 5000 });
   db.exec('PRAGMA journal_mode = WAL');
   // A rewritten row's former bytes are zeroed, not left in free space.
-  db.exec('PRAGMA secure_delete = ON');
+  zeroDeletedContent(db);
   db.exec(schema);
   const hasEvents = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").get();
   const ranStmt = db.prepare('SELECT 1 FROM migrations WHERE name = ?');
@@ -54,23 +55,15 @@ export function createSqliteEventRewriter(options: { file: string; busyTimeoutMs
     },
     async rewrite(events) {
       if (!updateStmt || events.length === 0) return;
-      db.exec('BEGIN IMMEDIATE');
-      try {
+      inWriteTransaction(db, () => {
         for (const e of events) updateStmt.run(e.type, JSON.stringify(e.data), e.id);
-        db.exec('COMMIT');
-      } catch (error) {
-        db.exec('ROLLBACK');
-        throw error;
-      }
+      });
     },
     async record(name, detail) {
       recordStmt.run(name, new Date().toISOString(), JSON.stringify(detail));
     },
     async shred() {
-      // Rebuilt without its free pages (a file written before secure deletion keeps former rows'
-      // bytes there), then the WAL, which holds the pages as they were, copied back and truncated.
-      db.exec('VACUUM');
-      db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      vacuumAndTruncateWal(db);
     },
     async close() {
       db.close();

@@ -17,6 +17,7 @@
 import { closeSync, openSync } from 'node:fs';
 import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { DatabaseSync } from 'node:sqlite';
+import { inWriteTransaction, truncateWal, zeroDeletedContent } from '@parcel-logistics/sqlite';
 import { checkParcelId, MASTER_KEY_ID, newDataKey, openDataKey } from './adapter.ts';
 import { WrongMasterKeyError } from './errors.ts';
 import type { MasterKey } from './masterKey.ts';
@@ -72,7 +73,7 @@ export function createSqliteKeyStore(options: SqliteKeyStoreOptions): SqliteKeyS
   if (options.file !== ':memory:') closeSync(openSync(options.file, 'a', 0o600));
   const db = new DatabaseSync(options.file, { timeout: options.busyTimeoutMs ?? 5000 });
   try {
-    db.exec('PRAGMA secure_delete = ON');
+    zeroDeletedContent(db);
     db.exec('PRAGMA journal_mode = WAL');
     // NORMAL: no fsync on COMMIT (a checkpoint still syncs); `full` syncs the WAL itself, off this thread (below).
     db.exec('PRAGMA synchronous = NORMAL');
@@ -135,18 +136,17 @@ export function createSqliteKeyStore(options: SqliteKeyStoreOptions): SqliteKeyS
     if (batch.length === 0) return;
     const outcomes: (() => void)[] = [];
     try {
-      db.exec('BEGIN IMMEDIATE');
-      for (const p of batch) {
-        try {
-          const result = createOne(p.parcelId, p.options);
-          outcomes.push(() => p.resolve(result));
-        } catch (error) {
-          outcomes.push(() => p.reject(error));
+      inWriteTransaction(db, () => {
+        for (const p of batch) {
+          try {
+            const result = createOne(p.parcelId, p.options);
+            outcomes.push(() => p.resolve(result));
+          } catch (error) {
+            outcomes.push(() => p.reject(error));
+          }
         }
-      }
-      db.exec('COMMIT');
+      });
     } catch (error) {
-      if (db.isTransaction) db.exec('ROLLBACK');
       for (const p of batch) p.reject(error);
       return;
     }
@@ -162,15 +162,7 @@ export function createSqliteKeyStore(options: SqliteKeyStoreOptions): SqliteKeyS
 
   const inTransaction = <T>(work: () => T): T => {
     flush();
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = work();
-      db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      if (db.isTransaction) db.exec('ROLLBACK');
-      throw error;
-    }
+    return inWriteTransaction(db, work);
   };
 
   let closing: Promise<void> | undefined;
@@ -237,8 +229,7 @@ export function createSqliteKeyStore(options: SqliteKeyStoreOptions): SqliteKeyS
     async shred() {
       open();
       flush();
-      const result = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get() as { busy: number; log: number };
-      if (result.busy !== 0) {
+      if (!truncateWal(db)) {
         throw new Error(
           'key store shred incomplete: another connection to the key store holds a read transaction, so the WAL could not be truncated; run it again',
         );
@@ -261,15 +252,13 @@ export function createSqliteKeyStore(options: SqliteKeyStoreOptions): SqliteKeyS
 }
 
 function checkMasterKey(db: DatabaseSync, masterKey: MasterKey, file: string): void {
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    const row = db.prepare('SELECT value FROM meta WHERE name = ?').get(MASTER_KEY_ID) as { value: string } | undefined;
-    if (!row) db.prepare('INSERT INTO meta (name, value) VALUES (?, ?)').run(MASTER_KEY_ID, masterKey.id);
-    db.exec('COMMIT');
-    if (row && row.value !== masterKey.id) {
-      throw new WrongMasterKeyError(`the key store ${file}`, row.value, masterKey.id);
-    }
-  } finally {
-    if (db.isTransaction) db.exec('ROLLBACK');
+  const row = inWriteTransaction(db, () => {
+    const found = db.prepare('SELECT value FROM meta WHERE name = ?').get(MASTER_KEY_ID) as
+      { value: string } | undefined;
+    if (!found) db.prepare('INSERT INTO meta (name, value) VALUES (?, ?)').run(MASTER_KEY_ID, masterKey.id);
+    return found;
+  });
+  if (row && row.value !== masterKey.id) {
+    throw new WrongMasterKeyError(`the key store ${file}`, row.value, masterKey.id);
   }
 }

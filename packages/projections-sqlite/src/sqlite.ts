@@ -1,5 +1,6 @@
 /** Projection store on one SQLite file through Node's built-in `node:sqlite` (the embedded default). */
 import { DatabaseSync } from 'node:sqlite';
+import { inWriteTransaction, shredSqliteFile, truncateWal, zeroDeletedContent } from '@parcel-logistics/sqlite';
 import { erasureClocksOf, publicTrackingOf, type StoredParcelView } from '@parcel-logistics/contracts';
 import type { ProjectionStore, TokenRecord } from '@parcel-logistics/projections';
 import { createSqliteIdempotencyStore, idempotencySchema } from './sqliteIdempotency.ts';
@@ -86,14 +87,7 @@ const parseDoc = (row: unknown): StoredParcelView | null =>
  * one-time sealing of former events, docs/personal-data.md).
  */
 export function vacuumSqliteProjections(file: string): void {
-  const db = new DatabaseSync(file);
-  try {
-    db.exec('PRAGMA secure_delete = ON');
-    db.exec('VACUUM');
-    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  } finally {
-    db.close();
-  }
+  shredSqliteFile(file, () => undefined);
 }
 
 export function createSqliteProjectionStore(options: SqliteProjectionStoreOptions): ProjectionStore {
@@ -103,7 +97,7 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
   // It may lose the latest Idempotency-Key records too: a retry of such a request then runs anew.
   db.exec('PRAGMA synchronous = NORMAL');
   // An overwritten or deleted row's bytes are zeroed, not left in free pages (personal data erased from a view).
-  db.exec('PRAGMA secure_delete = ON');
+  zeroDeletedContent(db);
   db.exec(schema);
   db.exec(idempotencySchema);
   // Files made before the partner lookup existed get its columns (views are re-saved as events arrive).
@@ -202,17 +196,16 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
     if (group.length === 0) return;
     const outcomes: ({ written: boolean } | { error: unknown })[] = [];
     try {
-      db.exec('BEGIN IMMEDIATE');
-      for (const { view, expectedRevision } of group) {
-        try {
-          outcomes.push({ written: saveOne(view, expectedRevision) });
-        } catch (error) {
-          outcomes.push({ error });
+      inWriteTransaction(db, () => {
+        for (const { view, expectedRevision } of group) {
+          try {
+            outcomes.push({ written: saveOne(view, expectedRevision) });
+          } catch (error) {
+            outcomes.push({ error });
+          }
         }
-      }
-      db.exec('COMMIT');
+      });
     } catch (error) {
-      if (db.isTransaction) db.exec('ROLLBACK');
       for (const { reject } of group) reject(error);
       return;
     }
@@ -302,9 +295,8 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
     async shred() {
       open();
       commitQueued();
-      // The WAL still holds the pages as they were before: copied back into the database (whose old
-      // bytes secure_delete zeroed) and truncated to nothing.
-      db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      // The WAL still holds the pages as they were before (the database's old bytes are zeroed).
+      truncateWal(db);
     },
     async ping() {
       open();
@@ -321,8 +313,7 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
 
 /** Adds the retention columns to a file of an earlier version, and fills them in from each stored view, in one transaction. */
 function addRetentionColumns(db: DatabaseSync, columns: ReadonlySet<string>): void {
-  db.exec('BEGIN IMMEDIATE');
-  try {
+  inWriteTransaction(db, () => {
     for (const column of retentionColumns)
       if (!columns.has(column)) db.exec(`ALTER TABLE parcels ADD COLUMN ${column} INTEGER`);
     const fill = db.prepare(
@@ -333,9 +324,5 @@ function addRetentionColumns(db: DatabaseSync, columns: ReadonlySet<string>): vo
       doc: string;
     }[])
       fill.run(...retentionValues(JSON.parse(row.doc) as StoredParcelView), row.tracking_number);
-    db.exec('COMMIT');
-  } catch (error) {
-    if (db.isTransaction) db.exec('ROLLBACK');
-    throw error;
-  }
+  });
 }

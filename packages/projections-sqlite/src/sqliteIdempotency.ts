@@ -1,5 +1,6 @@
 /** The Idempotency-Key records of the SQLite projection store. */
 import type { DatabaseSync } from 'node:sqlite';
+import { inWriteTransaction } from '@parcel-logistics/sqlite';
 import type { IdempotencyRecord, IdempotencyStore } from '@parcel-logistics/projections';
 
 /**
@@ -99,33 +100,17 @@ export function createSqliteIdempotencyStore(db: DatabaseSync, open: () => void)
   const forget = db.prepare(idempotencySql.forget);
   const unlink = db.prepare(idempotencySql.unlink);
   const purgeLinks = db.prepare(idempotencySql.purgeLinks);
-  /** Runs `work` in one write transaction. */
-  const inTransaction = <T>(work: () => T): T => {
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = work();
-      db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      db.exec('ROLLBACK');
-      throw error;
-    }
-  };
+  const inTransaction = <T>(work: () => T): T => inWriteTransaction(db, work);
   return {
     async claim({ clientId, key, fingerprint, owner, now, lockedUntil, expiresAt }) {
       open();
       // The refused claim's read holds the write lock with the claim, so another connection
       // cannot release or purge the record in between.
-      db.exec('BEGIN IMMEDIATE');
-      try {
+      return inTransaction(() => {
         const { changes } = claim.run(clientId, key, fingerprint, owner, lockedUntil, now, expiresAt);
         const live = (changes === 1 ? undefined : get.get(clientId, key)) as IdempotencyRow | undefined;
-        db.exec('COMMIT');
         return live ? { claimed: false, record: recordOf(live) } : { claimed: true };
-      } catch (error) {
-        db.exec('ROLLBACK');
-        throw error;
-      }
+      });
     },
     async complete(clientId, key, owner, answer, parcels = []) {
       open();

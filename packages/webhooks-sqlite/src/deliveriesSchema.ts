@@ -4,6 +4,7 @@
  * `pending` and nothing queued is lost.
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { inWriteTransaction } from '@parcel-logistics/sqlite';
 
 const tables = `
 CREATE TABLE IF NOT EXISTS webhook_deliveries (
@@ -55,8 +56,7 @@ const added: readonly [string, string][] = [
 ];
 
 export function migrateDeliveries(db: DatabaseSync): void {
-  db.exec('BEGIN IMMEDIATE');
-  try {
+  inWriteTransaction(db, () => {
     db.exec(tables);
     const present = new Set(
       (db.prepare('PRAGMA table_info(webhook_deliveries)').all() as { name: string }[]).map((c) => c.name),
@@ -72,9 +72,5 @@ export function migrateDeliveries(db: DatabaseSync): void {
       CREATE INDEX IF NOT EXISTS webhook_deliveries_newest ON webhook_deliveries (endpoint_id, position, event_id);
       CREATE INDEX IF NOT EXISTS webhook_deliveries_settled ON webhook_deliveries (settled_at);
       CREATE INDEX IF NOT EXISTS webhook_deliveries_queue ON webhook_deliveries (endpoint_id, position, event_id) WHERE state = 'pending';`);
-    db.exec('COMMIT');
-  } catch (error) {
-    db.exec('ROLLBACK');
-    throw error;
-  }
+  });
 }

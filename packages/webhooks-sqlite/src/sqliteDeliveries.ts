@@ -1,5 +1,6 @@
 /** The delivery log and queue on SQLite, in the webhook store's file (its own connection; WAL). */
 import { DatabaseSync } from 'node:sqlite';
+import { inWriteTransaction, shredSqliteFile } from '@parcel-logistics/sqlite';
 import type { WebhookDeliveries } from '@parcel-logistics/webhooks';
 import { attemptOf, messageOf, pendingOf, replayOf } from '@parcel-logistics/webhooks/adapter';
 import type { AttemptRow, MessageRow, ReplayRow } from '@parcel-logistics/webhooks/adapter';
@@ -9,17 +10,7 @@ export function createSqliteWebhookDeliveries(options: { file: string; busyTimeo
   const db = new DatabaseSync(options.file, { timeout: options.busyTimeoutMs ?? 5000 });
   db.exec('PRAGMA journal_mode = WAL');
   migrateDeliveries(db);
-  const transaction = <T>(work: () => T): T => {
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = work();
-      db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      db.exec('ROLLBACK');
-      throw error;
-    }
-  };
+  const transaction = <T>(work: () => T): T => inWriteTransaction(db, work);
   /**
    * What is queued or asked for must survive a power loss: the fan-out's checkpoint moves once its
    * page is queued, and a redelivery or a replay was answered as accepted. Those commits are synced
@@ -209,9 +200,7 @@ export function createSqliteWebhookDeliveries(options: { file: string; busyTimeo
  * deliveries open.
  */
 export function rewriteSqliteDeliveryBodies(file: string, rewrite: (body: unknown) => unknown): number {
-  const db = new DatabaseSync(file);
-  try {
-    db.exec('PRAGMA secure_delete = ON');
+  return shredSqliteFile(file, (db) => {
     const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'webhook_deliveries'").get();
     if (!table) return 0;
     const rows = db.prepare('SELECT endpoint_id, event_id, body FROM webhook_deliveries').all() as {
@@ -220,14 +209,9 @@ export function rewriteSqliteDeliveryBodies(file: string, rewrite: (body: unknow
       body: string;
     }[];
     const update = db.prepare('UPDATE webhook_deliveries SET body = ? WHERE endpoint_id = ? AND event_id = ?');
-    db.exec('BEGIN IMMEDIATE');
-    for (const r of rows) update.run(JSON.stringify(rewrite(JSON.parse(r.body))), r.endpoint_id, r.event_id);
-    db.exec('COMMIT');
-    db.exec('VACUUM');
-    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    inWriteTransaction(db, () => {
+      for (const r of rows) update.run(JSON.stringify(rewrite(JSON.parse(r.body))), r.endpoint_id, r.event_id);
+    });
     return rows.length;
-  } finally {
-    if (db.isTransaction) db.exec('ROLLBACK');
-    db.close();
-  }
+  });
 }
