@@ -4,30 +4,12 @@
  * throw-away schema. Run: PARCEL_PG_URL=postgres://... node packages/eventstore-postgres/bench/postgresAppendThroughput.ts
  */
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import type { AppendRequest } from '@parcel-logistics/eventstore';
+import { pgTestUrl, tempSchema } from '@parcel-logistics/postgres/scratch';
 import { createPostgresEventStore } from '../src/postgres.ts';
 
 const concurrency = 200;
-const url = process.env.PARCEL_PG_URL;
-if (!url) throw new Error('PARCEL_PG_URL is not set: start PostgreSQL with `eval "$(bash infra/up.sh postgres)"`');
-
-/** A schema of this run's own (the bench imports no test code); `drop` removes it with everything in it. */
-function scratchSchema(url: string): { schema: string; drop: () => Promise<void> } {
-  const schema = `parcel_bench_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
-  return {
-    schema,
-    drop: async () => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
-}
+const url = pgTestUrl();
 
 const request = (): AppendRequest => ({
   streamName: `parcel-${randomUUID()}`,
@@ -48,7 +30,7 @@ async function measure(
   total: number,
   poolSize: number,
 ): Promise<number> {
-  const { schema, drop } = scratchSchema(url);
+  const { schema, drop } = tempSchema(url, 'parcel_bench');
   const store = await createPostgresEventStore({ connectionString: url, schema, poolSize });
   try {
     const started = performance.now();

@@ -2,7 +2,7 @@
 import { describe, it } from '@jest/globals';
 import { appendInGroups, observed } from '@parcel-logistics/eventstore/conformance';
 import { createPostgresEventStore } from './postgres.ts';
-import { pgTestUrl, tempSchema } from '../test/postgresTesting.ts';
+import { pgTestUrl, tempSchema } from '@parcel-logistics/postgres/scratch';
 
 describe('postgres onCommit', () => {
   it('each append call in one group, groups of more than one', async () => {

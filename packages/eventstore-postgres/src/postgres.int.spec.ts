@@ -1,6 +1,6 @@
 import { eventStoreConformance } from '@parcel-logistics/eventstore/conformance';
 import { createPostgresEventStore } from './postgres.ts';
-import { pgTestUrl, tempSchema } from '../test/postgresTesting.ts';
+import { pgTestUrl, tempSchema } from '@parcel-logistics/postgres/scratch';
 
 const url = pgTestUrl();
 

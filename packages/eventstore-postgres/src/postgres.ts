@@ -1,5 +1,5 @@
 /** Event store on PostgreSQL (the distributed wiring): one schema, shared by every process. */
-import pg from 'pg';
+import { openPostgresPool } from '@parcel-logistics/postgres';
 import { toRecorded } from '@parcel-logistics/eventstore/adapter';
 import type { EventRow } from '@parcel-logistics/eventstore/adapter';
 import {
@@ -49,19 +49,10 @@ const columns = `global_position::text, stream_name, revision::text, event_id, t
 
 export async function createPostgresEventStore(options: PostgresEventStoreOptions): Promise<EventStore> {
   const n = pgNames(options.schema ?? 'parcel');
-  const pool = new pg.Pool({
-    connectionString: options.connectionString,
-    max: options.poolSize ?? 10,
-    application_name: 'parcel-eventstore',
-  });
-  // An idle connection that dies is dropped by the pool; the next query opens a new one.
-  pool.on('error', () => undefined);
-  try {
-    await ensureSchema(pool, n);
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
+  const pool = await openPostgresPool(
+    { connectionString: options.connectionString, max: options.poolSize ?? 10, applicationName: 'parcel-eventstore' },
+    (pool) => ensureSchema(pool, n),
+  );
 
   const sql = {
     readStream: `SELECT ${columns} FROM ${n.events} AS e WHERE stream_name = $1 AND revision >= $2 ORDER BY e.revision`,

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { event, events, record, waitFor } from '@parcel-logistics/eventstore/conformance';
 import type { AppendRequest, EventStore } from '@parcel-logistics/eventstore';
 import { createPostgresEventStore, type PostgresEventStoreOptions } from './postgres.ts';
-import { pgTestUrl, tempSchema } from '../test/postgresTesting.ts';
+import { pgTestUrl, tempSchema } from '@parcel-logistics/postgres/scratch';
 
 const url = pgTestUrl();
 

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { createPostgresEventStore } from './postgres.ts';
 import { lookupSql } from './postgresAppend.ts';
 import { pgNames } from './postgresSchema.ts';
-import { pgTestUrl, tempSchema } from '../test/postgresTesting.ts';
+import { pgTestUrl, tempSchema } from '@parcel-logistics/postgres/scratch';
 
 const url = pgTestUrl();
 

@@ -1,6 +1,7 @@
 /** Names, advisory lock keys and the idempotent DDL of the PostgreSQL event store. */
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
+import { inTransaction } from '@parcel-logistics/postgres';
 
 export interface PgNames {
   schema: string;
@@ -84,13 +85,7 @@ $append$;`;
 
 /** CREATE ... IF NOT EXISTS still races in the catalog; the advisory lock lets concurrent starters take turns. */
 export async function ensureSchema(pool: Pool, n: PgNames): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${n.ddlLock}); ${ddl(n)} COMMIT;`);
-    client.release();
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    client.release(true);
-    throw error;
-  }
+  await inTransaction(pool, async (client) => {
+    await client.query(`SELECT pg_advisory_xact_lock(${n.ddlLock}); ${ddl(n)}`);
+  });
 }

@@ -1,12 +1,13 @@
 import { keyStoreConformance, testMasterKey } from './conformance.ts';
 import type { KeyStore } from './port.ts';
 import { createPostgresKeyStore } from './postgres.ts';
-import { pgTestUrl, tableBytes, tempSchema } from '../test/postgresTesting.ts';
+import { pgTestUrl, tempSchema } from '@parcel-logistics/postgres/scratch';
+import { tableBytes } from '../test/postgresTesting.ts';
 
 const url = pgTestUrl();
 
 keyStoreConformance('postgres', async () => {
-  const { schema, drop } = tempSchema(url);
+  const { schema, drop } = tempSchema(url, 'keys_test');
   const masterKey = testMasterKey();
   const opened: KeyStore[] = [];
   const open = async (key = masterKey) => {

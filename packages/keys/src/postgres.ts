@@ -7,7 +7,8 @@
  * until overwritten or expired: `shred()` runs VACUUM on the table, which is as far as SQL goes
  * (see the README for the operator's part).
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { inTransaction, openPostgresPool } from '@parcel-logistics/postgres';
 import { createHash } from 'node:crypto';
 import { checkParcelId, MASTER_KEY_ID, newDataKey, openDataKey } from './adapter.ts';
 import { WrongMasterKeyError } from './errors.ts';
@@ -45,19 +46,13 @@ export async function createPostgresKeyStore(options: PostgresKeyStoreOptions): 
   }
   const table = `"${schema}".data_keys`;
   const meta = `"${schema}".meta`;
-  const pool = new pg.Pool({
-    connectionString: options.connectionString,
-    max: options.poolSize ?? 4,
-    application_name: 'parcel-keys',
-  });
-  pool.on('error', () => undefined);
-  try {
-    await ensureSchema(pool, schema, table, meta);
-    await checkMasterKey(pool, meta, masterKey, schema);
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
+  const pool = await openPostgresPool(
+    { connectionString: options.connectionString, max: options.poolSize ?? 4, applicationName: 'parcel-keys' },
+    async (pool) => {
+      await ensureSchema(pool, schema, table, meta);
+      await checkMasterKey(pool, meta, masterKey, schema);
+    },
+  );
 
   const columns = `parcel_id, generation, wrapped, ${iso('created_at')} AS created_at, ${iso('erased_at')} AS erased_at`;
   const sql = {
@@ -85,24 +80,8 @@ export async function createPostgresKeyStore(options: PostgresKeyStoreOptions): 
     if (closing) throw new Error('key store is closed');
   };
 
-  /** Runs `work` in a transaction on one connection. */
-  const transaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      client.release();
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      client.release();
-      throw error;
-    }
-  };
-
   const renewErased = (parcelId: string) =>
-    transaction(async (client): Promise<CreateKeyResult> => {
+    inTransaction(pool, async (client): Promise<CreateKeyResult> => {
       const row = (await client.query<Row>(sql.lock, [parcelId])).rows[0];
       if (row?.wrapped)
         return { status: 'existing', key: openDataKey(masterKey, parcelId, row.generation, row.wrapped) };
@@ -149,7 +128,7 @@ export async function createPostgresKeyStore(options: PostgresKeyStoreOptions): 
       open();
       checkParcelId(parcelId);
       for (let attempt = 0; attempt < 5; attempt++) {
-        const result = await transaction(async (client): Promise<DestroyKeyResult | undefined> => {
+        const result = await inTransaction(pool, async (client): Promise<DestroyKeyResult | undefined> => {
           const row = (await client.query<Row>(sql.lock, [parcelId])).rows[0];
           if (row && !row.wrapped) return { status: 'already-erased', erasedAt: row.erased_at! };
           if (row) {
@@ -196,9 +175,8 @@ export async function createPostgresKeyStore(options: PostgresKeyStoreOptions): 
 
 async function ensureSchema(pool: pg.Pool, schema: string, table: string, meta: string): Promise<void> {
   const hash = createHash('sha256').update(schema).digest().readInt32BE(0);
-  const client = await pool.connect();
-  try {
-    await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${ddlLockClass}, ${hash});
+  await inTransaction(pool, async (client) => {
+    await client.query(`SELECT pg_advisory_xact_lock(${ddlLockClass}, ${hash});
       CREATE SCHEMA IF NOT EXISTS "${schema}";
       CREATE TABLE IF NOT EXISTS ${table} (
         parcel_id text COLLATE "C" PRIMARY KEY,
@@ -208,14 +186,8 @@ async function ensureSchema(pool: pg.Pool, schema: string, table: string, meta: 
         erased_at timestamptz,
         CHECK ((wrapped IS NULL) = (erased_at IS NOT NULL))
       );
-      CREATE TABLE IF NOT EXISTS ${meta} (name text PRIMARY KEY, value text NOT NULL);
-      COMMIT;`);
-    client.release();
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    client.release(true);
-    throw error;
-  }
+      CREATE TABLE IF NOT EXISTS ${meta} (name text PRIMARY KEY, value text NOT NULL);`);
+  });
 }
 
 async function checkMasterKey(pool: pg.Pool, meta: string, masterKey: MasterKey, schema: string): Promise<void> {

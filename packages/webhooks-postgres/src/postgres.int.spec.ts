@@ -11,7 +11,7 @@ import {
 import type { WebhookDeliveries, WebhookStore } from '@parcel-logistics/webhooks';
 import { createPostgresWebhookDeliveries } from './postgresDeliveries.ts';
 import { createPostgresWebhookStore } from './postgresStore.ts';
-import { pgTestUrl, tempSchema } from '../test/postgresTesting.ts';
+import { pgTestUrl, tempSchema } from '@parcel-logistics/postgres/scratch';
 
 const url = pgTestUrl();
 

@@ -9,7 +9,8 @@ import type { WebhookDeliveries } from '@parcel-logistics/webhooks';
 import { pendingOf } from '@parcel-logistics/webhooks/adapter';
 import type { MessageRow } from '@parcel-logistics/webhooks/adapter';
 import { deliveryLog, MESSAGE_COLUMNS } from './postgresDeliveryLog.ts';
-import { inTransaction, openPool } from './postgresSchema.ts';
+import { inTransaction } from '@parcel-logistics/postgres';
+import { openPool } from './postgresSchema.ts';
 import type { PostgresWebhooksOptions } from './postgresSchema.ts';
 
 export async function createPostgresWebhookDeliveries(options: PostgresWebhooksOptions): Promise<WebhookDeliveries> {

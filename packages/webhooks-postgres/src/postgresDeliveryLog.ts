@@ -6,7 +6,7 @@ import type pg from 'pg';
 import type { WebhookDeliveries } from '@parcel-logistics/webhooks';
 import { attemptOf, messageOf, replayOf } from '@parcel-logistics/webhooks/adapter';
 import type { AttemptRow, MessageRow, ReplayRow } from '@parcel-logistics/webhooks/adapter';
-import { inTransaction } from './postgresSchema.ts';
+import { inTransaction } from '@parcel-logistics/postgres';
 import type { WebhookTables } from './postgresSchema.ts';
 
 // Columns read as text: their aliases shadow the columns in ORDER BY, so every ORDER BY names the

@@ -4,7 +4,8 @@
  * Times are stored as Unix milliseconds, as in the SQLite adapter: no pg type parser is involved.
  */
 import { createHash } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { inTransaction, openPostgresPool } from '@parcel-logistics/postgres';
 
 export interface PostgresWebhooksOptions {
   connectionString: string;
@@ -117,36 +118,13 @@ export async function openPool(
   name: string,
 ): Promise<{ pool: pg.Pool; tables: WebhookTables }> {
   const tables = tablesOf(options.schema ?? 'parcel');
-  const pool = new pg.Pool({
-    connectionString: options.connectionString,
-    max: options.poolSize ?? 4,
-    application_name: name,
-  });
-  // An idle connection that dies is dropped by the pool; the next query opens a new one.
-  pool.on('error', () => undefined);
-  try {
-    await inTransaction(pool, async (client) => {
-      await client.query(`SELECT pg_advisory_xact_lock(${ddlLockClass}, ${schemaKey(tables.schema)})`);
-      await client.query(ddl(tables));
-    });
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
+  const pool = await openPostgresPool(
+    { connectionString: options.connectionString, max: options.poolSize ?? 4, applicationName: name },
+    (pool) =>
+      inTransaction(pool, async (client) => {
+        await client.query(`SELECT pg_advisory_xact_lock(${ddlLockClass}, ${schemaKey(tables.schema)})`);
+        await client.query(ddl(tables));
+      }),
+  );
   return { pool, tables };
-}
-
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    client.release();
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    client.release(true);
-    throw error;
-  }
 }

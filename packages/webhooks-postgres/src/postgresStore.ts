@@ -7,7 +7,8 @@
 import type { CreateOutcome, WebhookEndpoint, WebhookStore } from '@parcel-logistics/webhooks';
 import { endpointColumns, endpointOfRow } from '@parcel-logistics/webhooks/adapter';
 import type { EndpointRow } from '@parcel-logistics/webhooks/adapter';
-import { capLockClass, inTransaction, openPool, schemaKey } from './postgresSchema.ts';
+import { inTransaction } from '@parcel-logistics/postgres';
+import { capLockClass, openPool, schemaKey } from './postgresSchema.ts';
 import type { PostgresWebhooksOptions } from './postgresSchema.ts';
 
 const columnsOf = (e: WebhookEndpoint) => endpointColumns(e, (on) => on);

@@ -1,19 +1,24 @@
-/** Test support for the PostgreSQL webhook adapters: the database URL and a throw-away schema per fixture. */
+/**
+ * For tests and benches against PostgreSQL: the database URL they are given, and a throw-away
+ * schema per store or run.
+ */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 
+/** PARCEL_PG_URL, or an error that says how to start PostgreSQL. */
 export function pgTestUrl(): string {
   const url = process.env.PARCEL_PG_URL;
-  if (!url)
+  if (!url) {
     throw new Error(
       'PARCEL_PG_URL is not set: start PostgreSQL and export it with `eval "$(bash infra/up.sh postgres)"` (npm test does this)',
     );
+  }
   return url;
 }
 
-/** A schema name no other run uses; `drop` removes it with everything in it. */
-export function tempSchema(url: string): { schema: string; drop: () => Promise<void> } {
-  const schema = `webhooks_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+/** A schema name no other run uses, starting with `prefix`; `drop` removes it with everything in it. */
+export function tempSchema(url: string, prefix = 'parcel_test'): { schema: string; drop: () => Promise<void> } {
+  const schema = `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
   return {
     schema,
     drop: async () => {
