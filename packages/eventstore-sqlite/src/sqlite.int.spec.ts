@@ -1,7 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { DatabaseSync } from 'node:sqlite';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
@@ -9,41 +7,19 @@ import { eventStoreConformance } from '@parcel-logistics/eventstore/conformance'
 import { event, rejection } from '@parcel-logistics/eventstore/conformance';
 import { DuplicateEventIdError } from '@parcel-logistics/eventstore';
 import type { EventStore } from '@parcel-logistics/eventstore';
+import { storeInTempFile, tempFile } from '@parcel-logistics/sqlite/scratch';
 import { createSqliteEventStore, type SqliteEventStoreOptions } from './sqlite.ts';
 
 const quiet: Pick<SqliteEventStoreOptions, 'onHandlerError'> = { onHandlerError: () => undefined };
 
-async function tempFile(): Promise<{ file: string; remove: () => Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'parcel-eventstore-'));
-  return { file: join(dir, 'events.db'), remove: () => rm(dir, { recursive: true, force: true }) };
-}
-
 // Writes on the writer thread (the default for files).
-eventStoreConformance('sqlite file', async () => {
-  const { file, remove } = await tempFile();
-  const store = createSqliteEventStore({ file, ...quiet });
-  return {
-    store,
-    reopen: async () => createSqliteEventStore({ file, ...quiet }),
-    cleanup: async () => {
-      await store.close();
-      await remove();
-    },
-  };
-});
+eventStoreConformance('sqlite file', () =>
+  storeInTempFile('events.db', (file) => createSqliteEventStore({ file, ...quiet })),
+);
 
-eventStoreConformance('sqlite file, writes on the calling thread', async () => {
-  const { file, remove } = await tempFile();
-  const store = createSqliteEventStore({ file, writerThread: false, ...quiet });
-  return {
-    store,
-    reopen: async () => createSqliteEventStore({ file, writerThread: false, ...quiet }),
-    cleanup: async () => {
-      await store.close();
-      await remove();
-    },
-  };
-});
+eventStoreConformance('sqlite file, writes on the calling thread', () =>
+  storeInTempFile('events.db', (file) => createSqliteEventStore({ file, writerThread: false, ...quiet })),
+);
 
 eventStoreConformance('sqlite :memory:', async () => {
   const store = createSqliteEventStore({ file: ':memory:', ...quiet });
@@ -61,7 +37,7 @@ describe('sqlite writer thread', () => {
   };
 
   beforeEach(async () => {
-    ({ file, remove } = await tempFile());
+    ({ file, remove } = await tempFile('events.db'));
   });
   afterEach(async () => {
     await Promise.all(opened.splice(0).map((s) => s.close()));

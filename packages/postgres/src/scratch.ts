@@ -32,3 +32,20 @@ export function tempSchema(url: string, prefix = 'parcel_test'): { schema: strin
     },
   };
 }
+
+/** A store in a throw-away schema, as a conformance suite takes it: reopened on the same schema, dropped with it. */
+export async function storeInTempSchema<S extends { close(): Promise<void> }>(
+  url: string,
+  open: (schema: string) => Promise<S>,
+): Promise<{ store: S; reopen: () => Promise<S>; cleanup: () => Promise<void> }> {
+  const { schema, drop } = tempSchema(url);
+  const store = await open(schema);
+  return {
+    store,
+    reopen: () => open(schema),
+    cleanup: async () => {
+      await store.close();
+      await drop();
+    },
+  };
+}

@@ -4,22 +4,13 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from '@jest/globals';
 import { parcelView, projectionStoreConformance } from '@parcel-logistics/projections/conformance';
+import { storeInTempFile } from '@parcel-logistics/sqlite/scratch';
 import { byNumberSql, createSqliteProjectionStore, dueForErasureSql } from './sqlite.ts';
 import { idempotencySchema, idempotencySql } from './sqliteIdempotency.ts';
 
-projectionStoreConformance('sqlite file', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'parcel-projections-'));
-  const file = join(dir, 'projections.db');
-  const store = createSqliteProjectionStore({ file });
-  return {
-    store,
-    reopen: async () => createSqliteProjectionStore({ file }),
-    cleanup: async () => {
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-});
+projectionStoreConformance('sqlite file', () =>
+  storeInTempFile('projections.db', (file) => createSqliteProjectionStore({ file })),
+);
 
 projectionStoreConformance('sqlite :memory:', async () => {
   const store = createSqliteProjectionStore({ file: ':memory:' });

@@ -11,34 +11,19 @@ import {
 import type { WebhookDeliveries, WebhookStore } from '@parcel-logistics/webhooks';
 import { createPostgresWebhookDeliveries } from './postgresDeliveries.ts';
 import { createPostgresWebhookStore } from './postgresStore.ts';
-import { pgTestUrl, tempSchema } from '@parcel-logistics/postgres/scratch';
+import { pgTestUrl, storeInTempSchema, tempSchema } from '@parcel-logistics/postgres/scratch';
 
 const url = pgTestUrl();
 
-webhookStoreConformance('postgres', async () => {
-  const { schema, drop } = tempSchema(url);
-  const open = () => createPostgresWebhookStore({ connectionString: url, schema });
-  const store = await open();
-  return {
-    store,
-    reopen: open,
-    cleanup: async () => {
-      await store.close();
-      await drop();
-    },
-  };
-});
+webhookStoreConformance('postgres', () =>
+  storeInTempSchema(url, (schema) => createPostgresWebhookStore({ connectionString: url, schema })),
+);
 
 webhookDeliveriesConformance('postgres', async () => {
-  const { schema, drop } = tempSchema(url);
-  const deliveries = await createPostgresWebhookDeliveries({ connectionString: url, schema });
-  return {
-    deliveries,
-    cleanup: async () => {
-      await deliveries.close();
-      await drop();
-    },
-  };
+  const { store: deliveries, cleanup } = await storeInTempSchema(url, (schema) =>
+    createPostgresWebhookDeliveries({ connectionString: url, schema }),
+  );
+  return { deliveries, cleanup };
 });
 
 const opened: { close(): Promise<void> }[] = [];

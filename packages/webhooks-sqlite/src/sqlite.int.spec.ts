@@ -3,22 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { webhookDeliveriesConformance, webhookStoreConformance } from '@parcel-logistics/webhooks/conformance';
+import { storeInTempFile } from '@parcel-logistics/sqlite/scratch';
 import { createSqliteWebhookStore } from './sqlite.ts';
 import { createSqliteWebhookDeliveries } from './sqliteDeliveries.ts';
 
-webhookStoreConformance('sqlite file', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'parcel-webhooks-'));
-  const file = join(dir, 'webhooks.db');
-  const store = createSqliteWebhookStore({ file });
-  return {
-    store,
-    reopen: async () => createSqliteWebhookStore({ file }),
-    cleanup: async () => {
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-});
+webhookStoreConformance('sqlite file', () =>
+  storeInTempFile('webhooks.db', (file) => createSqliteWebhookStore({ file })),
+);
 
 webhookStoreConformance('sqlite :memory:', async () => {
   const store = createSqliteWebhookStore({ file: ':memory:' });
@@ -31,15 +22,10 @@ webhookDeliveriesConformance('sqlite :memory:', async () => {
 });
 
 webhookDeliveriesConformance('sqlite file', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'parcel-webhooks-'));
-  const deliveries = createSqliteWebhookDeliveries({ file: join(dir, 'webhooks.db') });
-  return {
-    deliveries,
-    cleanup: async () => {
-      await deliveries.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  const { store: deliveries, cleanup } = await storeInTempFile('webhooks.db', (file) =>
+    createSqliteWebhookDeliveries({ file }),
+  );
+  return { deliveries, cleanup };
 });
 
 test('a webhooks.db written before the delivery log is upgraded with its queued deliveries kept, in order', async () => {
