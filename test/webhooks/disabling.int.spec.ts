@@ -5,36 +5,23 @@
 import { clientB } from '../support/client.ts';
 import { eventually } from '../support/carriers.ts';
 import { orderBody } from '../support/orders.ts';
-import { startTestStack } from '../support/stack.ts';
-import type { TestStack } from '../support/stack.ts';
-import { startReceiver } from './support.ts';
-import type { Receiver } from './support.ts';
+import { useStackAndReceiver } from './support.ts';
 
-let stack: TestStack;
-let receiver: Receiver;
-beforeAll(async () => {
-  stack = await startTestStack({
-    PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on',
-    PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: '50,50,50,50,50,50,50,50,50,50,50,50,50,50,50,50,50,50,50,50',
-    PARCEL_WEBHOOK_DISABLE_AFTER_MS: '300',
-    PARCEL_WEBHOOK_POLL_MS: '20',
-  });
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  receiver?.stop();
-  await stack?.destroy();
+const t = useStackAndReceiver({
+  PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: '50,50,50,50,50,50,50,50,50,50,50,50,50,50,50,50,50,50,50,50',
+  PARCEL_WEBHOOK_DISABLE_AFTER_MS: '300',
+  PARCEL_WEBHOOK_POLL_MS: '20',
 });
 
 test('failing past the configured time disables the endpoint with its reason; enabling it again delivers what waited', async () => {
-  const b = clientB(stack);
+  const b = clientB(t.stack);
   const created = await b.post('webhook/create-endpoint', {
-    url: `${receiver.url}/flaky`,
+    url: `${t.receiver.url}/flaky`,
     event_types: ['ParcelRegistered'],
   });
   const id = created.body.data.endpoint_id as string;
   // The receiver refuses every attempt for now (503, retried).
-  await receiver.configure({ secrets: [created.body.data.secret], failFirst: 1000 });
+  await t.receiver.configure({ secrets: [created.body.data.secret], failFirst: 1000 });
   const tn = (await b.post('order/create-order', orderBody())).body.data.wmg_tracking_num as string;
 
   await eventually(
@@ -44,11 +31,12 @@ test('failing past the configured time disables the endpoint with its reason; en
   const disabled = (await b.get('webhook/get-endpoint', { endpoint_id: id })).body.data;
   expect(disabled.disabled_reason).toMatch(/^failing since \d{4}-\d\d-\d\dT[\d:.]+Z: HTTP 503$/);
 
-  await receiver.configure({ secrets: [created.body.data.secret], failFirst: 0 });
+  await t.receiver.configure({ secrets: [created.body.data.secret], failFirst: 0 });
   const enabled = await b.post('webhook/update-endpoint', { endpoint_id: id, enabled: true });
   expect(enabled.body.data).toMatchObject({ enabled: true, disabled_reason: '' });
   await eventually(
-    async () => expect((await receiver.received()).some((r) => r.body.trackingNumber === tn && r.verified)).toBe(true),
+    async () =>
+      expect((await t.receiver.received()).some((r) => r.body.trackingNumber === tn && r.verified)).toBe(true),
     10_000,
   );
 }, 30_000);

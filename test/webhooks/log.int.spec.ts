@@ -8,46 +8,27 @@
 import { clientB, DEMO, OTHER } from '../support/client.ts';
 import { eventually } from '../support/carriers.ts';
 import { orderBody } from '../support/orders.ts';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { startTestStack, TestClock } from '../support/stack.ts';
-import type { TestStack } from '../support/stack.ts';
-import { startReceiver } from './support.ts';
-import type { Receiver, Received } from './support.ts';
+import { useStackAndReceiver } from './support.ts';
+import type { Received } from './support.ts';
 
-let stack: TestStack;
-let receiver: Receiver;
-beforeAll(async () => {
-  // Delivery and the store run on real time; the gateway's clock starts at now, so a replay's `since` is within its cap.
-  const reuse = { dataDir: mkdtempSync(path.join(tmpdir(), 'parcel-test-')), clock: new TestClock(Date.now()) };
-  stack = await startTestStack(
-    {
-      PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on',
-      PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: '100,200,400',
-      PARCEL_WEBHOOK_POLL_MS: '20',
-    },
-    reuse,
-  );
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  receiver?.stop();
-  await stack?.destroy();
-});
+// Delivery and the store run on real time; the gateway's clock starts at now, so a replay's `since` is within its cap.
+const t = useStackAndReceiver(
+  { PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: '100,200,400', PARCEL_WEBHOOK_POLL_MS: '20' },
+  { realTime: true },
+);
 
 const SGT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+08:00$/;
-const b = () => clientB(stack);
+const b = () => clientB(t.stack);
 
 async function endpoint(url: string, eventTypes: string[], failFirst = 0): Promise<string> {
   const created = await b().post('webhook/create-endpoint', { url, event_types: eventTypes });
   expect(created.body.code).toBe(0);
-  if (url.startsWith(receiver.url)) await receiver.configure({ secrets: [created.body.data.secret], failFirst });
+  if (url.startsWith(t.receiver.url)) await t.receiver.configure({ secrets: [created.body.data.secret], failFirst });
   return created.body.data.endpoint_id as string;
 }
 
 async function order(account = DEMO): Promise<string> {
-  const reply = await clientB(stack, account).post('order/create-order', orderBody());
+  const reply = await clientB(t.stack, account).post('order/create-order', orderBody());
   expect(reply.body.code).toBe(0);
   return reply.body.data.wmg_tracking_num as string;
 }
@@ -65,10 +46,10 @@ const messages = async (endpointId: string) =>
     string,
     unknown
   >[];
-const onPath = async (p: string) => (await receiver.received()).filter((r) => r.path === p);
+const onPath = async (p: string) => (await t.receiver.received()).filter((r) => r.path === p);
 
 test('"every attempt recorded (time, HTTP status or none, duration, the first bytes of the answer)": 503 twice, then delivered', async () => {
-  const id = await endpoint(`${receiver.url}/log`, ['ParcelRegistered'], 2);
+  const id = await endpoint(`${t.receiver.url}/log`, ['ParcelRegistered'], 2);
   const tn = await order();
   await eventually(
     async () => expect((await onPath('/log')).some((r) => r.body.trackingNumber === tn)).toBe(true),
@@ -129,7 +110,7 @@ test('"plus the failure reason for network errors": a refused connection has no 
 }, 20_000);
 
 test('"Redeliver one message": the same webhook-id, a valid signature; a message still pending is not queued twice', async () => {
-  const id = await endpoint(`${receiver.url}/again`, ['ParcelRegistered']);
+  const id = await endpoint(`${t.receiver.url}/again`, ['ParcelRegistered']);
   const tn = await order();
   await eventually(
     async () => expect((await onPath('/again')).some((r) => r.body.trackingNumber === tn)).toBe(true),
@@ -166,7 +147,7 @@ test('"Redeliver one message": the same webhook-id, a valid signature; a message
 }, 20_000);
 
 test('"Replay since a time": exactly the account’s subscribed events recorded since then, again, in log order per parcel', async () => {
-  const id = await endpoint(`${receiver.url}/replay`, ['ParcelRegistered', 'ParcelCancelled']);
+  const id = await endpoint(`${t.receiver.url}/replay`, ['ParcelRegistered', 'ParcelCancelled']);
   const before = await order();
   await cancel(before);
   await eventually(
@@ -179,7 +160,7 @@ test('"Replay since a time": exactly the account’s subscribed events recorded 
   const after = [await order(), await order()];
   await cancel(after[0]!);
   const theirs = await order(OTHER);
-  await stack.caughtUp();
+  await t.stack.caughtUp();
   await eventually(async () => expect((await messages(id)).every((m) => m.state === 'delivered')).toBe(true), 10_000);
   await eventually(
     async () => expect((await onPath('/replay')).filter((r) => after.includes(r.body.trackingNumber))).toHaveLength(3),
@@ -214,6 +195,6 @@ test('"Replay since a time": exactly the account’s subscribed events recorded 
   const ofFirst = replayed.filter((r) => r.body.trackingNumber === after[0]).map((r) => r.body.type);
   expect(ofFirst).toEqual(['ParcelRegistered', 'ParcelCancelled']);
   // Nothing more comes: a replay is sent once.
-  await stack.caughtUp();
+  await t.stack.caughtUp();
   expect((await onPath('/replay')).length).toBe(sent.length + 3);
 }, 30_000);

@@ -4,46 +4,31 @@
  * of them, the delivery log (webhooks.db, WAL included) holds none, and the erasure reaches the
  * endpoint as `PersonalDataErased`, its parcel's events marked `erased` from then on.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { eventually, pushEvent, registeredParcel } from '../support/carriers.ts';
 import { clientB, DEMO } from '../support/client.ts';
-import { startTestStack, TestClock } from '../support/stack.ts';
-import type { TestStack } from '../support/stack.ts';
 import { markedDelivery, markedOrder, markers, needles, scanFiles } from '../personalData/markers.ts';
-import { startReceiver } from './support.ts';
-import type { Receiver } from './support.ts';
+import { useStackAndReceiver } from './support.ts';
 
-let stack: TestStack;
-let receiver: Receiver;
-beforeAll(async () => {
-  const reuse = { dataDir: mkdtempSync(path.join(tmpdir(), 'parcel-test-')), clock: new TestClock(Date.now()) };
-  stack = await startTestStack({ PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on', PARCEL_WEBHOOK_POLL_MS: '20' }, reuse);
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  receiver?.stop();
-  await stack?.destroy();
-});
+const t = useStackAndReceiver({ PARCEL_WEBHOOK_POLL_MS: '20' }, { realTime: true });
 
 test('no personal value in a webhook body or the delivery log; the erasure is an event of its own', async () => {
-  const created = await clientB(stack, DEMO).post('webhook/create-endpoint', {
-    url: `${receiver.url}/demo`,
+  const created = await clientB(t.stack, DEMO).post('webhook/create-endpoint', {
+    url: `${t.receiver.url}/demo`,
     event_types: ['ParcelRegistered', 'CarrierEventRecorded', 'PersonalDataErased'],
   });
   expect(created.body.code).toBe(0);
-  await receiver.configure({ secrets: [created.body.data.secret] });
+  await t.receiver.configure({ secrets: [created.body.data.secret] });
 
   const m = markers();
-  const { tn, partner } = await registeredParcel(stack, markedOrder(m));
-  expect((await pushEvent(stack, markedDelivery(m, partner))).status).toBe(200);
-  const mine = async () => (await receiver.received()).filter((r) => r.body.trackingNumber === tn);
+  const { tn, partner } = await registeredParcel(t.stack, markedOrder(m));
+  expect((await pushEvent(t.stack, markedDelivery(m, partner))).status).toBe(200);
+  const mine = async () => (await t.receiver.received()).filter((r) => r.body.trackingNumber === tn);
   await eventually(async () =>
     expect((await mine()).map((r) => r.body.type)).toEqual(['ParcelRegistered', 'CarrierEventRecorded']),
   );
-  const erased = await clientB(stack, DEMO).post('order/erase-personal-data', { tracking_nums: [tn] });
+  const erased = await clientB(t.stack, DEMO).post('order/erase-personal-data', { tracking_nums: [tn] });
   expect(erased.body.data.success).toEqual([tn]);
   await eventually(async () => expect((await mine()).map((r) => r.body.type)).toContain('PersonalDataErased'));
 
@@ -59,7 +44,7 @@ test('no personal value in a webhook body or the delivery log; the erasure is an
   const sent = JSON.stringify(got.map((r) => r.body));
   for (const value of Object.values(m)) expect(sent).not.toContain(value);
 
-  const db = new DatabaseSync(path.join(stack.dataDir, 'webhooks.db'), { readOnly: true });
+  const db = new DatabaseSync(path.join(t.stack.dataDir, 'webhooks.db'), { readOnly: true });
   let rows: { body: string }[];
   try {
     rows = db.prepare('SELECT body FROM webhook_deliveries').all() as unknown as { body: string }[];
@@ -68,6 +53,6 @@ test('no personal value in a webhook body or the delivery log; the erasure is an
   }
   expect(rows.filter((row) => row.body.includes(tn))).toHaveLength(3);
   for (const row of rows) for (const value of Object.values(m)) expect(row.body).not.toContain(value);
-  const hits = scanFiles(stack.dataDir, needles(Object.values(m))).filter((hit) => hit.startsWith('webhooks.db'));
+  const hits = scanFiles(t.stack.dataDir, needles(Object.values(m))).filter((hit) => hit.startsWith('webhooks.db'));
   expect(hits).toEqual([]);
 }, 60_000);

@@ -6,34 +6,21 @@
 import { clientB } from '../support/client.ts';
 import { eventually } from '../support/carriers.ts';
 import { orderBody } from '../support/orders.ts';
-import { startTestStack } from '../support/stack.ts';
-import type { TestStack } from '../support/stack.ts';
-import { startReceiver } from './support.ts';
-import type { Receiver } from './support.ts';
+import { useStackAndReceiver } from './support.ts';
 
-let stack: TestStack;
-let receiver: Receiver;
-beforeAll(async () => {
-  stack = await startTestStack({
-    PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on',
-    PARCEL_WEBHOOK_RETENTION_MS: '300',
-    PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: '3600000',
-    PARCEL_WEBHOOK_POLL_MS: '20',
-  });
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  receiver?.stop();
-  await stack?.destroy();
+const t = useStackAndReceiver({
+  PARCEL_WEBHOOK_RETENTION_MS: '300',
+  PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: '3600000',
+  PARCEL_WEBHOOK_POLL_MS: '20',
 });
 
 test('"Retention of the log": delivered messages and every attempt go after the retention time; a pending message stays', async () => {
-  const b = clientB(stack);
+  const b = clientB(t.stack);
   const live = await b.post('webhook/create-endpoint', {
-    url: `${receiver.url}/kept`,
+    url: `${t.receiver.url}/kept`,
     event_types: ['ParcelRegistered'],
   });
-  await receiver.configure({ secrets: [live.body.data.secret] });
+  await t.receiver.configure({ secrets: [live.body.data.secret] });
   const dead = await b.post('webhook/create-endpoint', {
     url: 'http://127.0.0.1:9/dead',
     event_types: ['ParcelRegistered'],
@@ -41,7 +28,7 @@ test('"Retention of the log": delivered messages and every attempt go after the 
   const [liveId, deadId] = [live.body.data.endpoint_id as string, dead.body.data.endpoint_id as string];
   const tn = (await b.post('order/create-order', orderBody())).body.data.wmg_tracking_num as string;
   await eventually(
-    async () => expect((await receiver.received()).some((r) => r.body.trackingNumber === tn)).toBe(true),
+    async () => expect((await t.receiver.received()).some((r) => r.body.trackingNumber === tn)).toBe(true),
     10_000,
   );
 

@@ -1,7 +1,11 @@
 /** Starts the webhook receiver (receiver.mjs) as a child process and talks to it. */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startTestStack, TestClock } from '../support/stack.ts';
+import type { TestStack } from '../support/stack.ts';
 
 export interface Received {
   path: string;
@@ -43,5 +47,42 @@ export async function startReceiver(): Promise<Receiver> {
       return (await (await fetch(`${url}/received`)).json()) as Received[];
     },
     stop: () => child.kill(),
+  };
+}
+
+/**
+ * A file's test stack and receiver: before its tests, a test stack that delivers to private
+ * addresses (the receiver's) with `env` besides, and a receiver; after them, both stopped.
+ * `realTime`: the stack's clock starts at now, for delivery and the store run on real time
+ * (receivers check webhook-timestamp; a replay's `since` is then within the gateway's cap).
+ */
+export function useStackAndReceiver(
+  env: Record<string, string>,
+  options: { realTime?: boolean } = {},
+): { readonly stack: TestStack; readonly receiver: Receiver } {
+  let stack: TestStack | undefined;
+  let receiver: Receiver | undefined;
+  beforeAll(async () => {
+    const reuse = options.realTime
+      ? { dataDir: mkdtempSync(path.join(tmpdir(), 'parcel-test-')), clock: new TestClock(Date.now()) }
+      : undefined;
+    stack = await startTestStack({ PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on', ...env }, reuse);
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    receiver?.stop();
+    await stack?.destroy();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the stack and receiver start before the tests (beforeAll)');
+    return value;
+  };
+  return {
+    get stack() {
+      return started(stack);
+    },
+    get receiver() {
+      return started(receiver);
+    },
   };
 }

@@ -3,44 +3,28 @@
  * The dispatcher's poll is set to ten minutes, far beyond the test's own time limit, so a webhook
  * that arrives here was sent because the fan-out woke the dispatcher, not because a poll found it.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { clientB, DEMO } from '../support/client.ts';
 import { eventually } from '../support/carriers.ts';
 import { orderBody } from '../support/orders.ts';
-import { startTestStack, TestClock } from '../support/stack.ts';
-import type { TestStack } from '../support/stack.ts';
-import { startReceiver } from './support.ts';
-import type { Receiver } from './support.ts';
+import { useStackAndReceiver } from './support.ts';
 
-let stack: TestStack;
-let receiver: Receiver;
-beforeAll(async () => {
-  const reuse = { dataDir: mkdtempSync(path.join(tmpdir(), 'parcel-test-')), clock: new TestClock(Date.now()) };
-  stack = await startTestStack({ PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on', PARCEL_WEBHOOK_POLL_MS: '600000' }, reuse);
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  receiver?.stop();
-  await stack?.destroy();
-});
+const t = useStackAndReceiver({ PARCEL_WEBHOOK_POLL_MS: '600000' }, { realTime: true });
 
 test('a parcel event queued by the fan-out goes out at once, with the dispatcher’s next poll ten minutes away', async () => {
-  const created = await clientB(stack, DEMO).post('webhook/create-endpoint', {
-    url: `${receiver.url}/wake`,
+  const created = await clientB(t.stack, DEMO).post('webhook/create-endpoint', {
+    url: `${t.receiver.url}/wake`,
     event_types: ['ParcelRegistered'],
   });
   expect(created.body.code).toBe(0);
-  await receiver.configure({ secrets: [created.body.data.secret] });
+  await t.receiver.configure({ secrets: [created.body.data.secret] });
   const numbers: string[] = [];
   for (let i = 0; i < 3; i++) {
-    const reply = await clientB(stack, DEMO).post('order/create-order', orderBody());
+    const reply = await clientB(t.stack, DEMO).post('order/create-order', orderBody());
     expect(reply.body.code).toBe(0);
     numbers.push(reply.body.data.wmg_tracking_num);
   }
   await eventually(async () => {
-    const got = await receiver.received();
+    const got = await t.receiver.received();
     expect(got.filter((r) => r.verified).map((r) => r.body.trackingNumber)).toEqual(numbers);
   }, 20_000);
 }, 60_000);
