@@ -2,15 +2,12 @@
 import type { Router } from 'express';
 import { B, check, CODE_SUCCESS, CustomTrackingNumQuery } from '@parcel-logistics/contracts';
 import { accountOf } from '../context.ts';
-import type { ProjectionStore } from '@parcel-logistics/projections';
-import type { Mounting } from '../context.ts';
 import { failB, sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
+import { type ParcelViewDeps } from '../parcelViews.ts';
 
 /** What get-barcode reaches: the parcel view. */
-export interface GettingBarcodeDeps extends Mounting {
-  projections: Pick<ProjectionStore, 'parcels'>;
-}
+export type GettingBarcodeDeps = ParcelViewDeps;
 
 export function gettingBarcode(router: Router, ctx: GettingBarcodeDeps): void {
   mount(router, ctx, 'getBarcode', async (req, res) => {

@@ -2,15 +2,12 @@
 import type { Router } from 'express';
 import { A, check, CODE_FAILURE, CODE_SUCCESS, TrackingNumberRequest } from '@parcel-logistics/contracts';
 import { accountOf } from '../context.ts';
-import type { ProjectionStore } from '@parcel-logistics/projections';
-import type { Mounting } from '../context.ts';
 import { sendA } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
+import { type ParcelViewDeps } from '../parcelViews.ts';
 
 /** What look-up-tracking-number reaches: the parcel view. */
-export interface LookingUpTrackingNumberDeps extends Mounting {
-  projections: Pick<ProjectionStore, 'parcels'>;
-}
+export type LookingUpTrackingNumberDeps = ParcelViewDeps;
 
 export function lookingUpTrackingNumber(router: Router, ctx: LookingUpTrackingNumberDeps): void {
   mount(router, ctx, 'lookUpTrackingNumber', async (req, res) => {

@@ -11,16 +11,13 @@ import {
 } from '@parcel-logistics/contracts';
 import type { MultiStatusResult } from '@parcel-logistics/contracts/api';
 import { accountOf } from '../context.ts';
-import type { ProjectionStore } from '@parcel-logistics/projections';
-import type { Mounting } from '../context.ts';
 import { failB, sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
+import { lookUpEach, type ParcelViewDeps } from '../parcelViews.ts';
 import { statusRecordB } from '../statusRecords.ts';
 
 /** What query-status reaches: the parcel view. */
-export interface QueryingStatusDeps extends Mounting {
-  projections: Pick<ProjectionStore, 'parcels'>;
-}
+export type QueryingStatusDeps = ParcelViewDeps;
 
 export function queryingStatus(router: Router, ctx: QueryingStatusDeps): void {
   mount(router, ctx, 'queryStatus', async (req, res) => {
@@ -35,14 +32,14 @@ export function queryingStatus(router: Router, ctx: QueryingStatusDeps): void {
   mount(router, ctx, 'queryMultiStatus', async (req, res) => {
     const body = check(QueryMultiStatusRequest, req.body);
     if (!body.ok) return failB(res, body.message);
-    const numbers = body.value.tracking_nums;
-    const found = await ctx.projections.parcels.getManyForClient(accountOf(res).clientId, numbers);
-    const data: MultiStatusResult = { success: [], errors: [] };
-    for (const n of numbers) {
-      const view = found.get(n);
-      if (view) data.success.push(statusRecordB(view));
-      else data.errors.push({ tracking_number: n, remarks: Remarks.noRecord });
-    }
+    const { records, errors } = await lookUpEach(
+      ctx,
+      accountOf(res).clientId,
+      body.value.tracking_nums,
+      statusRecordB,
+      (n, remarks) => ({ tracking_number: n, remarks }),
+    );
+    const data: MultiStatusResult = { success: records, errors };
     sendB(res, CODE_SUCCESS, B.success, data);
   });
 }
