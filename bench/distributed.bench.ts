@@ -21,7 +21,7 @@
  * for comparison. The bus alone on the same broker: packages/bus-kafka/bench/requestReply.ts.
  * Run: `npm run bench`.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
@@ -40,6 +40,7 @@ import {
   stopProcess,
   subscriptionsCaughtUp,
   waitForHttp,
+  writeResults,
 } from './support.ts';
 import type { CheckpointLag, Row } from './support.ts';
 
@@ -241,17 +242,7 @@ async function main() {
         `(bar <= 3 ms, aim <= 2 ms; the embedded stack, at full speed: ${embeddedCpuMsPerOrder} ms, so ${summary.cpuPerOrderOfEmbeddedPct}% of it); ` +
         `idle, the stack uses ${whole.idleCpuMsPerS} ms of CPU per second (bar <= 30, aim <= 15)`,
     );
-    mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-    const out = path.join(root, 'bench/results/distributed.json');
-    writeFileSync(
-      out,
-      JSON.stringify(
-        { at: new Date().toISOString(), node: process.version, connections, duration, rows, summary },
-        null,
-        2,
-      ),
-    );
-    console.log(`wrote ${out}`);
+    writeResults('distributed', { connections, duration, rows, summary });
   } finally {
     await cluster.stop();
   }

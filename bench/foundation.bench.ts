@@ -19,14 +19,14 @@
  * process's CPU per request (`server cpu ms/req`), the steadier of the two on a shared machine.
  * Run: `npm run bench` (BENCH_DURATION_S, BENCH_ORDERS, BENCH_BASELINE_REF, BENCH_ROUNDS).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
 import { exportCommit } from './baseline.ts';
 import { orderJson, signed } from './orders.ts';
-import { load, printTable, rssMb, startProcess, stopProcess, waitForHttp } from './support.ts';
+import { load, printTable, rssMb, startProcess, stopProcess, waitForHttp, writeResults } from './support.ts';
 import { aloneTurn, crudTurn, embeddedTurn, turns } from './turns.ts';
 import type { Turn } from './turns.ts';
 import type { Row } from './support.ts';
@@ -250,17 +250,7 @@ async function main() {
           ? `; ${baseline.commit} ${rpsOf(before)} req/s and ${cpuOf(before)} ms (this tree ${summary.againstBaseline!.rpsChangePct}% and ${summary.againstBaseline!.cpuPerRequestChangePct}% against it)`
           : ''),
     );
-    mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-    const out = path.join(root, 'bench/results/foundation.json');
-    writeFileSync(
-      out,
-      JSON.stringify(
-        { at: new Date().toISOString(), node: process.version, connections, duration, rows, summary },
-        null,
-        2,
-      ),
-    );
-    console.log(`wrote ${out}`);
+    writeResults('foundation', { connections, duration, rows, summary });
   } finally {
     await stopProcess(server);
     await stopProcess(sandbox);

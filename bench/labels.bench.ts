@@ -18,23 +18,22 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { StoredParcelView } from '../packages/contracts/src/index.ts';
-import { signature } from '@parcel-logistics/gateway';
 import { loadSettings } from '../packages/config/src/index.ts';
 import { loadReferenceData } from '../packages/reference-data/src/index.ts';
 import { startEmbedded } from '../services/embedded/src/index.ts';
-import { jpNonLatin, view } from './parcelViews.ts';
+import { item, jpNonLatin, view } from './parcelViews.ts';
+import { signed } from './orders.ts';
 import { createLabelRenderer } from '../services/label/src/index.ts';
 import type { LabelRenderer } from '../services/label/src/index.ts';
-import { load, percentile } from './support.ts';
+import { load, percentile, writeResults } from './support.ts';
 
 const duration = Number(process.env.BENCH_DURATION_S ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
-const root = path.resolve(import.meta.dirname, '..');
 
 type Format = 'CN23 PDF' | '100x150 PDF' | 'HTML' | 'ZPL';
 /** Renders per second, the targets (the 100 x 150 mm PDF's "on one core"). */
@@ -221,16 +220,6 @@ async function serve(dataDir: string): Promise<void> {
   });
 }
 
-function signed(): Record<string, string> {
-  const seed = String(Date.now());
-  return {
-    'content-type': 'application/json',
-    'x-auth-name': 'demo',
-    'x-auth-seed': seed,
-    'x-auth-token': signature('demo', 'demo-secret', seed),
-  };
-}
-
 /** utime + stime of a process, in seconds. */
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -272,18 +261,7 @@ async function overHttp(): Promise<Result[]> {
       service_type: 'LMD',
       cash: 25.5,
       cash_currency: 'SGD',
-      item: [
-        {
-          description: 'Cotton T-shirt',
-          unitPrice: 12.5,
-          quantity: 2,
-          weight: 0.4,
-          currency: 'SGD',
-          totalValue: 25,
-          countryOfOrigin: 'CN',
-          itemHSCode: '610910',
-        },
-      ],
+      item: [item()],
     };
     const created = (await (
       await fetch(`${url}/v1/openapi/order/create-order`, {
@@ -413,26 +391,14 @@ async function main(): Promise<void> {
       `${format}: fresh parcels ${r.perSecond}/s, ${r.cpuMsPerRender} ms CPU each (target ${TARGETS[format]}/s: ${r.perSecond >= TARGETS[format] ? 'met' : 'MISSED'})`,
     );
   }
-  mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-  const out = path.join(root, 'bench/results/labels.json');
-  writeFileSync(
-    out,
-    JSON.stringify(
-      {
-        at: new Date().toISOString(),
-        node: process.version,
-        cores: availableParallelism(),
-        durationS: duration,
-        connections,
-        rendererStartMs: startMs,
-        targets: TARGETS,
-        rows,
-      },
-      null,
-      2,
-    ),
-  );
-  console.log(`wrote ${out}`);
+  writeResults('labels', {
+    cores: availableParallelism(),
+    durationS: duration,
+    connections,
+    rendererStartMs: startMs,
+    targets: TARGETS,
+    rows,
+  });
 }
 
 if (process.argv[2] === '--serve')

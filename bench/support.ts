@@ -1,8 +1,9 @@
 /** Shared pieces of the benchmarks: child servers, autocannon runs, result tables. */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import autocannon from 'autocannon';
@@ -19,6 +20,15 @@ export interface Row {
   cpu: number;
   /** Where measured: the server process's own CPU time per request answered, in ms. */
   serverCpuMsPerRequest?: number;
+}
+
+/** Writes a benchmark's results to bench/results/<name>.json, stamped with the time and Node's version, and says where. */
+export function writeResults(name: string, results: Record<string, unknown>): void {
+  const dir = path.join(import.meta.dirname, 'results');
+  mkdirSync(dir, { recursive: true });
+  const out = path.join(dir, `${name}.json`);
+  writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), node: process.version, ...results }, null, 2));
+  console.log(`wrote ${out}`);
 }
 
 /** `value` rounded to `places` decimals. */

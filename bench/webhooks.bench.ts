@@ -14,12 +14,12 @@
  * (bench/webhooksDistributed.ts), which needs infra/up.sh's servers (`npm run bench` starts them).
  * Run: `node bench/webhooks.bench.ts` (or `npm run bench`); writes bench/results/webhooks.json.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { processCpuMs } from './processCpu.ts';
 import { median } from './turns.ts';
-import { printColumns, startProcess, stopProcess, waitForHttp } from './support.ts';
+import { printColumns, startProcess, stopProcess, waitForHttp, writeResults } from './support.ts';
 import { measureDelivery, startReceiver } from './webhookLoad.ts';
 import { distributedWiring } from './webhooksDistributed.ts';
 import type { DeliveryFigures } from './webhookLoad.ts';
@@ -122,13 +122,7 @@ async function main() {
       ].map(String),
     ),
   );
-  mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-  const out = path.join(root, 'bench/results/webhooks.json');
-  writeFileSync(
-    out,
-    JSON.stringify({ at: new Date().toISOString(), node: process.version, rounds, results, medians }, null, 2),
-  );
-  console.log(`wrote ${out}`);
+  writeResults('webhooks', { rounds, results, medians });
 }
 
 await main();
