@@ -29,14 +29,14 @@ import { requireInfra, runStack } from '@parcel-logistics/stack';
 import { cpuBetween, machineBusyMs, processCpuMs, readCpu } from './processCpu.ts';
 import { openLoop } from './openLoop.ts';
 import { costs, printCosts, stackProcesses, warnIncomplete } from './stackCpu.ts';
-import { orderJson, signed } from './orders.ts';
+import { orderJson, signed, tokenAndParcels } from './orders.ts';
 import {
   load,
   postgresCheckpointLag,
   printTable,
   round,
   sqliteCheckpointLag,
-  startProcess,
+  startNpmStart,
   stopProcess,
   subscriptionsCaughtUp,
   waitForHttp,
@@ -52,7 +52,6 @@ const fixedRate = Number(process.env.BENCH_FIXED_RATE ?? 300);
 const fixedS = Number(process.env.BENCH_FIXED_S ?? 30);
 /** The stack with no load after the drain, seconds. */
 const IDLE_S = 10;
-const root = path.resolve(import.meta.dirname, '..');
 
 const createOrder: autocannon.Request = {
   method: 'POST',
@@ -61,20 +60,7 @@ const createOrder: autocannon.Request = {
 };
 
 async function a1Thousand(url: string): Promise<autocannon.Options> {
-  const tokenReply = await fetch(`${url}/api/auth/token`, {
-    method: 'POST',
-    body: JSON.stringify({ ApiName: 'demo', ApiKey: 'demo-secret' }),
-  });
-  const token = ((await tokenReply.json()) as { Data: { AccessToken: string } }).Data.AccessToken;
-  const numbers: string[] = [];
-  while (numbers.length < 1000) {
-    const r = await fetch(`${url}/v1/openapi/order/create-order`, {
-      method: 'POST',
-      headers: signed(),
-      body: orderJson('D'),
-    });
-    numbers.push(((await r.json()) as { data: { wmg_tracking_num: string } }).data.wmg_tracking_num);
-  }
+  const { token, numbers } = await tokenAndParcels(url, 'D');
   return {
     url: `${url}/api/status/lookup`,
     method: 'POST',
@@ -112,18 +98,7 @@ async function settle(
 async function main() {
   const rows: Row[] = [];
   const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-bench-'));
-  const embedded = startProcess(
-    [path.join(root, 'scripts/start.sh')],
-    {
-      PORT: '18180',
-      HOST: '127.0.0.1',
-      PARCEL_DATA_DIR: dataDir,
-      PARCEL_RATE_LIMIT_RPS: '0',
-      LOG_LEVEL: 'warn',
-      PARCEL_SANDBOX_PORT: '18189',
-    },
-    'bash',
-  );
+  const embedded = startNpmStart(dataDir, { PORT: '18180', PARCEL_SANDBOX_PORT: '18189' });
   const embeddedUrl = 'http://127.0.0.1:18180';
   let embeddedCreate: Row;
   let embeddedA1: Row;

@@ -25,8 +25,17 @@ import path from 'node:path';
 import type autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
 import { exportCommit } from './baseline.ts';
-import { orderJson, signed } from './orders.ts';
-import { load, printTable, rssMb, startProcess, stopProcess, waitForHttp, writeResults } from './support.ts';
+import { orderJson, signed, tokenAndParcels } from './orders.ts';
+import {
+  load,
+  printTable,
+  rssMb,
+  startNpmStart,
+  startProcess,
+  stopProcess,
+  waitForHttp,
+  writeResults,
+} from './support.ts';
 import { aloneTurn, crudTurn, embeddedTurn, turns } from './turns.ts';
 import type { Turn } from './turns.ts';
 import type { Row } from './support.ts';
@@ -92,36 +101,12 @@ async function main() {
     PARCEL_CARRIER_CALLBACK_URL: url,
   });
   // Exactly what `npm start` runs (scripts/start.sh execs node, so the pid is the server's).
-  const server = startProcess(
-    [path.join(root, 'scripts/start.sh')],
-    {
-      PORT: port,
-      HOST: '127.0.0.1',
-      PARCEL_DATA_DIR: dataDir,
-      PARCEL_RATE_LIMIT_RPS: '0',
-      LOG_LEVEL: 'warn',
-      PARCEL_LMX_URL: 'http://127.0.0.1:18089',
-    },
-    'bash',
-  );
+  const server = startNpmStart(dataDir, { PORT: port, PARCEL_LMX_URL: 'http://127.0.0.1:18089' });
   try {
     await waitForHttp(`${url}/healthz`);
     await waitForHttp('http://127.0.0.1:18089/healthz');
 
-    const tokenReply = await fetch(`${url}/api/auth/token`, {
-      method: 'POST',
-      body: JSON.stringify({ ApiName: 'demo', ApiKey: 'demo-secret' }),
-    });
-    const token = ((await tokenReply.json()) as { Data: { AccessToken: string } }).Data.AccessToken;
-    const tracking: string[] = [];
-    while (tracking.length < 1000) {
-      const r = await fetch(`${url}/v1/openapi/order/create-order`, {
-        method: 'POST',
-        headers: signed(),
-        body: orderJson(),
-      });
-      tracking.push(((await r.json()) as { data: { wmg_tracking_num: string } }).data.wmg_tracking_num);
-    }
+    const { token, numbers: tracking } = await tokenAndParcels(url);
     for (const n of [1, 100, 1000]) {
       const body = JSON.stringify({ TrackingNumber: tracking.slice(0, n) });
       rows.push(

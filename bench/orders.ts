@@ -32,3 +32,26 @@ export function orderJson(prefix = 'B'): string {
     item: [{ description: 'Book', unitPrice: 24.95, quantity: 2, weight: 0.6, currency: 'SGD', totalValue: 49.9 }],
   });
 }
+
+/** An interface A token of the demo account, and `count` parcels created one after another on the stack at `url`. */
+export async function tokenAndParcels(
+  url: string,
+  prefix?: string,
+  count = 1000,
+): Promise<{ token: string; numbers: string[] }> {
+  const tokenReply = await fetch(`${url}/api/auth/token`, {
+    method: 'POST',
+    body: JSON.stringify({ ApiName: 'demo', ApiKey: 'demo-secret' }),
+  });
+  const token = ((await tokenReply.json()) as { Data: { AccessToken: string } }).Data.AccessToken;
+  const numbers: string[] = [];
+  while (numbers.length < count) {
+    const r = await fetch(`${url}/v1/openapi/order/create-order`, {
+      method: 'POST',
+      headers: signed(),
+      body: orderJson(prefix),
+    });
+    numbers.push(((await r.json()) as { data: { wmg_tracking_num: string } }).data.wmg_tracking_num);
+  }
+  return { token, numbers };
+}

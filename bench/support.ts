@@ -60,6 +60,18 @@ export function startProcess(args: string[], env: Record<string, string>, comman
   return child;
 }
 
+/**
+ * `npm start` on `dataDir` (scripts/start.sh execs node, so the child's pid is the server's), on
+ * 127.0.0.1, the rate limiter never limiting, logging warnings only; `env` sets the port and the rest.
+ */
+export function startNpmStart(dataDir: string, env: Record<string, string>): ChildProcess {
+  return startProcess(
+    [path.join(import.meta.dirname, '../scripts/start.sh')],
+    { HOST: '127.0.0.1', PARCEL_DATA_DIR: dataDir, PARCEL_RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn', ...env },
+    'bash',
+  );
+}
+
 export async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));

@@ -19,12 +19,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { processCpuMs } from './processCpu.ts';
 import { median } from './turns.ts';
-import { printColumns, startProcess, stopProcess, waitForHttp, writeResults } from './support.ts';
+import { printColumns, startNpmStart, stopProcess, waitForHttp, writeResults } from './support.ts';
 import { measureDelivery, startReceiver } from './webhookLoad.ts';
 import { distributedWiring } from './webhooksDistributed.ts';
 import type { DeliveryFigures } from './webhookLoad.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 /**
  * The receiver listens on loopback. A retry a second after each failure (the default waits 5 s,
@@ -40,19 +39,7 @@ async function embedded(
   receiver: Awaited<ReturnType<typeof startReceiver>>,
 ): Promise<DeliveryFigures> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-bench-webhooks-'));
-  const server = startProcess(
-    [path.join(root, 'scripts/start.sh')],
-    {
-      PORT: '18280',
-      HOST: '127.0.0.1',
-      PARCEL_DATA_DIR: dataDir,
-      PARCEL_RATE_LIMIT_RPS: '0',
-      LOG_LEVEL: 'warn',
-      PARCEL_SANDBOX_PORT: '18289',
-      ...webhookEnv,
-    },
-    'bash',
-  );
+  const server = startNpmStart(dataDir, { PORT: '18280', PARCEL_SANDBOX_PORT: '18289', ...webhookEnv });
   try {
     const url = 'http://127.0.0.1:18280';
     await waitForHttp(`${url}/healthz`, 120_000);
