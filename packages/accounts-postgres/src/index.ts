@@ -5,7 +5,8 @@
  * so changes are serialised and the version a reader polls grows with each.
  */
 import { createHash } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { inTransaction, openPostgresPool } from '@parcel-logistics/postgres';
 import type { AccountRecord, AccountStore, AuditEntry } from '@parcel-logistics/accounts';
 
 export interface PostgresAccountsOptions {
@@ -43,17 +44,13 @@ export async function createPostgresAccountStore(options: PostgresAccountsOption
     audit: `"${schema}".account_audit`,
     meta: `"${schema}".account_meta`,
   };
-  const pool = new pg.Pool({
-    connectionString: options.connectionString,
-    max: options.poolSize ?? 2,
-    application_name: 'parcel-accounts',
-  });
-  pool.on('error', () => undefined);
   const schemaKey = createHash('sha256').update(schema).digest().readInt32BE(0);
-  try {
-    await inTransaction(pool, async (client) => {
-      await client.query(`SELECT pg_advisory_xact_lock(${ddlLockClass}, ${schemaKey})`);
-      await client.query(`
+  const pool = await openPostgresPool(
+    { connectionString: options.connectionString, max: options.poolSize ?? 2, applicationName: 'parcel-accounts' },
+    (pool) =>
+      inTransaction(pool, async (client) => {
+        await client.query(`SELECT pg_advisory_xact_lock(${ddlLockClass}, ${schemaKey})`);
+        await client.query(`
 CREATE SCHEMA IF NOT EXISTS "${schema}";
 CREATE TABLE IF NOT EXISTS ${t.accounts} (
   api_name text PRIMARY KEY,
@@ -72,11 +69,8 @@ CREATE TABLE IF NOT EXISTS ${t.audit} (
 );
 CREATE TABLE IF NOT EXISTS ${t.meta} (name text PRIMARY KEY, value bigint NOT NULL);
 INSERT INTO ${t.meta} (name, value) VALUES ('version', 0), ('seeded', 0) ON CONFLICT DO NOTHING;`);
-    });
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
+      }),
+  );
 
   const sql = {
     version: `SELECT value::text FROM ${t.meta} WHERE name = 'version'`,
@@ -178,18 +172,3 @@ INSERT INTO ${t.meta} (name, value) VALUES ('version', 0), ('seeded', 0) ON CONF
 }
 
 class Rollback extends Error {}
-
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    client.release();
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    client.release(true);
-    throw error;
-  }
-}

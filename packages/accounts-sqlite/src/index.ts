@@ -4,6 +4,7 @@
  * audit entry and the version's step are one transaction.
  */
 import { DatabaseSync } from 'node:sqlite';
+import { inWriteTransaction } from '@parcel-logistics/sqlite';
 import type { AccountRecord, AccountStore, AuditEntry } from '@parcel-logistics/accounts';
 
 const schema = `
@@ -117,14 +118,9 @@ export function createSqliteAccountStore(options: { file: string; busyTimeoutMs?
       });
     },
     async touch(uses) {
-      db.exec('BEGIN IMMEDIATE');
-      try {
+      inWriteTransaction(db, () => {
         for (const [keyId, at] of uses) q.touch.run(keyId, at);
-        db.exec('COMMIT');
-      } catch (error) {
-        if (db.isTransaction) db.exec('ROLLBACK');
-        throw error;
-      }
+      });
     },
     async lastUsed(keyIds) {
       const found = new Map<string, string>();
