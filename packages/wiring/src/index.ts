@@ -1,2 +1,3 @@
 export * from './distributed.ts';
 export * from './process.ts';
+export * from './serviceProcess.ts';

@@ -1,49 +1,21 @@
 /** Distributed composition root of the order service: Kafka bus, event store, MongoDB projections, the LMX carrier over HTTP. */
-import pino from 'pino';
 import { keyedIds, personalDataShredder, randomIds } from '@parcel-logistics/application';
 import { createLmxClient, lmxCarrierClients } from '@parcel-logistics/carriers';
-import { loadSettings, SettingsError } from '@parcel-logistics/config';
+import { SettingsError } from '@parcel-logistics/config';
 import { systemClock } from '@parcel-logistics/domain';
 import { loadReferenceData } from '@parcel-logistics/reference-data';
-import {
-  createMetrics,
-  instrumentParcelStreams,
-  loggerOptions,
-  startTelemetry,
-  watchRegistrationBacklog,
-} from '@parcel-logistics/telemetry';
-import {
-  connectAccounts,
-  connectBus,
-  connectEventStore,
-  connectProjections,
-  runService,
-} from '@parcel-logistics/wiring';
+import { watchRegistrationBacklog } from '@parcel-logistics/telemetry';
+import { connectAccounts, connectParcelStreams, runService, startServiceProcess } from '@parcel-logistics/wiring';
 import { createOrderService, REGISTRATION_SUBSCRIPTION, retentionSettingsOf } from './index.ts';
 
-const telemetry = startTelemetry({ serviceName: 'parcel-order' });
-
-const settings = loadSettings(process.env, 'order');
-const { distributed } = settings;
+const { telemetry, settings, distributed, log, metrics } = startServiceProcess('order');
 if (!settings.carriers.lmxUrl) throw new SettingsError('PARCEL_LMX_URL is required by the order service');
-const log = pino(
-  loggerOptions({ level: settings.logLevel, base: { service: 'order', instance: distributed.instanceId } }),
-);
-const metrics = createMetrics();
 watchRegistrationBacklog(metrics, REGISTRATION_SUBSCRIPTION);
-const [kafka, store, projections, accounts] = await Promise.all([
-  connectBus(distributed, log),
-  connectEventStore(settings, log, { onCommit: metrics.onCommit, sealFormerEvents: true }),
-  connectProjections(distributed),
+const [{ store, projections, bus, eventStore, projector }, accounts] = await Promise.all([
+  connectParcelStreams(settings, log, metrics, { sealFormerEvents: true }),
   // The accounts' own retention, for the sweep.
   connectAccounts(settings, log, { keys: false }),
 ]);
-const { bus, eventStore, projector } = instrumentParcelStreams(metrics, {
-  bus: kafka,
-  system: 'kafka',
-  eventStore: store,
-  views: projections.parcels,
-});
 const ref = loadReferenceData(settings.referenceDir);
 const lmx = createLmxClient({ baseUrl: settings.carriers.lmxUrl });
 const service = createOrderService({

@@ -1,32 +1,12 @@
 /** Distributed composition root of the tracking service: Kafka bus, event store, MongoDB projections. */
-import pino from 'pino';
 import { randomIds } from '@parcel-logistics/application';
-import { loadSettings } from '@parcel-logistics/config';
 import { systemClock } from '@parcel-logistics/domain';
 import { loadReferenceData } from '@parcel-logistics/reference-data';
-import { createMetrics, instrumentParcelStreams, loggerOptions, startTelemetry } from '@parcel-logistics/telemetry';
-import { connectBus, connectEventStore, connectProjections, runService } from '@parcel-logistics/wiring';
+import { connectParcelStreams, runService, startServiceProcess } from '@parcel-logistics/wiring';
 import { createTrackingService } from './index.ts';
 
-const telemetry = startTelemetry({ serviceName: 'parcel-tracking' });
-
-const settings = loadSettings(process.env, 'tracking');
-const { distributed } = settings;
-const log = pino(
-  loggerOptions({ level: settings.logLevel, base: { service: 'tracking', instance: distributed.instanceId } }),
-);
-const metrics = createMetrics();
-const [kafka, store, projections] = await Promise.all([
-  connectBus(distributed, log),
-  connectEventStore(settings, log, { onCommit: metrics.onCommit }),
-  connectProjections(distributed),
-]);
-const { bus, eventStore, projector } = instrumentParcelStreams(metrics, {
-  bus: kafka,
-  system: 'kafka',
-  eventStore: store,
-  views: projections.parcels,
-});
+const { telemetry, settings, distributed, log, metrics } = startServiceProcess('tracking');
+const { projections, bus, eventStore, projector } = await connectParcelStreams(settings, log, metrics);
 const service = createTrackingService({
   eventStore,
   projector,

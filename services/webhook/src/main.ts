@@ -4,21 +4,18 @@
  * PostgreSQL (shared by every instance through leases per endpoint), health on HEALTH_PORT.
  * Run as many instances as needed.
  */
-import pino from 'pino';
-import { loadSettings } from '@parcel-logistics/config';
 import { systemClock } from '@parcel-logistics/domain';
-import { createMetrics, instrumentEventStore, loggerOptions, startTelemetry } from '@parcel-logistics/telemetry';
-import { connectAccounts, connectEventStore, connectWebhooks, runService } from '@parcel-logistics/wiring';
+import { instrumentEventStore } from '@parcel-logistics/telemetry';
+import {
+  connectAccounts,
+  connectEventStore,
+  connectWebhooks,
+  runService,
+  startServiceProcess,
+} from '@parcel-logistics/wiring';
 import { createWebhookService } from './index.ts';
 
-const telemetry = startTelemetry({ serviceName: 'parcel-webhook' });
-
-const settings = loadSettings(process.env, 'webhook');
-const { distributed } = settings;
-const log = pino(
-  loggerOptions({ level: settings.logLevel, base: { service: 'webhook', instance: distributed.instanceId } }),
-);
-const metrics = createMetrics();
+const { telemetry, settings, distributed, log, metrics } = startServiceProcess('webhook');
 const [store, { endpoints, deliveries }, accounts] = await Promise.all([
   connectEventStore(settings, log, { onCommit: metrics.onCommit }),
   connectWebhooks(distributed),

@@ -1,0 +1,44 @@
+/**
+ * What every distributed service process starts with (its main.ts): tracing, its settings, its
+ * logger and its metrics; and, for the services on the parcel streams (order, tracking), the bus,
+ * the event store and the views, instrumented.
+ */
+import pino from 'pino';
+import type { Logger } from 'pino';
+import { loadSettings } from '@parcel-logistics/config';
+import { createMetrics, instrumentParcelStreams, loggerOptions, startTelemetry } from '@parcel-logistics/telemetry';
+import type { Metrics } from '@parcel-logistics/telemetry';
+import { connectBus, connectEventStore, connectProjections, type ServiceSettings } from './distributed.ts';
+
+/** Tracing as `parcel-<service>`, the service's settings, a logger naming the service and its instance, and metrics. */
+export function startServiceProcess(service: string) {
+  const telemetry = startTelemetry({ serviceName: `parcel-${service}` });
+  const settings = loadSettings(process.env, service);
+  const { distributed } = settings;
+  const log = pino(loggerOptions({ level: settings.logLevel, base: { service, instance: distributed.instanceId } }));
+  return { telemetry, settings, distributed, log, metrics: createMetrics() };
+}
+
+/**
+ * The bus, the event store (its commits counted; `sealFormerEvents` as connectEventStore) and the
+ * views, connected at once; the bus and the event store instrumented, and the parcel projector on them.
+ */
+export async function connectParcelStreams(
+  settings: ServiceSettings,
+  log: Logger,
+  metrics: Metrics,
+  options: { sealFormerEvents?: boolean } = {},
+) {
+  const [kafka, store, projections] = await Promise.all([
+    connectBus(settings.distributed, log),
+    connectEventStore(settings, log, { onCommit: metrics.onCommit, ...options }),
+    connectProjections(settings.distributed),
+  ]);
+  const streams = instrumentParcelStreams(metrics, {
+    bus: kafka,
+    system: 'kafka',
+    eventStore: store,
+    views: projections.parcels,
+  });
+  return { store, projections, ...streams };
+}
