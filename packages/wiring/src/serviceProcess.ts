@@ -9,14 +9,35 @@ import { loadSettings } from '@parcel-logistics/config';
 import { createMetrics, instrumentParcelStreams, loggerOptions, startTelemetry } from '@parcel-logistics/telemetry';
 import type { Metrics } from '@parcel-logistics/telemetry';
 import { connectBus, connectEventStore, connectProjections, type ServiceSettings } from './distributed.ts';
+import { runService } from './process.ts';
 
-/** Tracing as `parcel-<service>`, the service's settings, a logger naming the service and its instance, and metrics. */
+/**
+ * Tracing as `parcel-<service>`, the service's settings, a logger naming the service and its
+ * instance, and metrics; `run` starts the service with health (and metrics) on HEALTH_PORT until
+ * a signal stops it, closing `resources` then.
+ */
 export function startServiceProcess(service: string) {
   const telemetry = startTelemetry({ serviceName: `parcel-${service}` });
   const settings = loadSettings(process.env, service);
   const { distributed } = settings;
   const log = pino(loggerOptions({ level: settings.logLevel, base: { service, instance: distributed.instanceId } }));
-  return { telemetry, settings, distributed, log, metrics: createMetrics() };
+  const metrics = createMetrics();
+  const run = (
+    started: { start(): Promise<void>; stop(): Promise<void> },
+    ready: () => Promise<unknown>,
+    resources: { close(): Promise<void> }[],
+  ) =>
+    runService({
+      log,
+      healthPort: distributed.healthPort,
+      host: settings.host,
+      service: started,
+      ready,
+      resources,
+      telemetry,
+      metrics,
+    });
+  return { telemetry, settings, distributed, log, metrics, run };
 }
 
 /**
@@ -40,5 +61,11 @@ export async function connectParcelStreams(
     eventStore: store,
     views: projections.parcels,
   });
-  return { store, projections, ...streams };
+  return {
+    store,
+    projections,
+    ...streams,
+    ready: () => Promise.all([streams.bus.ping(), streams.eventStore.ping(), projections.ping()]),
+    resources: [streams.bus, streams.eventStore, projections],
+  };
 }

@@ -5,17 +5,18 @@ import { SettingsError } from '@parcel-logistics/config';
 import { systemClock } from '@parcel-logistics/domain';
 import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { watchRegistrationBacklog } from '@parcel-logistics/telemetry';
-import { connectAccounts, connectParcelStreams, runService, startServiceProcess } from '@parcel-logistics/wiring';
+import { connectAccounts, connectParcelStreams, startServiceProcess } from '@parcel-logistics/wiring';
 import { createOrderService, REGISTRATION_SUBSCRIPTION, retentionSettingsOf } from './index.ts';
 
-const { telemetry, settings, distributed, log, metrics } = startServiceProcess('order');
+const { settings, log, metrics, run } = startServiceProcess('order');
 if (!settings.carriers.lmxUrl) throw new SettingsError('PARCEL_LMX_URL is required by the order service');
 watchRegistrationBacklog(metrics, REGISTRATION_SUBSCRIPTION);
-const [{ store, projections, bus, eventStore, projector }, accounts] = await Promise.all([
+const [streams, accounts] = await Promise.all([
   connectParcelStreams(settings, log, metrics, { sealFormerEvents: true }),
   // The accounts' own retention, for the sweep.
   connectAccounts(settings, log, { keys: false }),
 ]);
+const { store, projections, bus, eventStore, projector } = streams;
 const ref = loadReferenceData(settings.referenceDir);
 const lmx = createLmxClient({ baseUrl: settings.carriers.lmxUrl });
 const service = createOrderService({
@@ -40,13 +41,4 @@ const service = createOrderService({
   onRetentionError: (err, trackingNumber) =>
     log.error({ err, trackingNumber }, 'retention sweep failed; the next sweep tries again'),
 });
-await runService({
-  log,
-  healthPort: distributed.healthPort,
-  host: settings.host,
-  service,
-  ready: () => Promise.all([bus.ping(), eventStore.ping(), projections.ping()]),
-  resources: [accounts, bus, eventStore, projections],
-  telemetry,
-  metrics,
-});
+await run(service, streams.ready, [accounts, ...streams.resources]);

@@ -2,11 +2,12 @@
 import { randomIds } from '@parcel-logistics/application';
 import { systemClock } from '@parcel-logistics/domain';
 import { loadReferenceData } from '@parcel-logistics/reference-data';
-import { connectParcelStreams, runService, startServiceProcess } from '@parcel-logistics/wiring';
+import { connectParcelStreams, startServiceProcess } from '@parcel-logistics/wiring';
 import { createTrackingService } from './index.ts';
 
-const { telemetry, settings, distributed, log, metrics } = startServiceProcess('tracking');
-const { projections, bus, eventStore, projector } = await connectParcelStreams(settings, log, metrics);
+const { settings, log, metrics, run } = startServiceProcess('tracking');
+const streams = await connectParcelStreams(settings, log, metrics);
+const { projections, bus, eventStore, projector } = streams;
 const service = createTrackingService({
   eventStore,
   projector,
@@ -19,13 +20,4 @@ const service = createTrackingService({
   downstreamV1: settings.personalData.downstreamV1,
   onProjectionError: (err) => log.error({ err }, 'inline projection failed; the subscription will repair it'),
 });
-await runService({
-  log,
-  healthPort: distributed.healthPort,
-  host: settings.host,
-  service,
-  ready: () => Promise.all([bus.ping(), eventStore.ping(), projections.ping()]),
-  resources: [bus, eventStore, projections],
-  telemetry,
-  metrics,
-});
+await run(service, streams.ready, streams.resources);

@@ -6,16 +6,10 @@
  */
 import { systemClock } from '@parcel-logistics/domain';
 import { instrumentEventStore } from '@parcel-logistics/telemetry';
-import {
-  connectAccounts,
-  connectEventStore,
-  connectWebhooks,
-  runService,
-  startServiceProcess,
-} from '@parcel-logistics/wiring';
+import { connectAccounts, connectEventStore, connectWebhooks, startServiceProcess } from '@parcel-logistics/wiring';
 import { createWebhookService } from './index.ts';
 
-const { telemetry, settings, distributed, log, metrics } = startServiceProcess('webhook');
+const { settings, distributed, log, metrics, run } = startServiceProcess('webhook');
 const [store, { endpoints, deliveries }, accounts] = await Promise.all([
   connectEventStore(settings, log, { onCommit: metrics.onCommit }),
   connectWebhooks(distributed),
@@ -34,13 +28,9 @@ const service = createWebhookService({
   owner: distributed.instanceId,
   paused: accounts.directory.isDisabled,
 });
-await runService({
-  log,
-  healthPort: distributed.healthPort,
-  host: settings.host,
-  service,
-  ready: () => Promise.all([eventStore.ping(), deliveries.ping()]),
-  resources: [eventStore, endpoints, deliveries, accounts],
-  telemetry,
-  metrics,
-});
+await run(service, () => Promise.all([eventStore.ping(), deliveries.ping()]), [
+  eventStore,
+  endpoints,
+  deliveries,
+  accounts,
+]);
