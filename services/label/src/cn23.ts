@@ -6,7 +6,7 @@
 import type { StoredParcelView } from '@parcel-logistics/contracts';
 import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { Barcodes } from './barcodes.ts';
-import { dateOf, joinNonEmpty, langFor } from './model.ts';
+import { dateOf, langFor, placeOf, recipientOf, senderOf, type OrderParty } from './model.ts';
 import type { PdfEngine } from './pdf.ts';
 import { clean, fitLines, money, num } from './text.ts';
 import {
@@ -47,47 +47,20 @@ export function buildCn23Model(view: StoredParcelView, ref: LabelReference): Cn2
     o.total_gst_amount !== undefined ? `GST ${money(o.total_gst_amount, o.gst_currency)}` : '',
     o.gst_paid ? `GST paid: ${o.gst_paid === 'Y' ? 'yes' : 'no'}` : '',
   ];
-  const party = (
-    name?: string,
-    address?: string,
-    city?: string,
-    state?: string,
-    postal?: string,
-    ctry?: string,
-    phone?: string,
-    email?: string,
-  ): Cn23Party => ({
-    name: clean(name),
-    address: clean(address),
-    place: joinNonEmpty([city, joinNonEmpty([state, postal], ' '), ctry], ', '),
-    phone: clean(phone),
-    email: clean(email),
+  const party = (p: OrderParty): Cn23Party => ({
+    name: clean(p.name),
+    address: clean(p.address),
+    place: placeOf(p),
+    phone: clean(p.phone),
+    email: clean(p.email),
   });
   return {
     lang: langFor(country),
     country,
     trackingNumber: clean(view.trackingNumber),
     carrier: clean(ref.carriers.get(view.carrier)?.name ?? view.carrier),
-    sender: party(
-      o.sender_name,
-      o.sender_address,
-      o.sender_city,
-      undefined,
-      o.sender_postal_code,
-      o.sender_country,
-      o.sender_phone,
-      o.sender_email,
-    ),
-    addressee: party(
-      o.recipient_name,
-      o.recipient_address,
-      o.recipient_city,
-      o.recipient_state,
-      o.postal_code,
-      o.recipient_country,
-      o.recipient_phone,
-      o.recipient_email,
-    ),
+    sender: party(senderOf(o)),
+    addressee: party(recipientOf(o)),
     items: o.item.map((i) => ({
       description: clean(i.description),
       quantity: num(i.quantity, 3),

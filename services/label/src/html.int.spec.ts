@@ -4,31 +4,16 @@
  * hostile label holds no script and no event handler.
  */
 import type { StoredParcelView } from '@parcel-logistics/contracts';
-import { loadReferenceData } from '@parcel-logistics/reference-data';
-import { hostile, jpNonLatin, myPickup, noServiceType, selfLabel, sgLockerCod, usExpress } from '../test/fixtures.ts';
-import { createLabelRenderer } from './index.ts';
-import { chromiumDom, chromiumScreenshot, htmlTexts, workDir, writeFile, zbar } from '../test/spec-tools.ts';
-import type { LabelRenderer } from './types.ts';
+import { hostile, SCANNED } from '../test/fixtures.ts';
+import { chromiumDom, chromiumScreenshot, htmlTexts, writeFile, zbar, rendererAndWorkDir } from '../test/spec-tools.ts';
 
-let renderer: LabelRenderer;
-const work = workDir('label-html-');
-beforeAll(async () => {
-  renderer = await createLabelRenderer({ ref: loadReferenceData() });
-}, 60_000);
-afterAll(() => work.remove());
+const label = rendererAndWorkDir('label-html-');
+const { work } = label;
 
 const htmlFile = (name: string, view: StoredParcelView): string =>
-  writeFile(work.file(`${name}.html`), renderer.shippingLabelHtml(view));
+  writeFile(work.file(`${name}.html`), label.renderer.shippingLabelHtml(view));
 
-test.each([
-  ['LMD, locker, COD', sgLockerCod],
-  ['PUD', myPickup],
-  ['no service type', noServiceType],
-  ['SLF (A6)', selfLabel],
-  ['US (4 x 6 in)', usExpress],
-  ['hostile input', hostile],
-  ['non-Latin names', jpNonLatin],
-] as [string, StoredParcelView][])(
+test.each(SCANNED)(
   "%s: Chromium's screenshot decodes to the tracking number (Code 128 and QR)",
   (name, view) => {
     const file = htmlFile(name.replace(/\W+/g, '-'), view);
@@ -39,7 +24,7 @@ test.each([
 );
 
 describe('hostile input', () => {
-  const html = () => renderer.shippingLabelHtml(hostile);
+  const html = () => label.renderer.shippingLabelHtml(hostile);
 
   test('every field is escaped: no markup from the order in the document', () => {
     const h = html();

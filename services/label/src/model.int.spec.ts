@@ -8,15 +8,10 @@ import type { StoredParcelView } from '@parcel-logistics/contracts';
 import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { ALL, myPickup, selfLabel, sgLockerCod, usExpress, view } from '../test/fixtures.ts';
 import { createLabelRenderer } from './index.ts';
-import { htmlTexts, pdfText, workDir, writeFile, zplTexts } from '../test/spec-tools.ts';
-import type { LabelRenderer } from './types.ts';
+import { htmlTexts, pdfText, writeFile, zplTexts, rendererAndWorkDir } from '../test/spec-tools.ts';
 
-let renderer: LabelRenderer;
-const work = workDir('label-model-');
-beforeAll(async () => {
-  renderer = await createLabelRenderer({ ref: loadReferenceData() });
-}, 60_000);
-afterAll(() => work.remove());
+const label = rendererAndWorkDir('label-model-');
+const { work } = label;
 
 interface Facts {
   trackingNumber: string;
@@ -95,9 +90,11 @@ test.each([
 ] as [string, StoredParcelView, Facts][])(
   '%s: PDF, HTML and ZPL show the same facts',
   async (name, v, facts) => {
-    const pdf = pdfText(writeFile(work.file(`${name.replace(/\W+/g, '-')}.pdf`), await renderer.shippingLabelPdf(v)));
-    const html = htmlTexts(renderer.shippingLabelHtml(v));
-    const zpl = zplTexts(renderer.shippingLabelZpl(v));
+    const pdf = pdfText(
+      writeFile(work.file(`${name.replace(/\W+/g, '-')}.pdf`), await label.renderer.shippingLabelPdf(v)),
+    );
+    const html = htmlTexts(label.renderer.shippingLabelHtml(v));
+    const zpl = zplTexts(label.renderer.shippingLabelZpl(v));
     // HTML and ZPL are drawn line for line from the same layout.
     expect(zpl).toEqual(html);
     const expected = [

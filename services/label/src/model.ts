@@ -50,20 +50,51 @@ export function dateOf(iso: string): string {
   return m?.[1] ?? clean(iso);
 }
 
-function party(
-  name?: string,
-  address?: string,
-  city?: string,
-  state?: string,
-  postal?: string,
-  country?: string,
-  phone?: string,
-): PartyModel {
+/** The sender or the recipient as the order gives them (the sender has no state). */
+export interface OrderParty {
+  name?: string;
+  address?: string;
+  city?: string;
+  state?: string;
+  postal?: string;
+  country?: string;
+  phone?: string;
+  email?: string;
+}
+
+type Order = StoredParcelView['order'];
+
+export const senderOf = (o: Order): OrderParty => ({
+  name: o.sender_name,
+  address: o.sender_address,
+  city: o.sender_city,
+  postal: o.sender_postal_code,
+  country: o.sender_country,
+  phone: o.sender_phone,
+  email: o.sender_email,
+});
+
+export const recipientOf = (o: Order): OrderParty => ({
+  name: o.recipient_name,
+  address: o.recipient_address,
+  city: o.recipient_city,
+  state: o.recipient_state,
+  postal: o.postal_code,
+  country: o.recipient_country,
+  phone: o.recipient_phone,
+  email: o.recipient_email,
+});
+
+/** City, state and postal code, country: the parts there are. */
+export const placeOf = (p: OrderParty): string =>
+  joinNonEmpty([p.city, joinNonEmpty([p.state, p.postal], ' '), p.country], ', ');
+
+function party(p: OrderParty): PartyModel {
   return {
-    name: clean(name),
-    address: clean(address),
-    place: joinNonEmpty([city, joinNonEmpty([state, postal], ' '), country], ', '),
-    phone: clean(phone) ? `Tel ${clean(phone)}` : '',
+    name: clean(p.name),
+    address: clean(p.address),
+    place: placeOf(p),
+    phone: clean(p.phone) ? `Tel ${clean(p.phone)}` : '',
   };
 }
 
@@ -88,24 +119,8 @@ export function buildLabelModel(view: StoredParcelView, ref: LabelReference): La
     service: joinNonEmpty([type, typeName], ' '),
     serviceCode: joinNonEmpty([o.service_code, codeName], ' '),
     date: dateOf(view.createdAt),
-    recipient: party(
-      o.recipient_name,
-      o.recipient_address,
-      o.recipient_city,
-      o.recipient_state,
-      o.postal_code,
-      o.recipient_country,
-      o.recipient_phone,
-    ),
-    sender: party(
-      o.sender_name,
-      o.sender_address,
-      o.sender_city,
-      undefined,
-      o.sender_postal_code,
-      o.sender_country,
-      o.sender_phone,
-    ),
+    recipient: party(recipientOf(o)),
+    sender: party(senderOf(o)),
     destination: joinNonEmpty([o.recipient_country, o.postal_code], ' '),
     weight: joinNonEmpty([num(o.client_weight, 3), view.weightUnit], ' '),
     size: size.length ? `${size.join(' x ')} cm` : '',

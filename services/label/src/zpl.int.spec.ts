@@ -5,34 +5,18 @@
  * WebAssembly in zpl-renderer-js, which runs offline), whose PNG zbarimg decodes.
  */
 import type { StoredParcelView } from '@parcel-logistics/contracts';
-import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { ready } from 'zpl-renderer-js';
-import {
-  ALL,
-  hostile,
-  jpNonLatin,
-  myPickup,
-  noServiceType,
-  selfLabel,
-  sgLockerCod,
-  usExpress,
-} from '../test/fixtures.ts';
-import { createLabelRenderer } from './index.ts';
-import { workDir, writeFile, zbar, zplCommands, zplTexts } from '../test/spec-tools.ts';
-import type { LabelRenderer } from './types.ts';
+import { ALL, hostile, SCANNED } from '../test/fixtures.ts';
+import { writeFile, zbar, zplCommands, zplTexts, rendererAndWorkDir } from '../test/spec-tools.ts';
 
-let renderer: LabelRenderer;
-const work = workDir('label-zpl-');
-beforeAll(async () => {
-  renderer = await createLabelRenderer({ ref: loadReferenceData() });
-}, 60_000);
-afterAll(() => work.remove());
+const label = rendererAndWorkDir('label-zpl-');
+const { work } = label;
 
 describe('ZPL commands, as a printer reads them', () => {
   test.each(Object.entries(ALL))(
     '%s: one label (^XA first, ^XZ last, once each), no ~ command, every field ^FH ^FD ... ^FS',
     (_name, view) => {
-      const zpl = renderer.shippingLabelZpl(view);
+      const zpl = label.renderer.shippingLabelZpl(view);
       const cmds = zplCommands(zpl);
       const names = cmds.map((c) => c.name);
       expect(names[0]).toBe('^XA');
@@ -72,7 +56,7 @@ describe('ZPL commands, as a printer reads them', () => {
   );
 
   test('^ and ~ from the order are hex escapes (_5E, _7E), _ is _5F, and a backslash is doubled', () => {
-    const zpl = renderer.shippingLabelZpl(hostile);
+    const zpl = label.renderer.shippingLabelZpl(hostile);
     expect(zpl).toContain('_5EXZ_5EXA_5EFO0,0_5EFDpwned_5EFS _7EJA');
     expect(zpl).toContain('_7EJA_7EJR_5EXZ_5EXA_5F5E');
     expect(zpl).toContain('\\\\& back\\\\slash');
@@ -86,24 +70,16 @@ describe('ZPL commands, as a printer reads them', () => {
 
 describe('drawn by Zebrash (zpl-renderer-js), read by zbarimg', () => {
   const mmOf = (view: StoredParcelView): [number, number] => {
-    const f = renderer.labelFormatFor(view);
+    const f = label.renderer.labelFormatFor(view);
     return [(f.widthPt * 25.4) / 72, (f.heightPt * 25.4) / 72];
   };
 
-  test.each([
-    ['LMD, locker, COD', sgLockerCod],
-    ['PUD', myPickup],
-    ['no service type', noServiceType],
-    ['SLF (A6)', selfLabel],
-    ['US (4 x 6 in)', usExpress],
-    ['hostile input', hostile],
-    ['non-Latin names', jpNonLatin],
-  ] as [string, StoredParcelView][])(
+  test.each(SCANNED)(
     '%s: exactly one label, whose Code 128 and QR decode to the tracking number',
     async (name, view) => {
       const { api } = await ready;
       const [w, h] = mmOf(view);
-      const labels = await api.zplToBase64MultipleAsync(renderer.shippingLabelZpl(view), w, h, 8);
+      const labels = await api.zplToBase64MultipleAsync(label.renderer.shippingLabelZpl(view), w, h, 8);
       expect(labels).toHaveLength(1);
       const png = writeFile(work.file(`${name.replace(/\W+/g, '-')}.png`), Buffer.from(labels[0]!, 'base64'));
       expect(zbar(png).sort()).toEqual([`CODE-128:${view.trackingNumber}`, `QR-Code:${view.trackingNumber}`]);

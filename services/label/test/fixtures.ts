@@ -1,4 +1,5 @@
 /** Hand-built parcel views for the label tests; the base parcel and the Japanese one are the label benchmark's (bench/parcelViews.ts). */
+import type { StoredParcelView } from '@parcel-logistics/contracts';
 import { item, jpNonLatin, view } from '../../../bench/parcelViews.ts';
 
 export { jpNonLatin, view };
@@ -135,3 +136,14 @@ export const hostile = view(
 );
 
 export const ALL = { sgLockerCod, myPickup, usExpress, selfLabel, noServiceType, jpNonLatin, hostile };
+
+/** Each layout and the hard inputs, by the name a test shows: what the barcode readers must decode. */
+export const SCANNED: [string, StoredParcelView][] = [
+  ['LMD, locker, COD', sgLockerCod],
+  ['PUD', myPickup],
+  ['no service type', noServiceType],
+  ['SLF (A6)', selfLabel],
+  ['US (4 x 6 in)', usExpress],
+  ['hostile input', hostile],
+  ['non-Latin names', jpNonLatin],
+];

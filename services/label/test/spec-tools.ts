@@ -8,6 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { loadReferenceData } from '@parcel-logistics/reference-data';
+import { createLabelRenderer } from '../src/index.ts';
+import type { LabelRenderer } from '../src/types.ts';
 
 /** Runs a tool; its standard error (zbarimg's and chromium's D-Bus chatter) is dropped. */
 export function run(command: string, args: string[], timeout = 60_000): string {
@@ -18,9 +21,35 @@ export function run(command: string, args: string[], timeout = 60_000): string {
   }).toString('utf8');
 }
 
-export function workDir(prefix: string): { dir: string; file: (name: string) => string; remove: () => void } {
+export interface WorkDir {
+  dir: string;
+  file: (name: string) => string;
+  remove: () => void;
+}
+
+export function workDir(prefix: string): WorkDir {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   return { dir, file: (name) => path.join(dir, name), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A file's renderer (on the reference data in the repository, made before its tests: fonts and
+ * template load then) and its work directory (`prefix`, removed after them).
+ */
+export function rendererAndWorkDir(prefix: string): { readonly renderer: LabelRenderer; readonly work: WorkDir } {
+  let renderer: LabelRenderer | undefined;
+  const work = workDir(prefix);
+  beforeAll(async () => {
+    renderer = await createLabelRenderer({ ref: loadReferenceData() });
+  }, 60_000);
+  afterAll(() => work.remove());
+  return {
+    get renderer() {
+      if (!renderer) throw new Error('the renderer is made before the tests (beforeAll)');
+      return renderer;
+    },
+    work,
+  };
 }
 
 /** `qpdf --check`: exits non-zero (and so throws) on a damaged file. */
