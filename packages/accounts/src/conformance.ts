@@ -1,5 +1,5 @@
 /** The conformance suite of the account store port, run against every adapter, with the operator's actions on top. */
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { masterKeyFromBytes } from '@parcel-logistics/keys';
 import type { Clock } from '@parcel-logistics/domain';
 import { openAccountDirectory } from './directory.ts';
@@ -8,6 +8,7 @@ import { createAccount, issueKey, revokeKey, setDisabled, updateAccount } from '
 import type { AccountStore } from './port.ts';
 import { accountSecrets } from './secrets.ts';
 import { seedAccounts } from './seed.ts';
+import { openPerTest } from '@parcel-logistics/conformance';
 
 export interface AccountStoreFixture {
   store: AccountStore;
@@ -45,12 +46,7 @@ const entry = (apiName: string, action: 'account.created' | 'account.updated' = 
 
 export function accountStoreConformance(name: string, open: () => Promise<AccountStoreFixture>): void {
   describe(`account store conformance: ${name}`, () => {
-    let fixture: AccountStoreFixture | undefined;
-    const start = async () => (fixture = await open());
-    afterEach(async () => {
-      await fixture?.cleanup();
-      fixture = undefined;
-    });
+    const start = openPerTest(open);
 
     it('writes a new account once: a second one of the same API name or client id is a conflict', async () => {
       const { store } = await start();

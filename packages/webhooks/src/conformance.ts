@@ -1,13 +1,10 @@
 /** The conformance suite of the webhook store port, run against every adapter. */
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
+import { openPerTest, type StoreHarness } from '@parcel-logistics/conformance';
 import type { WebhookEndpoint, WebhookStore } from './port.ts';
 
-export interface WebhookStoreFixture {
-  store: WebhookStore;
-  /** A second store on the same data, when the adapter is durable. */
-  reopen?: () => Promise<WebhookStore>;
-  cleanup: () => Promise<void>;
-}
+/** `reopen`: a second store on the same data, when the adapter is durable. */
+export type WebhookStoreFixture = StoreHarness<WebhookStore>;
 
 export const endpointOf = (id: string, clientId: string, over: Partial<WebhookEndpoint> = {}): WebhookEndpoint => ({
   id,
@@ -25,12 +22,7 @@ export const endpointOf = (id: string, clientId: string, over: Partial<WebhookEn
 
 export function webhookStoreConformance(name: string, open: () => Promise<WebhookStoreFixture>): void {
   describe(`webhook store conformance: ${name}`, () => {
-    let fixture: WebhookStoreFixture | undefined;
-    const start = async () => (fixture = await open());
-    afterEach(async () => {
-      await fixture?.cleanup();
-      fixture = undefined;
-    });
+    const start = openPerTest(open);
 
     it('keeps every field of an endpoint, and lists an account’s endpoints oldest first', async () => {
       const { store } = await start();

@@ -1,51 +1,20 @@
 import { randomUUID } from 'node:crypto';
+import { createStoreContext, type StoreContext, type StoreHarness } from '@parcel-logistics/conformance';
 import type { EventStore, EventToAppend, RecordedEvent, Subscription } from '../port.ts';
 
-export interface EventStoreHarness {
-  store: EventStore;
-  /** Opens the same data again after `store.close()`; omitted for stores that do not persist. */
-  reopen?: () => Promise<EventStore>;
-  /** Closes the store (close is idempotent) and removes its data. */
-  cleanup: () => Promise<void>;
-}
+export type EventStoreHarness = StoreHarness<EventStore>;
 
 /** Per-test state. Stream and subscription names are unique per test, so a shared database works too. */
-export interface Context {
-  readonly harness: EventStoreHarness;
-  readonly store: EventStore;
-  readonly prefix: string;
+export interface Context extends StoreContext<EventStore> {
   stream(label: string): string;
 }
 
 export function createContext(make: () => Promise<EventStoreHarness>) {
-  let current: { harness: EventStoreHarness; prefix: string } | undefined;
-  const get = () => {
-    if (!current) throw new Error('no store: the conformance context is used outside a test');
-    return current;
-  };
-  const context: Context = {
-    get harness() {
-      return get().harness;
-    },
-    get store() {
-      return get().harness.store;
-    },
-    get prefix() {
-      return get().prefix;
-    },
-    stream: (label) => `${get().prefix}-${label}`,
-  };
-  return {
-    context,
-    async setUp() {
-      current = { harness: await make(), prefix: `conf${randomUUID().slice(0, 8)}` };
-    },
-    async tearDown() {
-      const harness = current?.harness;
-      current = undefined;
-      await harness?.cleanup();
-    },
-  };
+  const store = createStoreContext(make, () => `conf${randomUUID().slice(0, 8)}`);
+  const context: Context = Object.assign(store.context, {
+    stream: (label: string) => `${store.context.prefix}-${label}`,
+  });
+  return { ...store, context };
 }
 
 export const event = (

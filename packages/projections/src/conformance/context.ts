@@ -1,49 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { StoredParcelView } from '@parcel-logistics/contracts';
+import { createStoreContext, type StoreContext, type StoreHarness } from '@parcel-logistics/conformance';
 import type { ProjectionStore } from '../port.ts';
 
-export interface ProjectionStoreHarness {
-  store: ProjectionStore;
-  /** Opens the same data again after `store.close()`; omitted for stores that do not persist. */
-  reopen?: () => Promise<ProjectionStore>;
-  /** Closes the store (close is idempotent) and removes its data. */
-  cleanup: () => Promise<void>;
-}
+export type ProjectionStoreHarness = StoreHarness<ProjectionStore>;
 
 /** Per-test state. Ids carry a per-test prefix, so a shared database works too. */
-export interface Context {
-  readonly harness: ProjectionStoreHarness;
-  readonly store: ProjectionStore;
+export interface Context extends StoreContext<ProjectionStore> {
   /** A per-test unique id with a readable label. */
   id(label: string): string;
 }
 
 export function createContext(make: () => Promise<ProjectionStoreHarness>) {
-  let current: { harness: ProjectionStoreHarness; prefix: string } | undefined;
-  const get = () => {
-    if (!current) throw new Error('no store: the conformance context is used outside a test');
-    return current;
-  };
-  const context: Context = {
-    get harness() {
-      return get().harness;
-    },
-    get store() {
-      return get().harness.store;
-    },
-    id: (label) => `${get().prefix}${label}`,
-  };
-  return {
-    context,
-    async setUp() {
-      current = { harness: await make(), prefix: `T${randomUUID().slice(0, 8).toUpperCase()}` };
-    },
-    async tearDown() {
-      const harness = current?.harness;
-      current = undefined;
-      await harness?.cleanup();
-    },
-  };
+  const store = createStoreContext(make, () => `T${randomUUID().slice(0, 8).toUpperCase()}`);
+  const context: Context = Object.assign(store.context, {
+    id: (label: string) => `${store.context.prefix}${label}`,
+  });
+  return { ...store, context };
 }
 
 export function parcelView(

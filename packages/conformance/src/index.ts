@@ -1,0 +1,68 @@
+/**
+ * What the ports' conformance suites share (event store, projections, webhooks, accounts): the
+ * store an adapter hands a test, and its life per test.
+ */
+import { afterEach } from '@jest/globals';
+
+/** A store as an adapter hands it to a conformance suite. */
+export interface StoreHarness<S> {
+  store: S;
+  /** Opens the same data again after `store.close()`; omitted for stores that do not persist. */
+  reopen?: () => Promise<S>;
+  /** Closes the store (close is idempotent) and removes its data. */
+  cleanup: () => Promise<void>;
+}
+
+/**
+ * For suites whose tests open their store themselves: `start()` opens it with `open`, and what
+ * it opened is cleaned up after the test. Call inside the suite's describe.
+ */
+export function openPerTest<F extends { cleanup: () => Promise<void> }>(open: () => Promise<F>): () => Promise<F> {
+  let fixture: F | undefined;
+  afterEach(async () => {
+    await fixture?.cleanup();
+    fixture = undefined;
+  });
+  return async () => (fixture = await open());
+}
+
+/** The current test's harness and store, and a prefix no other test has (so a shared database works too). */
+export interface StoreContext<S> {
+  readonly harness: StoreHarness<S>;
+  readonly store: S;
+  readonly prefix: string;
+}
+
+/**
+ * A context whose harness `make` opens in `setUp` (before each test, with a prefix from
+ * `prefixOf`) and `tearDown` cleans up (after it); read outside a test, it throws.
+ */
+export function createStoreContext<S>(make: () => Promise<StoreHarness<S>>, prefixOf: () => string) {
+  let current: { harness: StoreHarness<S>; prefix: string } | undefined;
+  const get = () => {
+    if (!current) throw new Error('no store: the conformance context is used outside a test');
+    return current;
+  };
+  const context: StoreContext<S> = {
+    get harness() {
+      return get().harness;
+    },
+    get store() {
+      return get().harness.store;
+    },
+    get prefix() {
+      return get().prefix;
+    },
+  };
+  return {
+    context,
+    async setUp() {
+      current = { harness: await make(), prefix: prefixOf() };
+    },
+    async tearDown() {
+      const harness = current?.harness;
+      current = undefined;
+      await harness?.cleanup();
+    },
+  };
+}
