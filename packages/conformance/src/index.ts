@@ -2,7 +2,7 @@
  * What the ports' conformance suites share (event store, projections, webhooks, accounts): the
  * store an adapter hands a test, and its life per test.
  */
-import { afterEach } from '@jest/globals';
+import { afterEach, beforeEach, describe } from '@jest/globals';
 
 /** A store as an adapter hands it to a conformance suite. */
 export interface StoreHarness<S> {
@@ -65,4 +65,20 @@ export function createStoreContext<S>(make: () => Promise<StoreHarness<S>>, pref
       await harness?.cleanup();
     },
   };
+}
+
+/**
+ * A port's suite: `title` with the store of `context` opened before each test and cleaned up
+ * after it, and each of `cases` a describe block of its own.
+ */
+export function describeConformance<C>(
+  title: string,
+  { context, setUp, tearDown }: { context: C; setUp: () => Promise<void>; tearDown: () => Promise<void> },
+  cases: Record<string, (context: C) => void>,
+): void {
+  describe(title, () => {
+    beforeEach(setUp);
+    afterEach(tearDown);
+    for (const [name, run] of Object.entries(cases)) describe(name, () => run(context));
+  });
 }

@@ -1,7 +1,7 @@
-/** What the key store adapters share: making a data key with its wrapped form, opening a stored one. */
+/** What the key store adapters share: making a data key with its wrapped form, opening a stored one, a listed key's info. */
 import { createSecretKey } from 'node:crypto';
 import type { MasterKey } from './masterKey.ts';
-import { keyIdOf, type DataKey } from './port.ts';
+import { keyIdOf, type DataKey, type KeyInfo } from './port.ts';
 import { freshKeyBytes } from './random.ts';
 import { unwrapDataKey, wrapKeyBytes } from './wrap.ts';
 
@@ -30,3 +30,15 @@ export function checkParcelId(parcelId: string): void {
     throw new TypeError(`invalid parcel id ${JSON.stringify(String(parcelId)).slice(0, 60)}`);
   }
 }
+
+/** A key's row as both stores read it, `active` when it still holds its key. */
+export const keyInfoOf = (
+  row: { parcel_id: string; generation: number; created_at: string; erased_at: string | null },
+  active: boolean,
+): KeyInfo => ({
+  parcelId: row.parcel_id,
+  generation: row.generation,
+  state: active ? 'active' : 'erased',
+  createdAt: row.created_at,
+  ...(row.erased_at ? { erasedAt: row.erased_at } : {}),
+});

@@ -10,10 +10,10 @@
 import type pg from 'pg';
 import { inTransaction, openPostgresPool } from '@parcel-logistics/postgres';
 import { createHash } from 'node:crypto';
-import { checkParcelId, MASTER_KEY_ID, newDataKey, openDataKey } from './adapter.ts';
+import { checkParcelId, keyInfoOf, MASTER_KEY_ID, newDataKey, openDataKey } from './adapter.ts';
 import { WrongMasterKeyError } from './errors.ts';
 import type { MasterKey } from './masterKey.ts';
-import type { CreateKeyResult, DataKey, DestroyKeyResult, KeyInfo, KeyStore } from './port.ts';
+import type { CreateKeyResult, DataKey, DestroyKeyResult, KeyStore } from './port.ts';
 
 export interface PostgresKeyStoreOptions {
   connectionString: string;
@@ -146,13 +146,7 @@ export async function createPostgresKeyStore(options: PostgresKeyStoreOptions): 
     async list({ after = '', limit }) {
       open();
       const { rows } = await pool.query<Row>(sql.list, [after, Math.max(0, limit)]);
-      return rows.map((row): KeyInfo => ({
-        parcelId: row.parcel_id,
-        generation: row.generation,
-        state: row.wrapped ? 'active' : 'erased',
-        createdAt: row.created_at,
-        ...(row.erased_at ? { erasedAt: row.erased_at } : {}),
-      }));
+      return rows.map((row) => keyInfoOf(row, Boolean(row.wrapped)));
     },
     async count() {
       open();

@@ -18,10 +18,10 @@ import { closeSync, openSync } from 'node:fs';
 import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { DatabaseSync } from 'node:sqlite';
 import { inWriteTransaction, truncateWal, zeroDeletedContent } from '@parcel-logistics/sqlite';
-import { checkParcelId, MASTER_KEY_ID, newDataKey, openDataKey } from './adapter.ts';
+import { checkParcelId, keyInfoOf, MASTER_KEY_ID, newDataKey, openDataKey } from './adapter.ts';
 import { WrongMasterKeyError } from './errors.ts';
 import type { MasterKey } from './masterKey.ts';
-import type { CreateKeyOptions, CreateKeyResult, DataKey, DestroyKeyResult, KeyInfo, KeyStore } from './port.ts';
+import type { CreateKeyOptions, CreateKeyResult, DataKey, DestroyKeyResult, KeyStore } from './port.ts';
 
 export interface SqliteKeyStoreOptions {
   file: string | ':memory:';
@@ -212,13 +212,7 @@ export function createSqliteKeyStore(options: SqliteKeyStoreOptions): SqliteKeyS
       open();
       flush();
       const rows = listStmt.all(after, Math.max(0, limit)) as unknown as (Row & { active: number })[];
-      return rows.map((row): KeyInfo => ({
-        parcelId: row.parcel_id,
-        generation: row.generation,
-        state: row.active ? 'active' : 'erased',
-        createdAt: row.created_at,
-        ...(row.erased_at ? { erasedAt: row.erased_at } : {}),
-      }));
+      return rows.map((row) => keyInfoOf(row, Boolean(row.active)));
     },
     async count() {
       open();
