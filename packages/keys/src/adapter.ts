@@ -42,3 +42,13 @@ export const keyInfoOf = (
   createdAt: row.created_at,
   ...(row.erased_at ? { erasedAt: row.erased_at } : {}),
 });
+
+/** The data keys of rows that hold theirs (a store's find), by parcel. */
+export function openDataKeys(
+  masterKey: MasterKey,
+  rows: readonly { parcel_id: string; generation: number; wrapped: Uint8Array | null }[],
+): Map<string, DataKey> {
+  return new Map(
+    rows.map((row) => [row.parcel_id, openDataKey(masterKey, row.parcel_id, row.generation, row.wrapped!)]),
+  );
+}

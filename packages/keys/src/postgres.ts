@@ -10,10 +10,10 @@
 import type pg from 'pg';
 import { inTransaction, openPostgresPool } from '@parcel-logistics/postgres';
 import { createHash } from 'node:crypto';
-import { checkParcelId, keyInfoOf, MASTER_KEY_ID, newDataKey, openDataKey } from './adapter.ts';
+import { checkParcelId, keyInfoOf, MASTER_KEY_ID, newDataKey, openDataKey, openDataKeys } from './adapter.ts';
 import { WrongMasterKeyError } from './errors.ts';
 import type { MasterKey } from './masterKey.ts';
-import type { CreateKeyResult, DataKey, DestroyKeyResult, KeyStore } from './port.ts';
+import type { CreateKeyResult, DestroyKeyResult, KeyStore } from './port.ts';
 
 export interface PostgresKeyStoreOptions {
   connectionString: string;
@@ -116,13 +116,9 @@ export async function createPostgresKeyStore(options: PostgresKeyStoreOptions): 
     },
     async find(parcelIds) {
       open();
-      const found = new Map<string, DataKey>();
-      if (parcelIds.length === 0) return found;
+      if (parcelIds.length === 0) return new Map();
       const { rows } = await pool.query<Pick<Row, 'parcel_id' | 'generation' | 'wrapped'>>(sql.find, [parcelIds]);
-      for (const row of rows) {
-        found.set(row.parcel_id, openDataKey(masterKey, row.parcel_id, row.generation, row.wrapped!));
-      }
-      return found;
+      return openDataKeys(masterKey, rows);
     },
     async destroy(parcelId) {
       open();

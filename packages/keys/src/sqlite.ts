@@ -18,10 +18,10 @@ import { closeSync, openSync } from 'node:fs';
 import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { DatabaseSync } from 'node:sqlite';
 import { inWriteTransaction, truncateWal, zeroDeletedContent } from '@parcel-logistics/sqlite';
-import { checkParcelId, keyInfoOf, MASTER_KEY_ID, newDataKey, openDataKey } from './adapter.ts';
+import { checkParcelId, keyInfoOf, MASTER_KEY_ID, newDataKey, openDataKey, openDataKeys } from './adapter.ts';
 import { WrongMasterKeyError } from './errors.ts';
 import type { MasterKey } from './masterKey.ts';
-import type { CreateKeyOptions, CreateKeyResult, DataKey, DestroyKeyResult, KeyStore } from './port.ts';
+import type { CreateKeyOptions, CreateKeyResult, DestroyKeyResult, KeyStore } from './port.ts';
 
 export interface SqliteKeyStoreOptions {
   file: string | ':memory:';
@@ -182,14 +182,9 @@ export function createSqliteKeyStore(options: SqliteKeyStoreOptions): SqliteKeyS
     },
     async find(parcelIds) {
       open();
-      const found = new Map<string, DataKey>();
-      if (parcelIds.length === 0) return found;
+      if (parcelIds.length === 0) return new Map();
       flush();
-      const rows = selectMany.all(JSON.stringify(parcelIds)) as unknown as Row[];
-      for (const row of rows) {
-        found.set(row.parcel_id, openDataKey(masterKey, row.parcel_id, row.generation, row.wrapped!));
-      }
-      return found;
+      return openDataKeys(masterKey, selectMany.all(JSON.stringify(parcelIds)) as unknown as Row[]);
     },
     async destroy(parcelId) {
       open();
