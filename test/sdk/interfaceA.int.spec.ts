@@ -8,7 +8,7 @@ import type { FetchLike } from '@parcel-logistics/client';
 import { tokenFor } from '../support/client.ts';
 import { startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
-import { optionsFor, order, recordingFetch } from './support.ts';
+import { optionsFor, order, recordingFetch, businessError } from './support.ts';
 
 let stack: TestStack;
 let tn: string;
@@ -100,7 +100,7 @@ test('the new token is issued once only: when it is refused too, the 1003 comes 
   const result = await client.lookUpStatus([tn]);
   expect(result).toEqual({
     ok: false,
-    error: { kind: 'business', code: 1003, message: 'Token error', status: 200, data: [], attempts: 1 },
+    error: businessError('Token error', 1003),
   });
   expect(recorder.to(TOKEN)).toHaveLength(2);
   expect(recorder.to(LOOKUP)).toHaveLength(2);
@@ -112,7 +112,7 @@ test('wrong credentials: the failure is a value with "Invalid credentials", and 
   const result = await client.lookUpStatus([tn]);
   expect(result).toEqual({
     ok: false,
-    error: { kind: 'business', code: 1, message: 'Invalid credentials', status: 200, data: [], attempts: 1 },
+    error: businessError('Invalid credentials'),
   });
   expect(recorder.sent.map((s) => s.path)).toEqual([TOKEN]);
 });

@@ -2,6 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { InterfaceBClient } from '@parcel-logistics/client';
 import type { ClientOptions, FetchLike, Order } from '@parcel-logistics/client';
 import { DEMO } from '../support/client.ts';
 import { orderBody } from '../support/orders.ts';
@@ -71,3 +72,36 @@ export const connectionLost = () =>
  */
 export const startRealTimeStack = (env: Record<string, string> = {}): Promise<TestStack> =>
   startTestStack(env, { dataDir: mkdtempSync(path.join(tmpdir(), 'parcel-sdk-')), clock: new TestClock(Date.now()) });
+
+/** A test stack and an interface B client of the demo account on it, started before the file's tests, the stack destroyed after. */
+export function useStackWithClientB(): { readonly stack: TestStack; readonly client: InterfaceBClient } {
+  let stack: TestStack | undefined;
+  let client: InterfaceBClient | undefined;
+  beforeAll(async () => {
+    stack = await startTestStack();
+    client = new InterfaceBClient(optionsFor(stack));
+  });
+  afterAll(() => stack?.destroy());
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the stack and client start before the tests (beforeAll)');
+    return value;
+  };
+  return {
+    get stack() {
+      return started(stack);
+    },
+    get client() {
+      return started(client);
+    },
+  };
+}
+
+/** A business error as the SDK and the CLI give it: the server answered 200 with `code` and `message`, at the first attempt. */
+export const businessError = (message: string, code = 1, data: unknown = []) => ({
+  kind: 'business',
+  code,
+  message,
+  status: 200,
+  data,
+  attempts: 1,
+});
