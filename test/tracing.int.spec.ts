@@ -11,7 +11,6 @@ import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import pino from 'pino';
-import { loadSettings } from '@parcel-logistics/config';
 import { parcelStreamName, Topics } from '@parcel-logistics/contracts';
 import { startEmbedded } from '@parcel-logistics/embedded';
 import type { EmbeddedStack } from '@parcel-logistics/embedded';
@@ -19,6 +18,7 @@ import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
 import { loggerOptions, PROJECTION_SPAN } from '@parcel-logistics/telemetry';
 import { clientB, realTime } from './support/client.ts';
 import { orderBody } from './support/orders.ts';
+import { testSettings } from './support/stack.ts';
 
 const exporter = new InMemorySpanExporter();
 const logLines: Array<Record<string, unknown>> = [];
@@ -30,16 +30,7 @@ let stack: EmbeddedStack;
 let stopped = false;
 
 beforeAll(async () => {
-  const settings = loadSettings({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    PARCEL_DATA_DIR: dataDir,
-    PARCEL_DURABILITY: 'normal',
-    PARCEL_RATE_LIMIT_RPS: '0',
-    PARCEL_SANDBOX_PORT: '0',
-    PARCEL_CARRIER_RETRY_MS: '50',
-  });
-  stack = await startEmbedded({ settings, log, spanExporter: exporter });
+  stack = await startEmbedded({ settings: testSettings(dataDir), log, spanExporter: exporter });
 });
 afterAll(async () => {
   if (!stopped) await stack.stop();

@@ -6,6 +6,7 @@ import { InterfaceBClient } from '@parcel-logistics/client';
 import type { ClientOptions, FetchLike, Order } from '@parcel-logistics/client';
 import { DEMO } from '../support/client.ts';
 import { orderBody } from '../support/orders.ts';
+import { forFile } from '../support/lifecycle.ts';
 import { startTestStack, TestClock } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
 
@@ -75,23 +76,17 @@ export const startRealTimeStack = (env: Record<string, string> = {}): Promise<Te
 
 /** A test stack and an interface B client of the demo account on it, started before the file's tests, the stack destroyed after. */
 export function useStackWithClientB(): { readonly stack: TestStack; readonly client: InterfaceBClient } {
-  let stack: TestStack | undefined;
+  const stack = forFile(
+    () => startTestStack(),
+    (s) => s.destroy(),
+  );
   let client: InterfaceBClient | undefined;
-  beforeAll(async () => {
-    stack = await startTestStack();
-    client = new InterfaceBClient(optionsFor(stack));
-  });
-  afterAll(() => stack?.destroy());
-  const started = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error('the stack and client start before the tests (beforeAll)');
-    return value;
-  };
   return {
     get stack() {
-      return started(stack);
+      return stack();
     },
     get client() {
-      return started(client);
+      return (client ??= new InterfaceBClient(optionsFor(stack())));
     },
   };
 }

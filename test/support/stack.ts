@@ -30,14 +30,12 @@ export interface TestStack extends EmbeddedStack {
   destroy(): Promise<void>;
 }
 
-export async function startTestStack(
-  env: Record<string, string> = {},
-  reuse?: { dataDir: string; clock: TestClock },
-  log: Logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-): Promise<TestStack> {
-  const dataDir = reuse?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'parcel-test-'));
-  const clock = reuse?.clock ?? new TestClock();
-  const settings = loadSettings({
+/**
+ * The settings of a test's embedded stack on `dataDir`: local, any free port (the sandbox's too),
+ * no fsync per commit, no rate limit, carrier retries after 50 ms; `env` besides.
+ */
+export function testSettings(dataDir: string, env: Record<string, string> = {}): Settings {
+  return loadSettings({
     PORT: '0',
     HOST: '127.0.0.1',
     PARCEL_DATA_DIR: dataDir,
@@ -47,6 +45,16 @@ export async function startTestStack(
     PARCEL_CARRIER_RETRY_MS: '50',
     ...env,
   });
+}
+
+export async function startTestStack(
+  env: Record<string, string> = {},
+  reuse?: { dataDir: string; clock: TestClock },
+  log: Logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+): Promise<TestStack> {
+  const dataDir = reuse?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'parcel-test-'));
+  const clock = reuse?.clock ?? new TestClock();
+  const settings = testSettings(dataDir, env);
   const stack = await startEmbedded({ settings, clock, log });
   return {
     ...stack,

@@ -4,6 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { forFile } from '../support/lifecycle.ts';
 import { startTestStack, TestClock } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
 
@@ -60,29 +61,25 @@ export function useStackAndReceiver(
   env: Record<string, string>,
   options: { realTime?: boolean } = {},
 ): { readonly stack: TestStack; readonly receiver: Receiver } {
-  let stack: TestStack | undefined;
-  let receiver: Receiver | undefined;
-  beforeAll(async () => {
-    const reuse = options.realTime
-      ? { dataDir: mkdtempSync(path.join(tmpdir(), 'parcel-test-')), clock: new TestClock(Date.now()) }
-      : undefined;
-    stack = await startTestStack({ PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on', ...env }, reuse);
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    receiver?.stop();
-    await stack?.destroy();
-  });
-  const started = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error('the stack and receiver start before the tests (beforeAll)');
-    return value;
-  };
+  const started = forFile(
+    async () => {
+      const reuse = options.realTime
+        ? { dataDir: mkdtempSync(path.join(tmpdir(), 'parcel-test-')), clock: new TestClock(Date.now()) }
+        : undefined;
+      const stack = await startTestStack({ PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on', ...env }, reuse);
+      return { stack, receiver: await startReceiver() };
+    },
+    async ({ stack, receiver }) => {
+      receiver.stop();
+      await stack.destroy();
+    },
+  );
   return {
     get stack() {
-      return started(stack);
+      return started().stack;
     },
     get receiver() {
-      return started(receiver);
+      return started().receiver;
     },
   };
 }
