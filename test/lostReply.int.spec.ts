@@ -4,23 +4,19 @@
  * command redelivered after its deadline must create nothing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
 import { createParcelProjector, randomIds } from '@parcel-logistics/application';
 import { BusTimeoutError, createInProcessBus } from '@parcel-logistics/bus';
 import type { Bus, Message } from '@parcel-logistics/bus';
 import { DEADLINE_HEADER, Topics } from '@parcel-logistics/contracts';
 import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
-import { createGatewayApp } from '@parcel-logistics/gateway';
 import { createOrderService } from '@parcel-logistics/order';
 import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
-import { fixedDirectory } from '@parcel-logistics/accounts';
-import { loadAccounts, loadReferenceData } from '@parcel-logistics/reference-data';
+import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { clientB, realTime } from './support/client.ts';
 import { orderBody } from './support/orders.ts';
+import { listeningGateway } from '../services/gateway/test/gateway.fixtures.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'lost-reply-'));
 const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.db'), durability: 'normal' });
@@ -62,35 +58,15 @@ const bus: Bus = {
   },
 };
 
-let server: Server;
+const gateway = listeningGateway({ bus, projections, clock }, { commandTimeoutMs: 3000 });
 let url: string;
 beforeAll(async () => {
   await order.start();
-  const app = createGatewayApp({
-    bus,
-    projections,
-    accounts: fixedDirectory(loadAccounts()),
-    ref,
-    clock,
-    log: pino({ level: 'silent' }),
-    config: {
-      tokenTtlS: 60,
-      commandTimeoutMs: 3000,
-      genericErrorA: 'x',
-      rateLimitPerSecond: 0,
-      rateLimitBurst: 1,
-      trackRateLimitPerMinute: 0,
-      batchCreate: { enabled: false, max: 1 },
-      idempotencyTtlS: 86400,
-      trustProxy: false,
-      webhooks: { maxEndpoints: 10, allowPrivate: false, replayMaxAgeMs: 30 * 24 * 60 * 60 * 1000 },
-    },
-  });
-  await new Promise<void>((resolve) => (server = app.listen(0, '127.0.0.1', () => resolve())));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await gateway.start();
+  url = gateway.url();
 });
 afterAll(async () => {
-  await new Promise((r) => server.close(r));
+  await gateway.stop();
   await order.stop();
   await inner.close();
   await eventStore.close();
@@ -98,22 +74,17 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('the reply is lost after the order was created: the gateway recognises its own order and answers success', async () => {
-  mode = 'lose-reply';
-  const body = orderBody();
-  const r = await clientB(realTime(url)).post('order/create-order', body);
-  expect(r.body).toMatchObject({
-    code: 0,
-    data: { custom_tracking_num: body.custom_tracking_num, wmg_tracking_num: expect.any(String) },
-  });
-  const found = await clientB(realTime(url)).get('order/get-barcode', {
-    custom_tracking_num: String(body.custom_tracking_num),
-  });
-  expect(found.body.data.barcode).toBe(r.body.data.wmg_tracking_num);
-});
-
-test('the command ran and its redelivery comes after the deadline: it answers as the first delivery did, not as expired', async () => {
-  mode = 'redeliver-late';
+test.each([
+  [
+    'the reply is lost after the order was created: the gateway recognises its own order and answers success',
+    'lose-reply',
+  ],
+  [
+    'the command ran and its redelivery comes after the deadline: it answers as the first delivery did, not as expired',
+    'redeliver-late',
+  ],
+] as const)('%s', async (_title, whatHappens) => {
+  mode = whatHappens;
   const body = orderBody();
   const r = await clientB(realTime(url)).post('order/create-order', body);
   expect(r.body).toMatchObject({

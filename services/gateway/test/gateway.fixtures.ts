@@ -9,13 +9,19 @@ import type { GatewayDeps } from '../src/context.ts';
 
 export const FIXED_NOW = new Date('2026-11-22T06:05:09Z');
 
-/** A gateway over the given bus and projections, the demo accounts and reference data, a fixed clock. */
-export function listeningGateway(deps: Pick<GatewayDeps, 'bus' | 'projections'>) {
+/**
+ * A gateway over the given bus and projections, the demo accounts and reference data, a fixed
+ * clock; `deps` may bring its own clock, and `config` change settings.
+ */
+export function listeningGateway(
+  deps: Pick<GatewayDeps, 'bus' | 'projections'> & Partial<Pick<GatewayDeps, 'clock'>>,
+  config: Partial<GatewayDeps['config']> = {},
+) {
   const app = createGatewayApp({
-    ...deps,
     accounts: fixedDirectory(loadAccounts()),
     ref: loadReferenceData(),
     clock: { now: () => FIXED_NOW },
+    ...deps,
     log: pino({ level: 'silent' }),
     config: {
       tokenTtlS: 60,
@@ -28,6 +34,7 @@ export function listeningGateway(deps: Pick<GatewayDeps, 'bus' | 'projections'>)
       idempotencyTtlS: 86400,
       trustProxy: false,
       webhooks: { maxEndpoints: 10, allowPrivate: false, replayMaxAgeMs: 30 * 24 * 60 * 60 * 1000 },
+      ...config,
     },
   });
   let server: Server | undefined;
