@@ -6,17 +6,16 @@ import type { Browser } from 'playwright-core';
 /** Where test artefacts go (git ignores it). */
 export const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
 
+/** Chromium's flags on the test machines: no sandbox nor GPU, and (the network is closed) no background connections, no component updates. */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 export const launchChromium = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    // The machine's network is closed: no background connections, no component updates.
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });

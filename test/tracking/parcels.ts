@@ -1,7 +1,10 @@
 /** A parcel for the tracking page tests: every personal field filled with a value the page must never show. */
 import { pushEvent, registeredParcel } from '../support/carriers.ts';
 import type { CarrierTarget } from '../support/carriers.ts';
+import { eventually } from '../support/carriers.ts';
+import { raw } from '../support/client.ts';
 import { uniqueRef } from '../support/orders.ts';
+import { startTestStack } from '../support/stack.ts';
 
 export const PERSONAL = {
   recipient_name: 'Siti <b>Nurhaliza</b>',
@@ -76,4 +79,14 @@ export async function trackedParcel(stack: CarrierTarget) {
     pod: ['pod/secret.jpg'],
   });
   return { tn, partner, reference };
+}
+
+/** A test stack with a tracked parcel, once its tracking page's JSON shows it delivered. */
+export async function stackWithDeliveredParcel() {
+  const stack = await startTestStack();
+  const parcel = await trackedParcel(stack);
+  await eventually(async () =>
+    expect((await raw(`${stack.url}/track/${parcel.tn}.json`, {})).body.data.activities[0].status_code).toBe('DL_DL'),
+  );
+  return { stack, parcel };
 }

@@ -7,12 +7,9 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { eventually } from '../support/carriers.ts';
 import { ARTIFACTS, launchChromium } from '../support/browser.ts';
-import { raw } from '../support/client.ts';
-import { startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
-import { forbiddenTexts, trackedParcel } from './parcels.ts';
+import { forbiddenTexts, stackWithDeliveredParcel, type trackedParcel } from './parcels.ts';
 
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 375, height: 812 } } as const;
@@ -21,11 +18,7 @@ let stack: TestStack;
 let browser: Browser;
 let parcel: Awaited<ReturnType<typeof trackedParcel>>;
 beforeAll(async () => {
-  stack = await startTestStack();
-  parcel = await trackedParcel(stack);
-  await eventually(async () =>
-    expect((await raw(`${stack.url}/track/${parcel.tn}.json`, {})).body.data.activities[0].status_code).toBe('DL_DL'),
-  );
+  ({ stack, parcel } = await stackWithDeliveredParcel());
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {

@@ -3,20 +3,15 @@
  * a strict Content-Security-Policy, caching headers, the JSON variant, hostile numbers, and the
  * per-address rate limit.
  */
-import { eventually } from '../support/carriers.ts';
 import { raw } from '../support/client.ts';
 import { startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
-import { forbiddenTexts, trackedParcel } from './parcels.ts';
+import { forbiddenTexts, stackWithDeliveredParcel, type trackedParcel } from './parcels.ts';
 
 let stack: TestStack;
 let parcel: Awaited<ReturnType<typeof trackedParcel>>;
 beforeAll(async () => {
-  stack = await startTestStack();
-  parcel = await trackedParcel(stack);
-  await eventually(async () =>
-    expect((await raw(`${stack.url}/track/${parcel.tn}.json`, {})).body.data.activities[0].status_code).toBe('DL_DL'),
-  );
+  ({ stack, parcel } = await stackWithDeliveredParcel());
 }, 30_000);
 afterAll(() => stack.destroy());
 

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { createLabelRenderer } from '../src/index.ts';
 import type { LabelRenderer } from '../src/types.ts';
+import { CHROMIUM_FLAGS } from '../../../test/support/browser.ts';
 
 /** Runs a tool; its standard error (zbarimg's and chromium's D-Bus chatter) is dropped. */
 export function run(command: string, args: string[], timeout = 60_000): string {
@@ -92,16 +93,7 @@ export function zbar(png: string): string[] {
   }
 }
 
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const HEADLESS_CHROMIUM_FLAGS = ['--headless', ...CHROMIUM_FLAGS];
 
 function withProfile<T>(f: (profile: string) => T): T {
   const profile = mkdtempSync(path.join(tmpdir(), 'label-chromium-'));
@@ -118,7 +110,7 @@ export function chromiumScreenshot(htmlFile: string, png: string): string {
     run(
       'chromium',
       [
-        ...CHROMIUM_FLAGS,
+        ...HEADLESS_CHROMIUM_FLAGS,
         `--user-data-dir=${profile}`,
         '--window-size=800,1200',
         `--screenshot=${png}`,
@@ -133,7 +125,11 @@ export function chromiumScreenshot(htmlFile: string, png: string): string {
 /** The DOM after Chromium loaded the file (and ran whatever script it would run). */
 export function chromiumDom(htmlFile: string): string {
   return withProfile((profile) =>
-    run('chromium', [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, '--dump-dom', `file://${htmlFile}`], 90_000),
+    run(
+      'chromium',
+      [...HEADLESS_CHROMIUM_FLAGS, `--user-data-dir=${profile}`, '--dump-dom', `file://${htmlFile}`],
+      90_000,
+    ),
   );
 }
 
