@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { MongoClient } from 'mongodb';
-import { parcelView, projectionStoreConformance } from '@parcel-logistics/projections/conformance';
+import {
+  expectFormerViewsDue,
+  formerRetentionViews,
+  parcelView,
+  projectionStoreConformance,
+} from '@parcel-logistics/projections/conformance';
 import { createMongoProjectionStore } from './mongo.ts';
 
 const url = process.env.PARCEL_MONGO_URL;
@@ -145,34 +150,7 @@ describe('mongo projection store', () => {
     const client = await new MongoClient(url).connect();
     try {
       const parcels = client.db(formerDb).collection<Record<string, unknown> & { _id: string }>('parcels');
-      const cancelled = parcelView({
-        trackingNumber: 'OLD-CANCELLED',
-        clientId: 'c',
-        createdAt: '2026-06-01T10:00:00+08:00',
-        activities: [
-          {
-            dateTime: '2026-06-02T10:00:00+08:00',
-            statusCode: 'CN_CN',
-            statusDesc: 'Order cancelled',
-            remarks: '',
-            receiveBy: '',
-            pod: [],
-            location: 'SG',
-            eventId: 'e1',
-          },
-        ],
-      });
-      const views = [
-        parcelView({ trackingNumber: 'OLD-YOUNG', clientId: 'c', createdAt: '2026-06-01T10:00:00+08:00' }),
-        cancelled,
-        parcelView({ trackingNumber: 'OLD-OLD', clientId: 'c', createdAt: '2025-01-01T10:00:00+08:00' }),
-        parcelView({
-          trackingNumber: 'OLD-ERASED',
-          clientId: 'c',
-          createdAt: '2025-01-01T10:00:00+08:00',
-          personalDataErased: true,
-        }),
-      ];
+      const views = formerRetentionViews();
       await parcels.insertMany(
         views.map((view) => {
           const { trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo } = view;
@@ -181,13 +159,7 @@ describe('mongo projection store', () => {
       );
       const store = await createMongoProjectionStore({ url, dbName: formerDb });
       try {
-        const due = await store.parcels.dueForErasure({
-          createdBefore: new Date('2026-01-01T00:00:00Z'),
-          finalBefore: new Date('2026-06-03T00:00:00Z'),
-          limit: 10,
-        });
-        expect(due.sort()).toEqual(['OLD-CANCELLED', 'OLD-OLD']);
-        expect(await store.parcels.get('OLD-YOUNG')).toEqual(views[0]);
+        await expectFormerViewsDue(store, views);
       } finally {
         await store.close();
       }

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from '@jest/globals';
-import { parcelView, projectionStoreConformance } from '@parcel-logistics/projections/conformance';
+import {
+  expectFormerViewsDue,
+  formerRetentionViews,
+  parcelView,
+  projectionStoreConformance,
+} from '@parcel-logistics/projections/conformance';
 import { storeInTempFile } from '@parcel-logistics/sqlite/scratch';
 import { byNumberSql, createSqliteProjectionStore, dueForErasureSql } from './sqlite.ts';
 import { idempotencySchema, idempotencySql } from './sqliteIdempotency.ts';
@@ -86,32 +91,7 @@ describe('sqlite projection store', () => {
         tracking_number TEXT PRIMARY KEY, client_id TEXT NOT NULL, custom_ref TEXT NOT NULL,
         revision INTEGER NOT NULL, carrier TEXT NOT NULL DEFAULT '', partner_tracking_no TEXT NOT NULL DEFAULT '',
         doc TEXT NOT NULL)`);
-      const activity = (dateTime: string, statusCode: string) => ({
-        dateTime,
-        statusCode,
-        statusDesc: statusCode,
-        remarks: '',
-        receiveBy: '',
-        pod: [],
-        location: 'SG',
-        eventId: statusCode,
-      });
-      const views = [
-        parcelView({ trackingNumber: 'OLD-YOUNG', clientId: 'c', createdAt: '2026-06-01T10:00:00+08:00' }),
-        parcelView({
-          trackingNumber: 'OLD-CANCELLED',
-          clientId: 'c',
-          createdAt: '2026-06-01T10:00:00+08:00',
-          activities: [activity('2026-06-02T10:00:00+08:00', 'CN_CN'), activity('2026-06-01T10:00:00+08:00', 'DR_DR')],
-        }),
-        parcelView({ trackingNumber: 'OLD-OLD', clientId: 'c', createdAt: '2025-01-01T10:00:00+08:00' }),
-        parcelView({
-          trackingNumber: 'OLD-ERASED',
-          clientId: 'c',
-          createdAt: '2025-01-01T10:00:00+08:00',
-          personalDataErased: true,
-        }),
-      ];
+      const views = formerRetentionViews();
       const insert = former.prepare(
         'INSERT INTO parcels (tracking_number, client_id, custom_ref, revision, doc) VALUES (?, ?, ?, ?, ?)',
       );
@@ -120,13 +100,7 @@ describe('sqlite projection store', () => {
       former.close();
       const store = createSqliteProjectionStore({ file });
       try {
-        const due = await store.parcels.dueForErasure({
-          createdBefore: new Date('2026-01-01T00:00:00Z'),
-          finalBefore: new Date('2026-06-03T00:00:00Z'),
-          limit: 10,
-        });
-        expect(due.sort()).toEqual(['OLD-CANCELLED', 'OLD-OLD']);
-        expect(await store.parcels.get('OLD-YOUNG')).toEqual(views[0]);
+        await expectFormerViewsDue(store, views);
       } finally {
         await store.close();
       }

@@ -12,6 +12,7 @@ import { tokenCases } from './conformance/tokenCases.ts';
 
 export type { ProjectionStoreHarness } from './conformance/context.ts';
 export { parcelView } from './conformance/context.ts';
+export { activity, expectFormerViewsDue, formerRetentionViews } from './conformance/retentionCases.ts';
 
 export function projectionStoreConformance(name: string, make: () => Promise<ProjectionStoreHarness>): void {
   describeConformance(`projection store conformance: ${name}`, createContext(make), {

@@ -1,6 +1,48 @@
 import { expect, it } from '@jest/globals';
 import type { StoredParcelView } from '@parcel-logistics/contracts';
+import type { ProjectionStore } from '../port.ts';
 import { parcelView, type Context } from './context.ts';
+
+/** An activity of a view: `statusCode` at `dateTime`, in Singapore. */
+export const activity = (dateTime: string, statusCode: string): StoredParcelView['activities'][number] => ({
+  dateTime,
+  statusCode,
+  statusDesc: statusCode,
+  remarks: '',
+  receiveBy: '',
+  pod: [],
+  location: 'SG',
+  eventId: `evt-${statusCode}-${dateTime}`,
+});
+
+/** Views as a store kept them before the retention sweep: a young one, a cancelled one, an old one and an old erased one. */
+export const formerRetentionViews = (): StoredParcelView[] => [
+  parcelView({ trackingNumber: 'OLD-YOUNG', clientId: 'c', createdAt: '2026-06-01T10:00:00+08:00' }),
+  parcelView({
+    trackingNumber: 'OLD-CANCELLED',
+    clientId: 'c',
+    createdAt: '2026-06-01T10:00:00+08:00',
+    activities: [activity('2026-06-02T10:00:00+08:00', 'CN_CN'), activity('2026-06-01T10:00:00+08:00', 'DR_DR')],
+  }),
+  parcelView({ trackingNumber: 'OLD-OLD', clientId: 'c', createdAt: '2025-01-01T10:00:00+08:00' }),
+  parcelView({
+    trackingNumber: 'OLD-ERASED',
+    clientId: 'c',
+    createdAt: '2025-01-01T10:00:00+08:00',
+    personalDataErased: true,
+  }),
+];
+
+/** A store opened on the former views finds the cancelled and the old one due, not the erased one, and keeps the young one as it was. */
+export async function expectFormerViewsDue(store: ProjectionStore, views: StoredParcelView[]): Promise<void> {
+  const due = await store.parcels.dueForErasure({
+    createdBefore: new Date('2026-01-01T00:00:00Z'),
+    finalBefore: new Date('2026-06-03T00:00:00Z'),
+    limit: 10,
+  });
+  expect(due.sort()).toEqual(['OLD-CANCELLED', 'OLD-OLD']);
+  expect(await store.parcels.get('OLD-YOUNG')).toEqual(views[0]);
+}
 
 /**
  * The retention sweep's query. A database may be shared with other tests (their parcels are of
@@ -12,16 +54,6 @@ export function retentionCases(ctx: Context): void {
   let year = 2001;
   const at = (day: string) => `${year}-${day}T10:00:00+08:00`;
   const ms = (day: string) => new Date(Date.parse(at(day)));
-  const activity = (dateTime: string, statusCode: string) => ({
-    dateTime,
-    statusCode,
-    statusDesc: statusCode,
-    remarks: '',
-    receiveBy: '',
-    pod: [],
-    location: 'SG',
-    eventId: `evt-${statusCode}-${dateTime}`,
-  });
   /** A view created on `created`, final on `final` (if given). */
   const parcel = (label: string, created: string, final?: string): StoredParcelView =>
     parcelView({
