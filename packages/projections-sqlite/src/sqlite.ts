@@ -136,30 +136,12 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
   const saveOne = (view: StoredParcelView, expectedRevision: number): boolean => {
     const doc = JSON.stringify(view);
     const { trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo } = view;
-    const retention = retentionValues(view);
+    // The columns after tracking_number, in the order both statements name them.
+    const columns = [clientId, customTrackingNum, revision, carrier, partnerTrackingNo, doc, ...retentionValues(view)];
     const { changes } =
       expectedRevision === -1
-        ? insertParcel.run(
-            trackingNumber,
-            clientId,
-            customTrackingNum,
-            revision,
-            carrier,
-            partnerTrackingNo,
-            doc,
-            ...retention,
-          )
-        : updateParcel.run(
-            clientId,
-            customTrackingNum,
-            revision,
-            carrier,
-            partnerTrackingNo,
-            doc,
-            ...retention,
-            trackingNumber,
-            expectedRevision,
-          );
+        ? insertParcel.run(trackingNumber, ...columns)
+        : updateParcel.run(...columns, trackingNumber, expectedRevision);
     return changes === 1;
   };
   const putToken = db.prepare(
