@@ -7,23 +7,15 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { clientB, tokenFor } from '../support/client.ts';
-import { startTestStack } from '../support/stack.ts';
+import { capturedLog, startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
 import { ADMIN_ENV, ADMIN_TOKEN, adminClient } from './support.ts';
 
-const lines: string[] = [];
-const sink = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    lines.push(chunk.toString('utf8'));
-    done();
-  },
-});
+const { lines, log } = capturedLog();
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack({ ...ADMIN_ENV, LOG_LEVEL: 'trace' }, undefined, pino({ level: 'trace' }, sink));
+  stack = await startTestStack({ ...ADMIN_ENV, LOG_LEVEL: 'trace' }, undefined, log);
 });
 afterAll(() => stack.destroy());
 

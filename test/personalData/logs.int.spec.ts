@@ -3,25 +3,17 @@
  * wiring logs every line of an order's life (created, registered, delivered with a signer, labels,
  * erased, a rejected order with marker values) into memory, which is then searched for the markers.
  */
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { eventually, pushEvent, registeredParcel } from '../support/carriers.ts';
 import { clientB } from '../support/client.ts';
-import { startTestStack } from '../support/stack.ts';
+import { capturedLog, startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
 import { markedDelivery, markedOrder, markers } from './markers.ts';
 
-const lines: string[] = [];
-const sink = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    lines.push(chunk.toString('utf8'));
-    done();
-  },
-});
+const { lines, log } = capturedLog();
 let stack: TestStack;
 
 beforeAll(async () => {
-  stack = await startTestStack({ LOG_LEVEL: 'trace' }, undefined, pino({ level: 'trace' }, sink));
+  stack = await startTestStack({ LOG_LEVEL: 'trace' }, undefined, log);
 });
 afterAll(() => stack.destroy());
 

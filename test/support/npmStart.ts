@@ -54,6 +54,17 @@ export function childPath(): string {
 }
 
 /** Runs `npm start` with the given environment and resolves once /readyz answers 200. */
+/** The environment of `npm start` on `dataDir` on free ports (its sandbox's too), webhooks to private addresses allowed; `env` besides. */
+export async function npmStartEnv<E extends Record<string, string>>(dataDir: string, env: E) {
+  return {
+    PORT: String(await freePort()),
+    PARCEL_SANDBOX_PORT: String(await freePort()),
+    PARCEL_DATA_DIR: dataDir,
+    PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on',
+    ...env,
+  };
+}
+
 export async function npmStart(
   env: { PORT: string; PARCEL_SANDBOX_PORT: string; PARCEL_DATA_DIR: string } & Record<string, string>,
 ): Promise<NpmStart> {

@@ -2,12 +2,25 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import { loadSettings } from '@parcel-logistics/config';
 import type { Settings } from '@parcel-logistics/config';
 import { startEmbedded } from '@parcel-logistics/embedded';
 import type { EmbeddedStack } from '@parcel-logistics/embedded';
+
+/** A logger at trace level whose lines a test reads back: everything a stack logged. */
+export function capturedLog(): { lines: string[]; log: Logger } {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  return { lines, log: pino({ level: 'trace' }, sink) };
+}
 
 export class TestClock {
   private ms: number;

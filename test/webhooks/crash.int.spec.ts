@@ -9,7 +9,7 @@ import path from 'node:path';
 import { clientB, realTime } from '../support/client.ts';
 import { eventually } from '../support/carriers.ts';
 import { orderBody } from '../support/orders.ts';
-import { freePort, groupMembers, killGroup, npmStart, stopGroup, within } from '../support/npmStart.ts';
+import { groupMembers, killGroup, npmStart, stopGroup, within, npmStartEnv } from '../support/npmStart.ts';
 import type { NpmStart } from '../support/npmStart.ts';
 import { startReceiver } from './support.ts';
 import type { Receiver } from './support.ts';
@@ -23,15 +23,11 @@ let env: Record<string, string> & { PORT: string; PARCEL_SANDBOX_PORT: string; P
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-webhook-crash-'));
   receiver = await startReceiver();
-  env = {
-    PORT: String(await freePort()),
-    PARCEL_SANDBOX_PORT: String(await freePort()),
-    PARCEL_DATA_DIR: dataDir,
-    PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on',
+  env = await npmStartEnv(dataDir, {
     PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: '300,300,300,300,300,300,300,300',
     PARCEL_WEBHOOK_POLL_MS: '20',
     LOG_LEVEL: 'warn',
-  };
+  });
 });
 afterAll(async () => {
   if (run) await stopGroup(run.pid);

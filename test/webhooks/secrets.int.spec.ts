@@ -11,7 +11,7 @@ import path from 'node:path';
 import { clientB, realTime } from '../support/client.ts';
 import { eventually } from '../support/carriers.ts';
 import { orderBody } from '../support/orders.ts';
-import { freePort, npmStart, stopGroup } from '../support/npmStart.ts';
+import { npmStart, stopGroup, npmStartEnv } from '../support/npmStart.ts';
 import type { NpmStart } from '../support/npmStart.ts';
 import { startReceiver } from './support.ts';
 import type { Receiver } from './support.ts';
@@ -37,15 +37,13 @@ const forms = (secret: string) => {
 };
 
 test('secrets are never logged and never returned after creation: not in any log line at trace, not in any answer after creation', async () => {
-  run = await npmStart({
-    PORT: String(await freePort()),
-    PARCEL_SANDBOX_PORT: String(await freePort()),
-    PARCEL_DATA_DIR: dataDir,
-    PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on',
-    PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: '100,100,100',
-    PARCEL_WEBHOOK_POLL_MS: '20',
-    LOG_LEVEL: 'trace',
-  });
+  run = await npmStart(
+    await npmStartEnv(dataDir, {
+      PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: '100,100,100',
+      PARCEL_WEBHOOK_POLL_MS: '20',
+      LOG_LEVEL: 'trace',
+    }),
+  );
   const b = clientB(realTime(run.url));
   const secrets: string[] = [];
   const created = await b.post('webhook/create-endpoint', {
