@@ -40,6 +40,12 @@ afterAll(async () => {
   await stack?.destroy();
 });
 
+/** The id of the demo account's endpoint at the demo receiver. */
+async function demoEndpointId(): Promise<string> {
+  const list = await clientB(stack, DEMO).get('webhook/list-endpoints');
+  return list.body.data.find((e: { url: string }) => e.url === `${demo.url}/demo`).endpoint_id as string;
+}
+
 const ALL_TYPES = ['ParcelRegistered', 'LabelGenerated', 'ParcelCancelled', 'CarrierEventRecorded'];
 
 async function subscribe(receiver: Receiver, account: typeof DEMO, failFirst: number): Promise<string> {
@@ -132,8 +138,7 @@ test('a dead endpoint of one account does not hold up another account’s', asyn
 }, 20_000);
 
 test('after a rotation both secrets sign, each verified by standardwebhooks; the rotate answer is the only place the new secret shows', async () => {
-  const list = await clientB(stack, DEMO).get('webhook/list-endpoints');
-  const endpointId = list.body.data.find((e: { url: string }) => e.url === `${demo.url}/demo`).endpoint_id as string;
+  const endpointId = await demoEndpointId();
   const rotated = await clientB(stack, DEMO).post('webhook/rotate-secret', { endpoint_id: endpointId });
   expect(rotated.body).toMatchObject({ code: 0, message: 'success', data: { endpoint_id: endpointId } });
   const fresh = rotated.body.data.secret as string;
@@ -149,8 +154,7 @@ test('after a rotation both secrets sign, each verified by standardwebhooks; the
 }, 20_000);
 
 test('a test event is delivered, signed, with its own type and the id the answer named', async () => {
-  const list = await clientB(stack, DEMO).get('webhook/list-endpoints');
-  const endpointId = list.body.data.find((e: { url: string }) => e.url === `${demo.url}/demo`).endpoint_id as string;
+  const endpointId = await demoEndpointId();
   const queued = await clientB(stack, DEMO).post('webhook/send-test-event', { endpoint_id: endpointId });
   expect(queued.body).toMatchObject({ code: 0, message: 'success', data: { endpoint_id: endpointId } });
   const eventId = queued.body.data.event_id as string;

@@ -20,6 +20,18 @@ import { createOrder } from '@parcel-logistics/order';
 import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
 import { startEventPublisher } from './worker.ts';
 
+const clock = { now: () => new Date('2026-11-22T06:05:09Z') };
+/** What a parcel command is handled with here: the store, its projector on the views, a fixed clock, random ids. */
+const commandDeps = (
+  eventStore: ReturnType<typeof createSqliteEventStore>,
+  projections: ReturnType<typeof createSqliteProjectionStore>,
+) => ({
+  eventStore,
+  projector: createParcelProjector({ eventStore, views: projections.parcels }),
+  clock,
+  ids: randomIds,
+});
+
 const schemaOf = (version: string) =>
   JSON.parse(
     readFileSync(
@@ -40,13 +52,7 @@ test('with downstreamV1 on, a created, labelled and cancelled parcel: three sche
     'downstream',
     async (m) => void received.push(m as Message<ParcelEventMessage>),
   );
-  const clock = { now: () => new Date('2026-11-22T06:05:09Z') };
-  const deps = {
-    eventStore,
-    projector: createParcelProjector({ eventStore, views: projections.parcels }),
-    clock,
-    ids: randomIds,
-  };
+  const deps = commandDeps(eventStore, projections);
   try {
     let publisher = startEventPublisher({ eventStore, bus, downstreamV1: true });
     const created = await createOrder(
@@ -68,7 +74,7 @@ test('with downstreamV1 on, a created, labelled and cancelled parcel: three sche
           labelType: 'CN23',
           direction: 'vertical',
           selfLabelServiceTypes: [],
-          now: clock.now(),
+          now: deps.clock.now(),
         },
       }),
       {},
@@ -76,7 +82,7 @@ test('with downstreamV1 on, a created, labelled and cancelled parcel: three sche
     await handleParcelCommand(
       deps,
       tn,
-      () => ({ type: 'CancelParcel', data: { clientId: 'demo', now: clock.now() } }),
+      () => ({ type: 'CancelParcel', data: { clientId: 'demo', now: deps.clock.now() } }),
       {},
     );
     await eventually(() => expect(received).toHaveLength(3));
@@ -180,13 +186,7 @@ test('by default: v2 holds no personal value, the personal topic holds them unti
     await on(Topics.parcelEventsV2),
     await on(Topics.parcelPersonal),
   ];
-  const clock = { now: () => new Date('2026-11-22T06:05:09Z') };
-  const deps = {
-    eventStore,
-    projector: createParcelProjector({ eventStore, views: projections.parcels }),
-    clock,
-    ids: randomIds,
-  };
+  const deps = commandDeps(eventStore, projections);
   const m = markers();
   const sample = sampleParcelOrder();
   const carrierEvent = (eventTime: string, delivery = m.delivery) =>
@@ -200,7 +200,7 @@ test('by default: v2 holds no personal value, the personal topic holds them unti
           statusCode: 'DL_DL',
           eventTime: new Date(eventTime),
           ...delivery,
-          now: clock.now(),
+          now: deps.clock.now(),
         },
       }),
       {},
@@ -255,7 +255,7 @@ test('by default: v2 holds no personal value, the personal topic holds them unti
     await handleParcelCommand(
       deps,
       tn,
-      () => ({ type: 'ErasePersonalData', data: { clientId: 'demo', reason: 'request', now: clock.now() } }),
+      () => ({ type: 'ErasePersonalData', data: { clientId: 'demo', reason: 'request', now: deps.clock.now() } }),
       {},
     );
     await eventually(() => expect(personal).toHaveLength(3));
