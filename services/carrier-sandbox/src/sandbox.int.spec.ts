@@ -1,17 +1,11 @@
 /** decisions.md "Carriers, cancellation and carrier events": the LMX sandbox's own HTTP API. */
 import { createCarrierSandbox } from './sandbox.ts';
-import type { CarrierSandbox } from './sandbox.ts';
+import { listeningSandbox } from '../test/listening.ts';
 
-let sandbox: CarrierSandbox;
-let url: string;
-beforeAll(async () => {
-  sandbox = createCarrierSandbox({ secret: 'lmx-sandbox-secret' });
-  url = (await sandbox.listen(0)).url;
-});
-afterAll(() => sandbox.close());
+const lmx = listeningSandbox();
 
 async function post(path: string, body: unknown) {
-  const r = await fetch(url + path, {
+  const r = await fetch(lmx.url() + path, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -29,9 +23,9 @@ const shipment = {
 };
 
 test('GET /healthz; unknown paths and methods: 404', async () => {
-  expect((await fetch(`${url}/healthz`)).status).toBe(200);
-  expect((await fetch(`${url}/readyz`)).status).toBe(200);
-  expect((await fetch(`${url}/v1/shipments`)).status).toBe(404);
+  expect((await fetch(`${lmx.url()}/healthz`)).status).toBe(200);
+  expect((await fetch(`${lmx.url()}/readyz`)).status).toBe(200);
+  expect((await fetch(`${lmx.url()}/v1/shipments`)).status).toBe(404);
   expect((await post('/v1/nothing', {})).status).toBe(404);
 });
 
@@ -42,14 +36,14 @@ test('registration is idempotent by tracking_number', async () => {
     body: { partner_tracking_no: expect.stringMatching(/^LMX[0-9A-Z]{12}$/), partner_name: 'LMX Express' },
   });
   expect(await post('/v1/shipments', { ...shipment, instruction: '[sandbox:picked-up]' })).toEqual(a);
-  expect(sandbox.state.shipments.get(a.body.partner_tracking_no as string)).toMatchObject({
+  expect(lmx.sandbox().state.shipments.get(a.body.partner_tracking_no as string)).toMatchObject({
     trackingNumber: 'PX-S-1',
     pickedUp: false,
   });
 });
 
 test('[sandbox:no-partner] keeps no record', async () => {
-  const before = sandbox.state.shipments.size;
+  const before = lmx.sandbox().state.shipments.size;
   const r = await post('/v1/shipments', {
     ...shipment,
     tracking_number: 'PX-S-NP',
@@ -59,7 +53,7 @@ test('[sandbox:no-partner] keeps no record', async () => {
     status: 200,
     body: { partner_tracking_no: null, partner_name: 'LMX Express', message: 'Shipment not registered' },
   });
-  expect(sandbox.state.shipments.size).toBe(before);
+  expect(lmx.sandbox().state.shipments.size).toBe(before);
 });
 
 test.each([
@@ -85,7 +79,7 @@ test('cancellations answer in request order; a rejecting parcel fails the whole 
     status: 422,
     body: { message: 'Cancel batch rejected' },
   });
-  expect(sandbox.state.shipments.get(a)?.cancelled).toBe(false);
+  expect(lmx.sandbox().state.shipments.get(a)?.cancelled).toBe(false);
   expect(await post('/v1/cancellations', { partner_tracking_nos: ['LMXNOPE', b, a, a] })).toEqual({
     status: 200,
     body: {

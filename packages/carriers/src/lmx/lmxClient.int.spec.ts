@@ -3,9 +3,9 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createCarrierSandbox } from '@parcel-logistics/carrier-sandbox';
-import type { CarrierSandbox } from '@parcel-logistics/carrier-sandbox';
 import type { ShipmentToRegister } from '../port.ts';
 import { createLmxClient } from './lmxClient.ts';
+import { listeningSandbox } from '@parcel-logistics/carrier-sandbox/testing';
 
 const shipment = (trackingNumber: string, instruction = ''): ShipmentToRegister => ({
   trackingNumber,
@@ -16,22 +16,16 @@ const shipment = (trackingNumber: string, instruction = ''): ShipmentToRegister 
   instruction,
 });
 
-let sandbox: CarrierSandbox;
-let url: string;
-beforeAll(async () => {
-  sandbox = createCarrierSandbox({ secret: 'lmx-sandbox-secret' });
-  url = (await sandbox.listen(0)).url;
-});
-afterAll(() => sandbox.close());
+const lmx = listeningSandbox();
 
 async function registered(trackingNumber: string, instruction = ''): Promise<string> {
-  const r = await createLmxClient({ baseUrl: url }).register(shipment(trackingNumber, instruction));
+  const r = await createLmxClient({ baseUrl: lmx.url() }).register(shipment(trackingNumber, instruction));
   if (!r.ok) throw new Error(r.reason);
   return r.partnerTrackingNo;
 }
 
 test('register gives an LMX number and "LMX Express"; a repeat gives the same number', async () => {
-  const client = createLmxClient({ baseUrl: url });
+  const client = createLmxClient({ baseUrl: lmx.url() });
   const first = await client.register(shipment('PX-REG-1'));
   expect(first).toEqual({
     ok: true,
@@ -39,23 +33,25 @@ test('register gives an LMX number and "LMX Express"; a repeat gives the same nu
     partnerName: 'LMX Express',
   });
   expect(await client.register(shipment('PX-REG-1'))).toEqual(first);
-  expect(sandbox.state.shipments.size).toBeGreaterThan(0);
+  expect(lmx.sandbox().state.shipments.size).toBeGreaterThan(0);
 });
 
 test('[sandbox:no-partner]: permanent failure, carrier holds no tracking number', async () => {
-  const r = await createLmxClient({ baseUrl: url }).register(shipment('PX-NP-1', 'leave at door [sandbox:no-partner]'));
+  const r = await createLmxClient({ baseUrl: lmx.url() }).register(
+    shipment('PX-NP-1', 'leave at door [sandbox:no-partner]'),
+  );
   expect(r).toEqual({ ok: false, permanent: true, reason: 'carrier holds no tracking number' });
 });
 
 test('a shipment the carrier refuses (4xx) is a permanent failure with its message', async () => {
-  const r = await createLmxClient({ baseUrl: url }).register({ ...shipment('PX-BAD-1'), carrier: 'USX' });
+  const r = await createLmxClient({ baseUrl: lmx.url() }).register({ ...shipment('PX-BAD-1'), carrier: 'USX' });
   expect(r).toEqual({ ok: false, permanent: true, reason: 'carrier answered HTTP 400: carrier invalid' });
 });
 
 test('cancel: cancelled, picked-up message passed through, unknown number; a second cancel is cancelled again', async () => {
   const plain = await registered('PX-C-1');
   const pickedUp = await registered('PX-C-2', '[sandbox:picked-up]');
-  const client = createLmxClient({ baseUrl: url });
+  const client = createLmxClient({ baseUrl: lmx.url() });
   const r = await client.cancel([plain, pickedUp, 'LMX000000000000']);
   expect(r).toEqual({
     ok: true,
@@ -71,9 +67,9 @@ test('cancel: cancelled, picked-up message passed through, unknown number; a sec
 test('[sandbox:cancel-reject]: the whole batch fails (422) and nothing is cancelled', async () => {
   const plain = await registered('PX-R-1');
   const rejecting = await registered('PX-R-2', '[sandbox:cancel-reject]');
-  const r = await createLmxClient({ baseUrl: url }).cancel([plain, rejecting]);
+  const r = await createLmxClient({ baseUrl: lmx.url() }).cancel([plain, rejecting]);
   expect(r).toEqual({ ok: false, reason: 'carrier answered HTTP 422: Cancel batch rejected' });
-  expect(sandbox.state.shipments.get(plain)?.cancelled).toBe(false);
+  expect(lmx.sandbox().state.shipments.get(plain)?.cancelled).toBe(false);
 });
 
 test('an empty cancel asks nothing', async () => {
