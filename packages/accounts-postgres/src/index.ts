@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { inTransaction, openPostgresPool } from '@parcel-logistics/postgres';
-import type { AccountRecord, AccountStore, AuditEntry } from '@parcel-logistics/accounts';
+import { auditEntryOf, type AccountRecord, type AccountStore, type AuditEntry } from '@parcel-logistics/accounts';
 
 export interface PostgresAccountsOptions {
   connectionString: string;
@@ -153,14 +153,7 @@ INSERT INTO ${t.meta} (name, value) VALUES ('version', 0), ('seeded', 0) ON CONF
     },
     async audit({ before, limit }) {
       const { rows } = await pool.query<AuditRow>(sql.auditPage, [before ?? Number.MAX_SAFE_INTEGER, limit]);
-      return rows.map((r) => ({
-        seq: Number(r.seq),
-        at: r.at,
-        actor: r.actor,
-        action: r.action,
-        apiName: r.api_name,
-        detail: r.detail,
-      }));
+      return rows.map((r) => auditEntryOf(r, r.detail));
     },
     async ping() {
       await pool.query('SELECT 1');

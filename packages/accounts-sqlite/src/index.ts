@@ -5,7 +5,7 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 import { inWriteTransaction } from '@parcel-logistics/sqlite';
-import type { AccountRecord, AccountStore, AuditEntry } from '@parcel-logistics/accounts';
+import { auditEntryOf, type AccountRecord, type AccountStore, type AuditEntry } from '@parcel-logistics/accounts';
 
 const schema = `
 CREATE TABLE IF NOT EXISTS accounts (
@@ -132,14 +132,7 @@ export function createSqliteAccountStore(options: { file: string; busyTimeoutMs?
     },
     async audit({ before, limit }) {
       const rows = q.auditPage.all(before ?? Number.MAX_SAFE_INTEGER, limit) as unknown as AuditRow[];
-      return rows.map((r) => ({
-        seq: Number(r.seq),
-        at: r.at,
-        actor: r.actor,
-        action: r.action,
-        apiName: r.api_name,
-        detail: JSON.parse(r.detail) as Record<string, unknown>,
-      }));
+      return rows.map((r) => auditEntryOf(r, JSON.parse(r.detail) as Record<string, unknown>));
     },
     async ping() {
       q.version.get();

@@ -82,3 +82,16 @@ export interface Account extends AccountSettings {
 export const MAX_ACTIVE_KEYS = 2;
 
 export const activeKeys = (record: AccountRecord): StoredKey[] => record.keys.filter((k) => !k.revokedAt);
+
+/** An audit entry from a store's row (seq as the driver gives it, detail already parsed). */
+export const auditEntryOf = (
+  row: { seq: number | string; at: string; actor: string; action: AuditEntry['action']; api_name: string },
+  detail: Record<string, unknown>,
+): AuditEntry => ({
+  seq: Number(row.seq),
+  at: row.at,
+  actor: row.actor,
+  action: row.action,
+  apiName: row.api_name,
+  detail,
+});
