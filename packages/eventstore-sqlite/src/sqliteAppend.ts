@@ -12,6 +12,7 @@
  * exactly as they always did), and errors travel as `WireError` and are re-created by `fromWire`.
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { inSavepoint } from '@parcel-logistics/sqlite';
 import {
   checkExpected,
   refuseRepeatedIds,
@@ -118,18 +119,7 @@ export function createBatchCommitter(db: DatabaseSync, durability: 'full' | 'nor
     return { streamName, nextExpectedRevision: actual + events.length, lastGlobalPosition };
   }
 
-  function inSavepoint<T>(work: () => T): T {
-    db.exec('SAVEPOINT request');
-    try {
-      const value = work();
-      db.exec('RELEASE request');
-      return value;
-    } catch (error) {
-      db.exec('ROLLBACK TO request');
-      db.exec('RELEASE request');
-      throw error;
-    }
-  }
+  const inRequestSavepoint = <T>(work: () => T): T => inSavepoint(db, 'request', work);
 
   return {
     commit({ recordedAt, jobs, checkpoints }) {
@@ -144,14 +134,17 @@ export function createBatchCommitter(db: DatabaseSync, durability: 'full' | 'nor
         db.exec('BEGIN IMMEDIATE');
         for (const requests of jobs) {
           try {
-            outcomes.push({ ok: true, results: inSavepoint(() => requests.map((r) => appendOne(r, recordedAt))) });
+            outcomes.push({
+              ok: true,
+              results: inRequestSavepoint(() => requests.map((r) => appendOne(r, recordedAt))),
+            });
           } catch (error) {
             outcomes.push({ ok: false, error });
           }
         }
         if (checkpoints.length > 0) {
           try {
-            inSavepoint(() => checkpoints.forEach(([id, position]) => saveCheckpoint.run(id, position)));
+            inRequestSavepoint(() => checkpoints.forEach(([id, position]) => saveCheckpoint.run(id, position)));
           } catch (error) {
             checkpointError = error ?? new Error('checkpoint save failed');
           }

@@ -5,17 +5,36 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 
-/** Runs `work` in one write transaction (BEGIN IMMEDIATE): committed if it returns, rolled back if it throws. */
-export function inWriteTransaction<T>(db: DatabaseSync, work: () => T): T {
-  db.exec('BEGIN IMMEDIATE');
+/** Runs `work` between `begin` and `commit`; `undo` when it throws. */
+function atomically<T>(db: DatabaseSync, begin: string, commit: string, undo: () => void, work: () => T): T {
+  db.exec(begin);
   try {
     const result = work();
-    db.exec('COMMIT');
+    db.exec(commit);
     return result;
   } catch (error) {
-    if (db.isTransaction) db.exec('ROLLBACK');
+    undo();
     throw error;
   }
+}
+
+/** Runs `work` in one write transaction (BEGIN IMMEDIATE): committed if it returns, rolled back if it throws. */
+export function inWriteTransaction<T>(db: DatabaseSync, work: () => T): T {
+  return atomically(db, 'BEGIN IMMEDIATE', 'COMMIT', () => db.isTransaction && db.exec('ROLLBACK'), work);
+}
+
+/** Runs `work` in a savepoint `name` of the open transaction: kept if it returns, undone (the transaction goes on) if it throws. */
+export function inSavepoint<T>(db: DatabaseSync, name: string, work: () => T): T {
+  return atomically(
+    db,
+    `SAVEPOINT ${name}`,
+    `RELEASE ${name}`,
+    () => {
+      db.exec(`ROLLBACK TO ${name}`);
+      db.exec(`RELEASE ${name}`);
+    },
+    work,
+  );
 }
 
 /** From now on a deleted or overwritten row's bytes are zeroed, not left in free pages. */
