@@ -7,6 +7,7 @@
 import type { paths } from './generated/openapi.ts';
 import { backoffMs, DEFAULT_RETRY, retryableStatus, retryAfterMs } from './retry.ts';
 import type { RetryOptions, RetryPolicy } from './retry.ts';
+import { ABORTED, exchange } from './transport.ts';
 import type { CallOptions, FetchLike } from './transport.ts';
 import type {
   Account,
@@ -91,18 +92,6 @@ interface AdminRequest {
 
 const timer = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const segment = encodeURIComponent;
-const ABORTED = 'aborted by the caller';
-
-/** fetch's "fetch failed" says little; the error under it (ECONNREFUSED, bad port, ...) says what. */
-function describe(cause: unknown): string {
-  // Duck-typed: fetch's errors may come from another realm (a test runner's), where instanceof Error fails.
-  if (typeof cause !== 'object' || cause === null || typeof (cause as Error).message !== 'string') return String(cause);
-  const { message } = cause as Error;
-  const inner = (cause as Error).cause as { code?: unknown; message?: unknown } | undefined;
-  const why =
-    typeof inner?.code === 'string' ? inner.code : typeof inner?.message === 'string' ? inner.message : undefined;
-  return why ? `${message} (${why})` : message;
-}
 
 const lost = (message: string, attempts: number, cause?: unknown): AdminFailure => ({
   ok: false,
@@ -288,32 +277,15 @@ export class AdminClient {
     const query = request.query && Object.keys(request.query).length ? `?${new URLSearchParams(request.query)}` : '';
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
 
-    const controller = new AbortController();
-    let timedOut = false;
-    const deadline = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, this.#timeoutMs);
-    const forward = () => controller.abort();
-    signal?.addEventListener('abort', forward, { once: true });
-    let response: Response;
-    let text: string;
-    try {
-      response = await this.#fetch(`${this.#baseUrl}${request.url}${query}`, {
-        method: request.method,
-        headers,
-        body,
-        signal: controller.signal,
-      });
-      text = await response.text();
-    } catch (cause) {
-      if (timedOut) return { result: lost(`no answer within ${this.#timeoutMs} ms`, attempts, cause), retry: true };
-      if (signal?.aborted) return { result: lost(ABORTED, attempts, cause), retry: false };
-      return { result: lost(`network error: ${describe(cause)}`, attempts, cause), retry: true };
-    } finally {
-      clearTimeout(deadline);
-      signal?.removeEventListener('abort', forward);
-    }
+    const answer = await exchange(
+      this.#fetch,
+      `${this.#baseUrl}${request.url}${query}`,
+      { method: request.method, headers, body },
+      this.#timeoutMs,
+      signal,
+    );
+    if (!answer.answered) return { result: lost(answer.why, attempts, answer.cause), retry: answer.retry };
+    const { response, text } = answer;
 
     const { status } = response;
     if (status >= 200 && status < 300) {

@@ -98,15 +98,53 @@ const lost = (message: string, attempts: number, cause?: unknown): Failure =>
     ...(cause === undefined ? {} : { cause }),
   });
 
-const ABORTED = 'aborted by the caller';
+export const ABORTED = 'aborted by the caller';
 
 /** fetch's "fetch failed" says little; the error under it (ECONNREFUSED, bad port, ...) says what. */
 function describe(cause: unknown): string {
-  if (!(cause instanceof Error)) return String(cause);
-  const inner = cause.cause as { code?: unknown; message?: unknown } | undefined;
+  // Duck-typed: fetch's errors may come from another realm (a test runner's), where instanceof Error fails.
+  if (typeof cause !== 'object' || cause === null || typeof (cause as Error).message !== 'string') return String(cause);
+  const { message } = cause as Error;
+  const inner = (cause as Error).cause as { code?: unknown; message?: unknown } | undefined;
   const why =
     typeof inner?.code === 'string' ? inner.code : typeof inner?.message === 'string' ? inner.message : undefined;
-  return why ? `${cause.message} (${why})` : cause.message;
+  return why ? `${message} (${why})` : message;
+}
+
+/**
+ * One request with a deadline and the caller's signal: the answer and its text, or why none came
+ * (the deadline or the network, worth a retry; the caller's abort, not).
+ */
+export async function exchange(
+  fetchFn: FetchLike,
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string | undefined },
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<
+  | { answered: true; response: Response; text: string }
+  | { answered: false; why: string; cause: unknown; retry: boolean }
+> {
+  // One controller for the timeout and the caller's signal (AbortSignal.any needs Node 20.3).
+  const controller = new AbortController();
+  let timedOut = false;
+  const deadline = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const forward = () => controller.abort();
+  signal?.addEventListener('abort', forward, { once: true });
+  try {
+    const response = await fetchFn(url, { ...init, signal: controller.signal });
+    return { answered: true, response, text: await response.text() };
+  } catch (cause) {
+    if (timedOut) return { answered: false, why: `no answer within ${timeoutMs} ms`, cause, retry: true };
+    if (signal?.aborted) return { answered: false, why: ABORTED, cause, retry: false };
+    return { answered: false, why: `network error: ${describe(cause)}`, cause, retry: true };
+  } finally {
+    clearTimeout(deadline);
+    signal?.removeEventListener('abort', forward);
+  }
 }
 
 export class Transport {
@@ -155,34 +193,15 @@ export class Transport {
     // Outside the try below: a body that cannot be serialised is the caller's bug, not a lost answer.
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
 
-    // One controller for the timeout and the caller's signal (AbortSignal.any needs Node 20.3).
-    const controller = new AbortController();
-    let timedOut = false;
-    const deadline = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, this.#timeoutMs);
-    const forward = () => controller.abort();
-    signal?.addEventListener('abort', forward, { once: true });
-    let response: Response;
-    let text: string;
-    try {
-      response = await this.#fetch(`${this.#baseUrl}${request.path}${query}`, {
-        method: request.method,
-        headers,
-        body,
-        signal: controller.signal,
-      });
-      text = await response.text();
-    } catch (cause) {
-      if (timedOut) return { result: lost(`no answer within ${this.#timeoutMs} ms`, attempt, cause), retry: true };
-      if (signal?.aborted) return { result: lost(ABORTED, attempt, cause), retry: false };
-      return { result: lost(`network error: ${describe(cause)}`, attempt, cause), retry: true };
-    } finally {
-      clearTimeout(deadline);
-      signal?.removeEventListener('abort', forward);
-    }
-    return this.#read<T>(response, text, attempt, request.idempotencyKey);
+    const answer = await exchange(
+      this.#fetch,
+      `${this.#baseUrl}${request.path}${query}`,
+      { method: request.method, headers, body },
+      this.#timeoutMs,
+      signal,
+    );
+    if (!answer.answered) return { result: lost(answer.why, attempt, answer.cause), retry: answer.retry };
+    return this.#read<T>(answer.response, answer.text, attempt, request.idempotencyKey);
   }
 
   #read<T>(response: Response, text: string, attempts: number, idempotencyKey: string | undefined): Outcome<T> {
