@@ -5,7 +5,7 @@
  * failure, which a failed result carries. Method names are the operation ids of docs/openapi.json.
  */
 import type { paths } from './generated/openapi.ts';
-import { backoffMs, DEFAULT_RETRY, retryableStatus, retryAfterMs } from './retry.ts';
+import { backoffMs, retryableStatus, retryAfterMs, retryPolicyOf } from './retry.ts';
 import type { RetryOptions, RetryPolicy } from './retry.ts';
 import { ABORTED, exchange } from './transport.ts';
 import type { CallOptions, FetchLike } from './transport.ts';
@@ -128,13 +128,7 @@ export class AdminClient {
   constructor(options: AdminClientOptions) {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#token = options.token;
-    const retry = options.retry ?? {};
-    this.#policy = {
-      maxAttempts: Math.max(1, retry.maxAttempts ?? DEFAULT_RETRY.maxAttempts),
-      baseDelayMs: retry.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs,
-      maxDelayMs: retry.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs,
-      maxRetryAfterMs: retry.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs,
-    };
+    this.#policy = retryPolicyOf(options.retry);
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#fetch = options.fetch ?? ((url, init) => fetch(url, init));
     this.#sleep = options.sleep ?? timer;

@@ -47,3 +47,11 @@ export function retryAfterMs(header: string | null, nowMs: number): number | und
   const date = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)/.test(value) ? Date.parse(value) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
+
+/** The policy of a client's retry options, the defaults filled in (one attempt at the least). */
+export const retryPolicyOf = (retry: RetryOptions = {}): RetryPolicy => ({
+  maxAttempts: Math.max(1, retry.maxAttempts ?? DEFAULT_RETRY.maxAttempts),
+  baseDelayMs: retry.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs,
+  maxDelayMs: retry.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs,
+  maxRetryAfterMs: retry.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs,
+});

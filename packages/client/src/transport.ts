@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { paths } from './generated/openapi.ts';
 import type { ApiError, Failure, Result } from './result.ts';
-import { backoffMs, DEFAULT_RETRY, retryableStatus, retryAfterMs } from './retry.ts';
+import { backoffMs, retryableStatus, retryAfterMs, retryPolicyOf } from './retry.ts';
 import type { RetryOptions, RetryPolicy } from './retry.ts';
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
@@ -160,13 +160,7 @@ export class Transport {
     this.now = options.now ?? Date.now;
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#fields = envelope === 'A' ? ['Code', 'Message', 'Data'] : ['code', 'message', 'data'];
-    const retry = options.retry ?? {};
-    this.#policy = {
-      maxAttempts: Math.max(1, retry.maxAttempts ?? DEFAULT_RETRY.maxAttempts),
-      baseDelayMs: retry.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs,
-      maxDelayMs: retry.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs,
-      maxRetryAfterMs: retry.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs,
-    };
+    this.#policy = retryPolicyOf(options.retry);
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#fetch = options.fetch ?? ((url, init) => fetch(url, init));
     this.#sleep = options.sleep ?? timer;
