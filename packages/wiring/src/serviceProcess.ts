@@ -5,20 +5,18 @@
  */
 import pino from 'pino';
 import type { Logger } from 'pino';
-import { loadSettings } from '@parcel-logistics/config';
 import { createMetrics, instrumentParcelStreams, loggerOptions, startTelemetry } from '@parcel-logistics/telemetry';
 import type { Metrics } from '@parcel-logistics/telemetry';
 import { connectBus, connectEventStore, connectProjections, type ServiceSettings } from './distributed.ts';
 import { runService } from './process.ts';
 
 /**
- * Tracing as `parcel-<service>`, the service's settings, a logger naming the service and its
- * instance, and metrics; `run` starts the service with health (and metrics) on HEALTH_PORT until
- * a signal stops it, closing `resources` then.
+ * Tracing as `parcel-<service>`, a logger naming the service and its instance, and metrics, on the
+ * settings its main.ts loaded; `run` starts the service with health (and metrics) on HEALTH_PORT
+ * until a signal stops it, closing `resources` then.
  */
-export function startServiceProcess(service: string) {
+export function startServiceProcess(service: string, settings: ServiceSettings) {
   const telemetry = startTelemetry({ serviceName: `parcel-${service}` });
-  const settings = loadSettings(process.env, service);
   const { distributed } = settings;
   const log = pino(loggerOptions({ level: settings.logLevel, base: { service, instance: distributed.instanceId } }));
   const metrics = createMetrics();
@@ -37,7 +35,7 @@ export function startServiceProcess(service: string) {
       telemetry,
       metrics,
     });
-  return { telemetry, settings, distributed, log, metrics, run };
+  return { telemetry, distributed, log, metrics, run };
 }
 
 /**

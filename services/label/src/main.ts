@@ -1,11 +1,13 @@
 /** Distributed composition root of the label service: Kafka bus and MongoDB projections. */
+import { loadSettings } from '@parcel-logistics/config';
 import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { instrumentBus } from '@parcel-logistics/telemetry';
 import { connectBus, connectProjections, startServiceProcess } from '@parcel-logistics/wiring';
 import { createLabelRenderer } from './index.ts';
 import { createLabelService } from './renderingLabel/handler.ts';
 
-const { settings, distributed, log, metrics, run } = startServiceProcess('label');
+const settings = loadSettings(process.env, 'label');
+const { distributed, log, metrics, run } = startServiceProcess('label', settings);
 const renderer = await createLabelRenderer({ ref: loadReferenceData(settings.referenceDir) });
 const [kafka, projections] = await Promise.all([connectBus(distributed, log), connectProjections(distributed)]);
 const bus = instrumentBus(kafka, metrics, 'kafka');

@@ -1,14 +1,15 @@
 /** Distributed composition root of the order service: Kafka bus, event store, MongoDB projections, the LMX carrier over HTTP. */
 import { keyedIds, personalDataShredder, randomIds } from '@parcel-logistics/application';
 import { createLmxClient, lmxCarrierClients } from '@parcel-logistics/carriers';
-import { SettingsError } from '@parcel-logistics/config';
+import { loadSettings, SettingsError } from '@parcel-logistics/config';
 import { systemClock } from '@parcel-logistics/domain';
 import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { watchRegistrationBacklog } from '@parcel-logistics/telemetry';
 import { connectAccounts, connectParcelStreams, startServiceProcess } from '@parcel-logistics/wiring';
 import { createOrderService, REGISTRATION_SUBSCRIPTION, retentionSettingsOf } from './index.ts';
 
-const { settings, log, metrics, run } = startServiceProcess('order');
+const settings = loadSettings(process.env, 'order');
+const { log, metrics, run } = startServiceProcess('order', settings);
 if (!settings.carriers.lmxUrl) throw new SettingsError('PARCEL_LMX_URL is required by the order service');
 watchRegistrationBacklog(metrics, REGISTRATION_SUBSCRIPTION);
 const [streams, accounts] = await Promise.all([

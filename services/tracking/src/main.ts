@@ -1,11 +1,13 @@
 /** Distributed composition root of the tracking service: Kafka bus, event store, MongoDB projections. */
+import { loadSettings } from '@parcel-logistics/config';
 import { randomIds } from '@parcel-logistics/application';
 import { systemClock } from '@parcel-logistics/domain';
 import { loadReferenceData } from '@parcel-logistics/reference-data';
 import { connectParcelStreams, startServiceProcess } from '@parcel-logistics/wiring';
 import { createTrackingService } from './index.ts';
 
-const { settings, log, metrics, run } = startServiceProcess('tracking');
+const settings = loadSettings(process.env, 'tracking');
+const { log, metrics, run } = startServiceProcess('tracking', settings);
 const streams = await connectParcelStreams(settings, log, metrics);
 const { projections, bus, eventStore, projector } = streams;
 const service = createTrackingService({

@@ -4,12 +4,14 @@
  * PostgreSQL (shared by every instance through leases per endpoint), health on HEALTH_PORT.
  * Run as many instances as needed.
  */
+import { loadSettings } from '@parcel-logistics/config';
 import { systemClock } from '@parcel-logistics/domain';
 import { instrumentEventStore } from '@parcel-logistics/telemetry';
 import { connectAccounts, connectEventStore, connectWebhooks, startServiceProcess } from '@parcel-logistics/wiring';
 import { createWebhookService } from './index.ts';
 
-const { settings, distributed, log, metrics, run } = startServiceProcess('webhook');
+const settings = loadSettings(process.env, 'webhook');
+const { distributed, log, metrics, run } = startServiceProcess('webhook', settings);
 const [store, { endpoints, deliveries }, accounts] = await Promise.all([
   connectEventStore(settings, log, { onCommit: metrics.onCommit }),
   connectWebhooks(distributed),
