@@ -148,7 +148,14 @@ async function killServer(run: NpmStart): Promise<void> {
 
 test('docs/operations.md "Backups": once stopped, the directory holds the four databases, the key store and its master key alone, and a copy of it (cp -a) starts with the same parcels; `kill` of the logged pid stops it cleanly', async () => {
   // The server of the test before has stopped cleanly: the -wal files are folded in.
-  expect(readdirSync(dataDir).sort()).toEqual(['accounts.db', 'events.db', 'keys.db', 'master.key', 'projections.db', 'webhooks.db']);
+  expect(readdirSync(dataDir).sort()).toEqual([
+    'accounts.db',
+    'events.db',
+    'keys.db',
+    'master.key',
+    'projections.db',
+    'webhooks.db',
+  ]);
   sh(`cp -a data ${path.basename(backupDir)}`);
 
   const run = await start({ PARCEL_DATA_DIR: backupDir });
@@ -167,7 +174,14 @@ test('docs/operations.md "Resetting its data": stopped, the data directory delet
     data: { tracking_number: trackingNumber, remarks: 'No Record(s)' },
   });
   await killServer(run);
-  expect(readdirSync(dataDir).sort()).toEqual(['accounts.db', 'events.db', 'keys.db', 'master.key', 'projections.db', 'webhooks.db']);
+  expect(readdirSync(dataDir).sort()).toEqual([
+    'accounts.db',
+    'events.db',
+    'keys.db',
+    'master.key',
+    'projections.db',
+    'webhooks.db',
+  ]);
 });
 
 test('docs/operations.md "Backups", restore: stopped, the copy put in place of the data directory, the parcels are back', async () => {
