@@ -15,6 +15,8 @@ import type { TestStack } from '../support/stack.ts';
 import { startRealTimeStack, businessError } from './support.ts';
 
 const CLI = 'packages/client/src/cli.ts';
+// Each command is a fresh Node process (about half a second each on a busy machine); a test runs up to eight.
+jest.setTimeout(30_000);
 
 let stack: TestStack;
 let dir: string;

@@ -80,7 +80,7 @@ export function bearerToken(deps: AuthDeps) {
     if (lockedOut(deps, subjects, req, res)) return;
     const token = await verifyBearer(deps.tokens, req.headers.authorization, deps.clock.now().getTime());
     const account = token === null ? undefined : deps.accounts.byId(token.clientId);
-    if (!account || token!.issuedAt <= account.tokensValidAfter) {
+    if (!account || (account.tokensValidAfter > 0 && token!.issuedAt <= account.tokensValidAfter)) {
       if (req.headers.authorization !== undefined) deps.lockout.failed(subjects);
       return sendA(res, CODE_TOKEN_ERROR, A.tokenError, []);
     }
