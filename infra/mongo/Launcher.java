@@ -1,4 +1,4 @@
-// Starts mongo-java-server (in-memory backend) on 127.0.0.1:<port> for local tests.
+// Starts mongo-java-server (in-memory backend) on 127.0.0.1:<port> (or $MONGO_BIND_HOST) for local tests.
 //
 //   java -cp '.infra/mongo/lib/*' infra/mongo/Launcher.java <port> [3.6|4.0|5.0]
 //
@@ -30,7 +30,9 @@ public class Launcher {
         MemoryBackend backend = new MemoryBackend();
         backend.version(version);
         MongoServer server = new MongoServer(backend);
-        server.bind("127.0.0.1", port);
+        // MONGO_BIND_HOST: the address to listen on (the container image sets 0.0.0.0).
+        String host = System.getenv().getOrDefault("MONGO_BIND_HOST", "127.0.0.1");
+        server.bind(host, port);
 
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -43,7 +45,7 @@ public class Launcher {
             }
         }, "mongo-shutdown"));
 
-        System.out.println("mongo-java-server ready on mongodb://127.0.0.1:" + port
+        System.out.println("mongo-java-server ready on mongodb://" + host + ":" + port
                 + " (server version " + versionArg + ", wire version " + version.getWireVersion()
                 + ", pid " + ProcessHandle.current().pid() + ")");
         System.out.flush();
