@@ -210,7 +210,8 @@ describe('docker-compose.yml: structure', () => {
     expect(byService).toMatchObject({
       'gateway-1:8080': '',
       'gateway-2:8081': '',
-      'carrier-sandbox:8090': '',
+      // The sandbox signs with a published secret: loopback only (docs/compose.md).
+      'carrier-sandbox:8090': '127.0.0.1',
       'jaeger:16686': '127.0.0.1',
     });
   });
