@@ -5,8 +5,10 @@
  *
  *   POST :4318/v1/traces   OTLP/HTTP with a JSON body (ExportTraceServiceRequest), as
  *                          packages/telemetry sends it (OTEL_EXPORTER_OTLP_PROTOCOL=http/json)
- *   GET  :16686/api/spans  every span received: [{ service, traceId, spanId, parentSpanId, name, kind }]
- *                          (?traceId=<hex> for one trace)
+ *   GET  :16686/api/spans  every span received: [{ service, traceId, spanId, parentSpanId, name, kind,
+ *                          links: [{ traceId, spanId }] }]; ?traceId=<hex>: the spans of that trace
+ *                          and those linked to one of its spans (a consumer of a page of events
+ *                          links to the traces of its events instead of joining one)
  *   GET  :4318/healthz and :16686/healthz   200 once both ports listen
  *
  * It accepts JSON only (protobuf bodies get 415) and keeps at most MAX_SPANS spans, dropping the
@@ -26,6 +28,7 @@ interface Span {
   parentSpanId: string;
   name: string;
   kind: number;
+  links: { traceId: string; spanId: string }[];
 }
 interface OtlpAttribute {
   key?: string;
@@ -35,7 +38,14 @@ interface OtlpRequest {
   resourceSpans?: {
     resource?: { attributes?: OtlpAttribute[] };
     scopeSpans?: {
-      spans?: { traceId?: string; spanId?: string; parentSpanId?: string; name?: string; kind?: number }[];
+      spans?: {
+        traceId?: string;
+        spanId?: string;
+        parentSpanId?: string;
+        name?: string;
+        kind?: number;
+        links?: { traceId?: string; spanId?: string }[];
+      }[];
     }[];
   }[];
 }
@@ -73,6 +83,7 @@ function keep(request: OtlpRequest): number {
           parentSpanId: s.parentSpanId ?? '',
           name: s.name ?? '',
           kind: s.kind ?? 0,
+          links: (s.links ?? []).map((l) => ({ traceId: l.traceId ?? '', spanId: l.spanId ?? '' })),
         });
         count++;
       }
@@ -101,7 +112,8 @@ const query = createServer((req, res) => {
   if (req.method === 'GET' && url.pathname === '/healthz') return reply(res, 200, { ok: true });
   if (req.method === 'GET' && url.pathname === '/api/spans') {
     const traceId = url.searchParams.get('traceId');
-    return reply(res, 200, { received, spans: traceId ? spans.filter((s) => s.traceId === traceId) : spans });
+    const inTrace = (s: Span) => s.traceId === traceId || s.links.some((l) => l.traceId === traceId);
+    return reply(res, 200, { received, spans: traceId ? spans.filter(inTrace) : spans });
   }
   reply(res, 404, { error: 'not found' });
 });
