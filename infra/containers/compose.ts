@@ -253,7 +253,7 @@ export async function up(options: StackOptions): Promise<Resolved> {
               return st.status === 'exited';
             });
         }
-        log(`${service}: ${kind.replace('service_', '')}`);
+        if (kind !== 'service_started') log(`${service}: ${kind.replace('service_', '')}`);
       });
       conditions.set(key, p);
     }
@@ -301,8 +301,8 @@ export async function leftovers(project: string): Promise<string[]> {
 
 // ------------------------------------------------------------------ command line
 
-if (import.meta.filename === process.argv[1]) {
-  const [command, ...rest] = process.argv.slice(2);
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
   const options: StackOptions = { project: 'parcel', extraFiles: [], log: (l) => console.error(`[compose] ${l}`) };
   for (let i = 0; i < rest.length; i += 2) {
     if (rest[i] === '-p') options.project = rest[i + 1]!;
@@ -314,6 +314,12 @@ if (import.meta.filename === process.argv[1]) {
   else if (command === 'config') console.log(stringify(resolve([...BASE_FILES, ...options.extraFiles!])));
   else {
     console.error('usage: node infra/containers/compose.ts up|down|config [-p project] [-f file]...');
-    process.exit(2);
+    process.exitCode = 2;
   }
 }
+
+if (import.meta.filename === process.argv[1])
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });

@@ -63,4 +63,7 @@ const server = http.createServer(async (req, res) => {
   res.end('ok');
 });
 
-server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\n`));
+// Any free port on loopback, unless RECEIVER_PORT and RECEIVER_HOST say otherwise (in a container).
+server.listen(Number(process.env.RECEIVER_PORT ?? 0), process.env.RECEIVER_HOST ?? '127.0.0.1', () =>
+  process.stdout.write(`${server.address().port}\n`),
+);
