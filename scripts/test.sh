@@ -27,12 +27,14 @@ results="$(mktemp)"
 status=0
 pnpm exec jest --ci --json --outputFile="$results" "$@" || status=$?
 
-# The suites that stop and start the shared Kafka broker run alone, after everything else.
+# The suites that stop and start the shared Kafka broker run alone, after everything else, and so
+# does the compose stack under podman (it builds images and loads both cores; docs/compose.md).
 restart="$(mktemp)"
 if [ $# -eq 0 ]; then
-  echo "== jest: broker restart suites (serial)"
-  PARCEL_KAFKA_RESTART_TEST=1 pnpm exec jest --ci --runInBand --json --outputFile="$restart" \
-    packages/bus-kafka/src/kafka.restart.int.spec.ts test/e2e/brokerRestart.e2e.spec.ts || status=$?
+  echo "== jest: broker restart and compose stack suites (serial)"
+  PARCEL_KAFKA_RESTART_TEST=1 PARCEL_COMPOSE_TEST=1 pnpm exec jest --ci --runInBand --json --outputFile="$restart" \
+    packages/bus-kafka/src/kafka.restart.int.spec.ts test/e2e/brokerRestart.e2e.spec.ts \
+    test/composeRun.int.spec.ts || status=$?
 fi
 node -e '
   const fs = require("node:fs");
