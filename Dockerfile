@@ -11,6 +11,8 @@
 # the committed lockfile (--frozen-lockfile: a lockfile out of date with a package.json fails
 # the build instead of resolving anew). See docs/compose.md.
 
+# Without an image registry, infra/containers/build.sh builds this with its own Node 24 image:
+# --build-arg NODE_IMAGE=localhost/parcel-node:local (docs/compose.md).
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 # ---------------------------------------------------------------- dependencies

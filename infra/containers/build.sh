@@ -55,7 +55,16 @@ image() { # <name> <context> <base-ref|-> [extra hash words...]
     log "$name: built in $((SECONDS - t0)) s"
   fi
   podman tag "$ref" "localhost/parcel-$name:local"
+  drop_old "$name" "$ref"
   echo "$name $ref"
+}
+
+# Removes the images of <name> built from older inputs (those no container uses).
+drop_old() { # <name> <current-ref>
+  local old
+  for old in $(podman images --format '{{.Repository}}:{{.Tag}}' --filter "reference=localhost/parcel-$1"); do
+    case "$old" in "$2" | *:local) ;; *) podman rmi "$old" >/dev/null 2>&1 || true ;; esac
+  done
 }
 
 # A fresh copy of infra/containers/<name>/ as the build context.
@@ -87,6 +96,7 @@ else
   log "debian: built in $((SECONDS - t0)) s"
 fi
 podman tag "$debian_ref" localhost/parcel-debian:local
+drop_old debian "$debian_ref"
 echo "debian $debian_ref"
 
 # ------------------------------------------------------------------ Node 24
@@ -143,8 +153,13 @@ if [ "${PARCEL_SKIP_APP_IMAGE:-0}" != 1 ]; then
   t0=$SECONDS
   app="${PARCEL_IMAGE:-parcel-logistics:dev}"
   log "app: podman build -t $app --build-arg NODE_IMAGE=localhost/parcel-node:local ."
+  before="$(podman image inspect --format '{{.Id}}' "$app" 2>/dev/null || true)"
   podman build --quiet --layers --build-arg NODE_IMAGE=localhost/parcel-node:local -t "$app" \
     -f "$REPO_ROOT/Dockerfile" "$REPO_ROOT" >/dev/null
+  # The image it replaces, unless a container still uses it.
+  if [ -n "$before" ] && [ "$before" != "$(podman image inspect --format '{{.Id}}' "$app")" ]; then
+    podman rmi "$before" >/dev/null 2>&1 || true
+  fi
   log "app: done in $((SECONDS - t0)) s"
   echo "app $app"
 fi
