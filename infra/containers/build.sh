@@ -33,6 +33,9 @@ command -v podman >/dev/null || die "podman not found (bash infra/apt.sh podman 
 
 CTX="$CT_STATE/context"
 mkdir -p "$CTX"
+# One build at a time per checkout (a second one waits, then finds the images cached).
+exec 8>"$CT_STATE/build.lock"
+flock -w 1800 8 || die "another build.sh holds ${CT_STATE#"$REPO_ROOT"/}/build.lock"
 t_all=$SECONDS
 
 # Hash of the files under a directory (names and contents) plus the extra words given.

@@ -10,7 +10,7 @@
  * 2. `up` has podman-compose create every container (`up --no-start`), then starts each
  *    service once its `depends_on` conditions hold: started, healthy (its compose health check
  *    run with `podman exec`, every 2 s, until it passes) or completed successfully (exit 0).
- * 3. `down` is `podman-compose down -v` plus the project's network.
+ * 3. `down` is `podman-compose down -v` plus the project's network (and the written file and log).
  *
  *   node infra/containers/compose.ts up   [-p project] [-f extra.yml]...   (after build.sh)
  *   node infra/containers/compose.ts down [-p project] [-f extra.yml]...
@@ -19,7 +19,7 @@
  * from the PARCEL_*_PORT variables of docker-compose.yml. See docs/compose.md.
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parseDocument, stringify, type CollectionTag, type ScalarTag, type YAMLMap } from 'yaml';
@@ -286,6 +286,8 @@ export async function down(options: StackOptions): Promise<void> {
   const { file } = fileOf(options);
   await compose(options.project, file, ['down', '-v', '-t', '5'], options.env ?? {});
   await podman(['network', 'rm', '-f', `${options.project}_default`]).catch(() => '');
+  rmSync(file, { force: true });
+  rmSync(path.join(STATE, `${options.project}.podman-compose.log`), { force: true });
 }
 
 /** What is left of a project: containers and volumes with its label, and its network. */
