@@ -156,13 +156,18 @@ if [ "${PARCEL_SKIP_APP_IMAGE:-0}" != 1 ]; then
   t0=$SECONDS
   app="${PARCEL_IMAGE:-parcel-logistics:dev}"
   log "app: podman build -t $app --build-arg NODE_IMAGE=localhost/parcel-node:local ."
-  before="$(podman image inspect --format '{{.Id}}' "$app" 2>/dev/null || true)"
-  podman build --quiet --layers --build-arg NODE_IMAGE=localhost/parcel-node:local -t "$app" \
-    -f "$REPO_ROOT/Dockerfile" "$REPO_ROOT" >/dev/null
-  # The image it replaces, unless a container still uses it.
-  if [ -n "$before" ] && [ "$before" != "$(podman image inspect --format '{{.Id}}' "$app")" ]; then
-    podman rmi "$before" >/dev/null 2>&1 || true
-  fi
+  # The `deps` stage is tagged too: each source change leaves a new one (about 460 MB), and the
+  # one it replaces is removed below with the project image it replaces.
+  deps="localhost/parcel-app-deps:local"
+  before="$(podman image inspect --format '{{.Id}}' "$app" "$deps" 2>/dev/null || true)"
+  for target in deps runtime; do
+    podman build --quiet --layers --build-arg NODE_IMAGE=localhost/parcel-node:local --target "$target" \
+      -t "$([ "$target" = deps ] && echo "$deps" || echo "$app")" -f "$REPO_ROOT/Dockerfile" "$REPO_ROOT" >/dev/null
+  done
+  after="$(podman image inspect --format '{{.Id}}' "$app" "$deps")"
+  for id in $before; do
+    case "$after" in *"$id"*) ;; *) podman rmi "$id" >/dev/null 2>&1 || true ;; esac
+  done
   log "app: done in $((SECONDS - t0)) s"
   echo "app $app"
 fi
