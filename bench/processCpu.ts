@@ -181,11 +181,14 @@ export function cpuBetween(before: CpuReading, after: CpuReading): Map<string, C
 }
 
 /**
- * The whole machine's busy CPU time so far (every core; idle and iowait left out), ms, from
- * /proc/stat: what nothing escapes, to hold the processes counted against.
+ * The whole machine's CPU time so far, every core, ms, from /proc/stat: `busy` leaves idle and
+ * iowait out. What nothing escapes, to hold the processes counted against.
  */
-export function machineBusyMs(): number {
+export function machineCpuMs(): { busy: number; total: number } {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = fields.reduce((a, b) => a + b, 0);
   const idle = fields[3]! + fields[4]!;
-  return (fields.reduce((a, b) => a + b, 0) - idle) * TICK_MS;
+  return { busy: (total - idle) * TICK_MS, total: total * TICK_MS };
 }
+
+export const machineBusyMs = (): number => machineCpuMs().busy;

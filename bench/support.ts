@@ -7,6 +7,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import autocannon from 'autocannon';
+import { machineCpuMs } from './processCpu.ts';
 
 export interface Row {
   name: string;
@@ -86,18 +87,10 @@ export function rssMb(pid: number): number {
   return Math.round((kb / 1024) * 10) / 10;
 }
 
-/** Busy and total CPU time of the machine so far, in clock ticks (`/proc/stat`). */
-function cpuTicks(): { busy: number; total: number } {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
-  const total = fields.reduce((a, b) => a + b, 0);
-  const idle = fields[3]! + fields[4]!; // idle and iowait
-  return { busy: total - idle, total };
-}
-
 export async function load(name: string, options: autocannon.Options): Promise<Row> {
-  const before = cpuTicks();
+  const before = machineCpuMs();
   const result = await autocannon({ ...options });
-  const after = cpuTicks();
+  const after = machineCpuMs();
   const cores = availableParallelism();
   return {
     name,
