@@ -202,7 +202,6 @@ function responses(op: Operation, collector: SchemaCollector): Record<string, un
 }
 
 function operationObject(op: Operation, collector: SchemaCollector, ref: ReferenceData): Record<string, unknown> {
-  const requestExamples = exampleMap(op.examples, (e) => e.body);
   const remarks = remarksTable(op.remarks);
   const description = [
     op.description,
@@ -220,19 +219,7 @@ function operationObject(op: Operation, collector: SchemaCollector, ref: Referen
       ...parameters(op, collector),
       ...(op.method === 'post' && forAccount(op.security) ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
     ],
-    ...(op.body
-      ? {
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: collector.convert(op.body, 'input'),
-                ...(Object.keys(requestExamples).length ? { examples: requestExamples } : {}),
-              },
-            },
-          },
-        }
-      : {}),
+    ...requestBodyOf(op, collector),
     responses: responses(op, collector),
     'x-errors': op.errors,
   };
@@ -306,8 +293,27 @@ function problemTable(problems: readonly ProblemDoc[]): string {
   return ['**Problems**', '', '| HTTP | type | title | when |', '|---|---|---|---|', ...rows].join('\n');
 }
 
+/** The JSON request body of an operation that takes one, with its examples' bodies. */
+function requestBodyOf(
+  op: { body?: z.ZodType; examples: readonly { name: string; summary: string; body?: unknown }[] },
+  collector: SchemaCollector,
+): { requestBody?: Record<string, unknown> } {
+  if (!op.body) return {};
+  const examples = exampleMap(op.examples, (e) => e.body);
+  return {
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: collector.convert(op.body, 'input'),
+          ...(Object.keys(examples).length ? { examples } : {}),
+        },
+      },
+    },
+  };
+}
+
 function adminOperationObject(op: AdminOperation, collector: SchemaCollector): Record<string, unknown> {
-  const requestExamples = exampleMap(op.examples, (e) => e.body);
   return {
     operationId: op.id,
     tags: [ADMIN_TAG],
@@ -316,19 +322,7 @@ function adminOperationObject(op: AdminOperation, collector: SchemaCollector): R
     servers: ADMIN_SERVERS,
     security: ADMIN_SECURITY,
     parameters: parameters(op, collector),
-    ...(op.body
-      ? {
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: collector.convert(op.body, 'input'),
-                ...(Object.keys(requestExamples).length ? { examples: requestExamples } : {}),
-              },
-            },
-          },
-        }
-      : {}),
+    ...requestBodyOf(op, collector),
     responses: adminResponses(op, collector),
     'x-errors': op.problems.map((p) => ({
       status: PROBLEMS[p.problem].status,
