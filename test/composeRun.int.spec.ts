@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { down, leftovers, podman, up, type StackOptions } from '../infra/containers/compose.ts';
+import type { Span } from '../infra/containers/otlp/receiver.ts';
 import { clientB, realTime, signedHeaders, type Target } from './support/client.ts';
 import { orderBody } from './support/orders.ts';
 
@@ -318,14 +319,6 @@ describe('the compose stack under podman (docker-compose.yml + infra/containers/
         body,
       });
       expect(((await reply.json()) as { code: number }).code).toBe(0);
-      interface Span {
-        service: string;
-        traceId: string;
-        spanId: string;
-        parentSpanId: string;
-        name: string;
-        links: { traceId: string; spanId: string }[];
-      }
       const spans = await eventually(async () => {
         const got = (await (await fetch(`${spansUrl}?traceId=${traceId}`)).json()) as { spans: Span[] };
         const services = new Set(got.spans.map((s) => s.service));

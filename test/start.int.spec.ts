@@ -146,16 +146,12 @@ async function killServer(run: NpmStart): Promise<void> {
   expect(run.output()).toMatch(/"msg":"parcel service \(embedded\) stopped"/);
 }
 
+/** A stopped server's data directory (docs/operations.md): the four databases, the key store and its master key. */
+const DATA_FILES = ['accounts.db', 'events.db', 'keys.db', 'master.key', 'projections.db', 'webhooks.db'];
+
 test('docs/operations.md "Backups": once stopped, the directory holds the four databases, the key store and its master key alone, and a copy of it (cp -a) starts with the same parcels; `kill` of the logged pid stops it cleanly', async () => {
   // The server of the test before has stopped cleanly: the -wal files are folded in.
-  expect(readdirSync(dataDir).sort()).toEqual([
-    'accounts.db',
-    'events.db',
-    'keys.db',
-    'master.key',
-    'projections.db',
-    'webhooks.db',
-  ]);
+  expect(readdirSync(dataDir).sort()).toEqual(DATA_FILES);
   sh(`cp -a data ${path.basename(backupDir)}`);
 
   const run = await start({ PARCEL_DATA_DIR: backupDir });
@@ -174,14 +170,7 @@ test('docs/operations.md "Resetting its data": stopped, the data directory delet
     data: { tracking_number: trackingNumber, remarks: 'No Record(s)' },
   });
   await killServer(run);
-  expect(readdirSync(dataDir).sort()).toEqual([
-    'accounts.db',
-    'events.db',
-    'keys.db',
-    'master.key',
-    'projections.db',
-    'webhooks.db',
-  ]);
+  expect(readdirSync(dataDir).sort()).toEqual(DATA_FILES);
 });
 
 test('docs/operations.md "Backups", restore: stopped, the copy put in place of the data directory, the parcels are back', async () => {

@@ -21,7 +21,8 @@ const QUERY_PORT = Number(process.env.QUERY_PORT ?? 16686);
 const MAX_SPANS = Number(process.env.MAX_SPANS ?? 200_000);
 const MAX_BODY = 16 * 1024 * 1024;
 
-interface Span {
+/** A span as `/api/spans` answers it (test/composeRun.int.spec.ts reads them). */
+export interface Span {
   service: string;
   traceId: string;
   spanId: string;
