@@ -47,7 +47,8 @@ export async function openAccountDirectory(options: DirectoryOptions): Promise<A
   let retention = new Map<string, number>();
   /** Secrets opened before, by key id, with the sealed text they were opened from. */
   let opened = new Map<string, { sealed: string; secret: string }>();
-  let uses = new Map<string, string>();
+  /** Key id → when it last authenticated, ms: kept as a number on the request path, written as text every `touchMs`. */
+  let uses = new Map<string, number>();
   let lastTouch = Date.now();
 
   const open = (record: AccountRecord, nextOpened: typeof opened) =>
@@ -105,7 +106,7 @@ export async function openAccountDirectory(options: DirectoryOptions): Promise<A
     const written = uses;
     uses = new Map();
     lastTouch = Date.now();
-    await store.touch(written);
+    await store.touch(new Map([...written].map(([keyId, at]) => [keyId, new Date(at).toISOString()])));
   }
 
   await load();
@@ -129,7 +130,7 @@ export async function openAccountDirectory(options: DirectoryOptions): Promise<A
     isDisabled: (clientId) => disabled.has(clientId),
     retentionDays: () => retention,
     used(keyId, at) {
-      uses.set(keyId, at.toISOString());
+      uses.set(keyId, at.getTime());
     },
     refresh: load,
     async stop() {
