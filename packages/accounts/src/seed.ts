@@ -4,20 +4,14 @@
  * there on the operator API changes the accounts.
  */
 import type { Clock } from '@parcel-logistics/domain';
+import type { Account as AccountEntry } from '@parcel-logistics/reference-data';
 import type { AccountRecord, AuditEntry } from './model.ts';
 import type { AccountStore } from './port.ts';
 import { hintOf, newKeyId } from './secrets.ts';
 import type { AccountSecrets } from './secrets.ts';
 
-/** An account of the file, its key in clear (the file's format). */
-export interface SeedAccount {
-  clientId: string;
-  apiName: string;
-  apiKey: string;
-  weightUnit: AccountRecord['settings']['weightUnit'];
-  serviceTypes: string[];
-  canCancel: boolean;
-}
+/** An account of the file, its key in clear: what `loadAccounts` of reference-data reads. */
+export type SeedAccount = AccountEntry;
 
 /** Imports the file's accounts when the store never had a seed; true when this call did. */
 export async function seedAccounts(
