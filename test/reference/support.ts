@@ -61,8 +61,11 @@ export function judge(document: OpenApi) {
         return [`the document has no ${status} ${mediaType} answer for ${method} ${path}`];
       return check(at('paths', path, method, 'responses', String(status), 'content', mediaType, 'schema'), body);
     },
+    /** What is wrong with a request body of `path`/`method`, judged by its one media type's schema. */
     request(path: string, method: string, body: unknown): string[] {
-      return check(at('paths', path, method, 'requestBody', 'content', 'application/json', 'schema'), body);
+      const content = document.paths[path]?.[method]?.requestBody?.content ?? {};
+      const mediaType = Object.keys(content)[0] ?? 'application/json';
+      return check(at('paths', path, method, 'requestBody', 'content', mediaType, 'schema'), body);
     },
     schema(name: string, value: unknown): string[] {
       return check(at('components', 'schemas', name), value);

@@ -50,6 +50,13 @@ export function clientB(stack: Target, account = DEMO) {
         headers: headers(),
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
+    /** A POST of a CSV file (`text/csv`), with headers besides (an Idempotency-Key). */
+    csv: (path: string, file: string | Buffer, extra: Record<string, string> = {}) =>
+      send(`${stack.url}/v1/openapi/${path}`, {
+        method: 'POST',
+        headers: { ...headers(), 'content-type': 'text/csv', ...extra },
+        body: typeof file === 'string' ? file : new Uint8Array(file),
+      }),
   };
 }
 

@@ -1,4 +1,6 @@
-/** Valid create-order bodies for the demo reference data. */
+/** Valid create-order bodies for the demo reference data, and CSV files of them. */
+import { stringify } from 'csv-stringify/sync';
+
 let counter = 0;
 export const uniqueRef = (prefix = 'REF') => `${prefix}-${process.pid}-${Date.now().toString(36)}-${++counter}`;
 
@@ -20,4 +22,26 @@ export function orderBody(overrides: Record<string, unknown> = {}): Record<strin
     postal_code: '048616',
     ...overrides,
   };
+}
+
+/**
+ * A CSV file of create-order bodies as import-orders reads one: a column per field any body has,
+ * `item[N].field` for item rows, `locker_station.field` for the station; empty cells for the rest.
+ */
+export function csvOf(bodies: readonly Record<string, unknown>[]): string {
+  const rows = bodies.map((body) => {
+    const flat: Record<string, string> = {};
+    for (const [key, value] of Object.entries(body)) {
+      if (key === 'item' && Array.isArray(value))
+        value.forEach((item: Record<string, unknown>, i) => {
+          for (const [field, v] of Object.entries(item)) flat[`item[${i}].${field}`] = String(v);
+        });
+      else if (key === 'locker_station' && value && typeof value === 'object')
+        for (const [field, v] of Object.entries(value)) flat[`locker_station.${field}`] = String(v);
+      else flat[key] = String(value);
+    }
+    return flat;
+  });
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  return stringify(rows, { header: true, columns, record_delimiter: 'windows' });
 }

@@ -1,5 +1,6 @@
 /** Commands sent over the bus from the gateway to the services, and their replies. */
-import type { ParcelRegistration } from '@parcel-logistics/domain';
+import type { ParcelRegistration, RejectedRow } from '@parcel-logistics/domain';
+import type { ImportResult } from './orderImport.ts';
 import type { StoredParcelView } from './views.ts';
 
 export const Topics = {
@@ -64,6 +65,28 @@ export type OrderCommands = {
     payload: { batchId: string; clientId: string; orders: ParcelRegistration[] };
     reply: AcceptOrderBatchReply;
   };
+  /** One part of a CSV import (at most IMPORT_LIMITS.partSize orders), recorded as a batch of its own; created once the import is accepted. */
+  RecordImportPart: {
+    payload: { importId: string; clientId: string; part: number; orders: ParcelRegistration[]; rows: number[] };
+    reply: AcceptOrderBatchReply;
+  };
+  /** A CSV import whose parts are all recorded: its summary, after which its orders are created from the log. */
+  AcceptOrderImport: {
+    payload: {
+      importId: string;
+      clientId: string;
+      rows: number;
+      accepted: number;
+      parts: number;
+      rejected: RejectedRow[];
+    };
+    reply: ImportResult;
+  };
+  /** An import of the account as get-import answers it; another account's reads as missing. */
+  GetOrderImport: {
+    payload: { clientId: string; importId: string };
+    reply: { found: false } | { found: true; import: ImportResult };
+  };
   CancelOrders: { payload: { clientId: string; trackingNumbers: string[] }; reply: CancelOrdersReply };
   /** Erases the personal data of the account's parcels (docs/personal-data.md); answered as cancel-orders is. */
   ErasePersonalData: { payload: { clientId: string; trackingNumbers: string[] }; reply: CancelOrdersReply };
@@ -73,6 +96,9 @@ export type CreateOrder = CommandOf<OrderCommands, 'CreateOrder'>;
 export type SettleCreateOrder = CommandOf<OrderCommands, 'SettleCreateOrder'>;
 export type AcceptOrderBatch = CommandOf<OrderCommands, 'AcceptOrderBatch'>;
 export type CancelOrders = CommandOf<OrderCommands, 'CancelOrders'>;
+export type RecordImportPart = CommandOf<OrderCommands, 'RecordImportPart'>;
+export type AcceptOrderImport = CommandOf<OrderCommands, 'AcceptOrderImport'>;
+export type GetOrderImport = CommandOf<OrderCommands, 'GetOrderImport'>;
 export type ErasePersonalData = CommandOf<OrderCommands, 'ErasePersonalData'>;
 
 /** `content`: the CN23 as Base64. */

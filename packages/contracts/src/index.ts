@@ -14,3 +14,4 @@ export * from './webhooks.ts';
 export * from './webhookLog.ts';
 export * from './sealedEvents.ts';
 export * from './admin.ts';
+export * from './orderImport.ts';

@@ -43,7 +43,7 @@ const nested = (fields: readonly Field[]): Codec => ({
   toApi: (value) => toApiFields(fields, value as Record<string, unknown>),
 });
 
-const LINE_FIELDS: readonly Field[] = [
+export const LINE_FIELDS: readonly Field[] = [
   ['description', 'description'],
   ['unitPrice', 'unitPrice.amount'],
   ['quantity', 'quantity'],
@@ -55,7 +55,7 @@ const LINE_FIELDS: readonly Field[] = [
   ['productURL', 'productUrl'],
 ];
 
-const STATION_FIELDS: readonly Field[] = [
+export const STATION_FIELDS: readonly Field[] = [
   ['zipcode', 'zipcode'],
   ['station_name', 'name'],
   ['station_address', 'address'],

@@ -26,6 +26,9 @@ const serializers: { [K in DomainEvent['type']]: Serializer<Extract<DomainEvent,
   PersonalDataErased: { storedType: 'PersonalDataErased.v1', dateFields: ['erasedAt'] },
   ReferenceClaimed: { storedType: 'ReferenceClaimed.v1', dateFields: ['claimedAt'] },
   OrderBatchAccepted: { storedType: 'OrderBatchAccepted.v2', dateFields: ['acceptedAt'] },
+  OrderImportAccepted: { storedType: 'OrderImportAccepted.v1', dateFields: ['acceptedAt'] },
+  OrderImportPartCreated: { storedType: 'OrderImportPartCreated.v1', dateFields: ['createdAt'] },
+  OrderImportFinished: { storedType: 'OrderImportFinished.v1', dateFields: ['finishedAt'] },
 };
 
 const byStoredType = new Map(Object.entries(serializers).map(([type, s]) => [s.storedType, { type, ...s }]));
@@ -63,6 +66,10 @@ export const referenceStreamName = (clientId: string, customTrackingNum: string)
 export const PARCEL_STREAM_PREFIX = 'parcel-';
 export const BATCH_STREAM_PREFIX = 'batch-';
 export const batchStreamName = (batchId: string) => `${BATCH_STREAM_PREFIX}${batchId}`;
+/** A CSV import's stream (its progress; nothing personal) and the batch stream of each of its parts (its orders). */
+export const IMPORT_STREAM_PREFIX = 'import-';
+export const importStreamName = (importId: string) => `${IMPORT_STREAM_PREFIX}${importId}`;
+export const importPartBatchId = (importId: string, part: number) => `${importId}.${part}`;
 
 /**
  * The retention sweep's housekeeping streams, one per sweep slot (the slot's start, epoch ms): the

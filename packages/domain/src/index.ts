@@ -12,6 +12,8 @@ export * from './reference/events.ts';
 export * from './reference/claim.ts';
 export * from './batch/decider.ts';
 export * from './batch/events.ts';
+export * from './orderImport/decider.ts';
+export * from './orderImport/events.ts';
 export * from './events.ts';
 export * from './parcel/publicPlace.ts';
 export * from './parcel/personal.ts';

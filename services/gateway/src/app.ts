@@ -18,6 +18,7 @@ import { erasingPersonalData } from './erasingPersonalData/route.ts';
 import { creatingLabel } from './creatingLabel/route.ts';
 import { gettingShippingLabel } from './gettingShippingLabel/route.ts';
 import { creatingOrders } from './creatingOrders/route.ts';
+import { importingOrders } from './importingOrders/route.ts';
 import { receivingCarrierEvents } from './receivingCarrierEvents/route.ts';
 import { gettingBarcode } from './gettingBarcode/route.ts';
 import { gettingStations } from './gettingStations/route.ts';
@@ -93,6 +94,7 @@ export function createGatewayApp(deps: GatewayDeps, lockout: Lockout = createLoc
     creatingLabel,
     creatingOrder,
     creatingOrders,
+    importingOrders,
     queryingStatus,
     gettingStations,
     cancellingOrders,

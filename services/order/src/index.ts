@@ -11,6 +11,8 @@ import { createOrder, settleCreateOrder } from './creatingOrder/handler.ts';
 import type { CreateOrderDeps } from './creatingOrder/handler.ts';
 import { acceptOrderBatch } from './creatingOrders/handler.ts';
 import { startBatchWorker } from './creatingOrders/worker.ts';
+import { acceptOrderImport, getOrderImport, recordImportPart } from './importingOrders/handler.ts';
+import { startImportWorker } from './importingOrders/worker.ts';
 import { startRegistrationWorker } from './registeringWithCarrier/worker.ts';
 import { erasePersonalDataOf } from './erasingPersonalData/handler.ts';
 import { startRetentionWorker } from './retainingPersonalData/worker.ts';
@@ -39,7 +41,7 @@ export type OrderServiceDeps = CreateOrderDeps & {
   onRetentionSweep?: (sweep: RetentionSweep) => void;
 };
 
-/** The order service: order commands from the bus, carrier registration and batch creation from the store's log. */
+/** The order service: order commands from the bus; carrier registration, batch creation and imports from the store's log. */
 export function createOrderService(deps: OrderServiceDeps) {
   let unsubscribe: Unsubscribe | undefined;
   let workers: Subscription[] = [];
@@ -51,6 +53,9 @@ export function createOrderService(deps: OrderServiceDeps) {
         CreateOrder: (payload, meta) => createOrder(deps, payload, meta),
         SettleCreateOrder: (payload) => settleCreateOrder(deps, payload),
         AcceptOrderBatch: (payload, { commandId }) => acceptOrderBatch(deps, payload, commandId),
+        RecordImportPart: (payload, { commandId }) => recordImportPart(deps, payload, commandId),
+        AcceptOrderImport: (payload, { commandId }) => acceptOrderImport(deps, payload, commandId),
+        GetOrderImport: (payload) => getOrderImport(deps, payload),
         CancelOrders: (payload, { commandId }) => cancelOrders(deps, payload, commandId),
         ErasePersonalData: (payload, { commandId }) => erasePersonalDataOf(deps, payload, commandId),
       });
@@ -62,10 +67,11 @@ export function createOrderService(deps: OrderServiceDeps) {
           ...(deps.registrationRetryDelayMs ? { retryDelayMs: deps.registrationRetryDelayMs } : {}),
         }),
         startBatchWorker({ ...deps, ...poll }),
+        startImportWorker({ ...deps, ...poll }),
       ];
       if (deps.retention) retention = startRetentionWorker({ ...deps, retention: deps.retention });
     },
-    /** Resolves once both workers have handled every event committed so far. */
+    /** Resolves once every worker has handled every event committed so far. */
     async caughtUp() {
       await Promise.all(workers.map((w) => w.caughtUp()));
     },

@@ -963,6 +963,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/openapi/order/import-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import orders from a CSV file
+         * @description A CSV file (`text/csv`, UTF-8, RFC 4180) of up to 10000 orders, one per row under a header row. Every row is validated exactly as create-order validates a body, and a reference repeated in the file is refused after its first row. The answer comes once the accepted rows are recorded, with the import’s id; the orders are then created in the background, each once, even across a restart. get-import tells how far it is. Send an Idempotency-Key to make a resent file the same import. The header names create-order's fields: `custom_tracking_num`, `recipient_name`, `recipient_country`, `recipient_phone`, `recipient_address`, `sender_country`, `client_size`, `client_weight`, `declared_value`, `declared_value_currency`, `postal_code`, `recipient_state`, `recipient_city`, `recipient_email`, `sender_name`, `sender_phone`, `sender_address`, `sender_postal_code`, `sender_city`, `sender_email`, `service_type`, `service_code`, `instruction`, `cash`, `cash_currency`, `supplier_name`, `supplier_gstn`, `total_gst_amount`, `gst_currency`, `gst_paid`, `incoterm_type`, `locker_type`; item rows as `item[0].description`, `item[0].unitPrice`, … (up to `item[49]`), and the locker station as `locker_station.station_code`, …. Cells are read as create-order reads a body’s values; an empty cell is a field not sent.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
+         *     | 200 | 1 | `Content-Type must be text/csv` | the body was sent as JSON, not as text/csv |
+         *     | 200 | 1 | `The file is not UTF-8` | the file is not valid UTF-8 |
+         *     | 200 | 1 | `CSV invalid at row 0` | the file is not CSV: an unclosed quote, or a row wider or narrower than the header; the row is given (0: the header) |
+         *     | 200 | 1 | `Unknown column: <name>` | a header cell names no create-order field |
+         *     | 200 | 1 | `Duplicate column: <name>` | a header cell names a field twice |
+         *     | 200 | 1 | `The file cannot have more than 256 columns` | the header has more than 256 columns |
+         *     | 200 | 1 | `The file has no orders` | the file has a header and no rows |
+         *     | 200 | 1 | `The file cannot have more than 10000 orders` | the file has more than 10000 rows |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        post: operations["importOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/openapi/order/get-import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How far an import is
+         * @description The import’s state, its counts, and its rejected rows with create-order’s message each: at once those validation refused, then, as the orders are created, those whose reference another order took meanwhile. Another account’s import reads as unknown.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
+         *     | 200 | 1 | `import_id require` | import_id is missing or blank |
+         *     | 200 | 1 | `import_id invalid` | import_id is longer than 64 |
+         *     | 200 | 1 | `Import not found` | no import of the account has this id |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi/webhook/create-endpoint": {
         parameters: {
             query?: never;
@@ -1905,6 +1991,35 @@ export interface components {
         HtmlLabel: {
             /** @description A complete HTML document. */
             html: string;
+        };
+        ImportResult: {
+            import_id: string;
+            /**
+             * @description `running` while orders are being created; `finished` once every accepted row was tried.
+             * @enum {string}
+             */
+            state: "running" | "finished";
+            /** @description Rows under the header. */
+            rows: number;
+            /** @description Rows that passed create-order’s validation. */
+            accepted: number;
+            /** @description Rows refused: by validation at once, or on creation (a reference already used). All of them. */
+            rejected: number;
+            /** @description Orders created so far. */
+            created: number;
+            /** @description Singapore time, ISO 8601 with offset. */
+            accepted_at: string;
+            /** @description Present once finished. */
+            finished_at?: string;
+            /** @description The rejected rows, in file order for validation's then creation's; at most the first 1000. */
+            errors: {
+                /** @description The row in the file: 1 is the first row under the header. */
+                row: number;
+                /** @description As the row gave it; empty when it had none. */
+                custom_tracking_num: string;
+                /** @description create-order’s message for the row. */
+                message: string;
+            }[];
         };
         IssuedKey: {
             keyId: string;
@@ -3775,6 +3890,149 @@ export interface operations {
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    importOrders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["ImportResult"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    getImport: {
+        parameters: {
+            query: {
+                /** @description The id import-orders answered. */
+                import_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["ImportResult"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

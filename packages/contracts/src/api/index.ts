@@ -5,3 +5,4 @@ export * from './operations.ts';
 export * from './adminOperations.ts';
 export * from './openapi.ts';
 export { DEFAULT_WEBHOOK_MAX_ENDPOINTS, WEBHOOK_SAMPLE } from './webhookOperations.ts';
+export { IMPORT_SAMPLE } from './importOperations.ts';

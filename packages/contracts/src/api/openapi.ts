@@ -295,7 +295,11 @@ function problemTable(problems: readonly ProblemDoc[]): string {
 
 /** The JSON request body of an operation that takes one, with its examples' bodies. */
 function requestBodyOf(
-  op: { body?: z.ZodType; examples: readonly { name: string; summary: string; body?: unknown }[] },
+  op: {
+    body?: z.ZodType;
+    consumes?: string;
+    examples: readonly { name: string; summary: string; body?: unknown }[];
+  },
   collector: SchemaCollector,
 ): { requestBody?: Record<string, unknown> } {
   if (!op.body) return {};
@@ -304,7 +308,7 @@ function requestBodyOf(
     requestBody: {
       required: true,
       content: {
-        'application/json': {
+        [op.consumes ?? 'application/json']: {
           schema: collector.convert(op.body, 'input'),
           ...(Object.keys(examples).length ? { examples } : {}),
         },

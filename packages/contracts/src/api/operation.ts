@@ -48,6 +48,8 @@ export interface Operation {
   query?: z.ZodObject;
   params?: z.ZodObject;
   body?: z.ZodType;
+  /** The request body's media type when it is not JSON (import-orders' CSV file). */
+  consumes?: 'text/csv';
   /** The success answer's schema (the whole body: envelope included, or the bare object of health and docs). */
   success: z.ZodType;
   /** The failure envelope when it is not the interface's plain one (a data object instead of `[]`). */

@@ -48,6 +48,7 @@ import {
   TrackingNumberResult,
   ZplLabel,
 } from './schemas.ts';
+import { IMPORT_OPERATIONS } from './importOperations.ts';
 import { WEBHOOK_LOG_OPERATIONS } from './webhookLogOperations.ts';
 import { WEBHOOK_OPERATIONS } from './webhookOperations.ts';
 import { forAccount } from './operation.ts';
@@ -926,6 +927,7 @@ export const OPERATIONS: readonly Operation[] = [
     ],
   },
   ...trackingOperations(SAMPLE),
+  ...IMPORT_OPERATIONS.map(withCommon),
   ...WEBHOOK_OPERATIONS.map(withCommon),
   ...WEBHOOK_LOG_OPERATIONS.map(withCommon),
 ];

@@ -10,7 +10,7 @@ export type OrderBatchState = { status: 'none' } | { status: 'accepted'; accepte
 
 export interface RecordOrderBatch {
   type: 'RecordOrderBatch';
-  data: { batchId: string; clientId: string; orders: ParcelRegistration[]; now: Date };
+  data: { batchId: string; clientId: string; orders: ParcelRegistration[]; importRows?: number[]; now: Date };
 }
 
 export const orderBatchDecider: Decider<OrderBatchState, RecordOrderBatch, OrderBatchAccepted> = {

@@ -1,6 +1,7 @@
 /**
- * Request bodies: read as bytes (any Content-Type), at most 5 MiB, and parsed as JSON that must be
- * an object. Everything else is a system error of the HTTP layer (decisions.md, HTTP statuses).
+ * Request bodies: read as bytes, at most 5 MiB, and parsed as JSON that must be an object, whatever
+ * the Content-Type says, except `text/csv` (import-orders), whose bytes are left to its route.
+ * Everything else is a system error of the HTTP layer (decisions.md, HTTP statuses).
  */
 import type { NextFunction, Request, Response } from 'express';
 import { CODE_FAILURE, Http } from '@parcel-logistics/contracts';
@@ -32,6 +33,10 @@ export function jsonObjectBody(req: Request, res: Response, next: NextFunction):
     const raw = Buffer.concat(chunks);
     // Signed callbacks are verified over the exact bytes received.
     res.locals.rawBody = raw;
+    if (isCsv(req)) {
+      req.body = raw;
+      return next();
+    }
     try {
       parsed = JSON.parse(raw.toString('utf8'));
     } catch {
@@ -47,6 +52,10 @@ export function jsonObjectBody(req: Request, res: Response, next: NextFunction):
     done = true;
   });
 }
+
+/** A `text/csv` body (parameters such as `charset` aside). */
+export const isCsv = (req: Request): boolean =>
+  (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() === 'text/csv';
 
 function tooLarge(req: Request, res: Response): void {
   res.setHeader('Connection', 'close');

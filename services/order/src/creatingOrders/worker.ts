@@ -23,7 +23,8 @@ export function startBatchWorker(
   async function handle(recorded: RecordedEvent): Promise<void> {
     if (!recorded.streamName.startsWith(BATCH_STREAM_PREFIX)) return;
     const event = deserializeEvent(recorded);
-    if (event.type !== 'OrderBatchAccepted') return;
+    // An import's parts are the import worker's (importingOrders/worker.ts).
+    if (event.type !== 'OrderBatchAccepted' || event.data.importRows) return;
     const { batchId, orders } = event.data;
     for (const [index, payload] of orders.entries()) {
       const reply = await createOrder(deps, payload, { commandId: `${batchId}:${index}` });
