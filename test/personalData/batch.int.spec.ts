@@ -1,12 +1,13 @@
 /**
- * B2 create-orders with personal values (docs/personal-data.md): the batch's event is sealed with the
- * batch's own key, destroyed once its orders are created; after the parcel is erased, no file of the
- * data directory holds its values, the batch's copy included.
+ * B2 create-orders and a CSV import with personal values (docs/personal-data.md): the batch's event
+ * (an import's part) is sealed with the batch's own key, destroyed once its orders are created;
+ * after the parcel is erased, no file of the data directory holds its values, the batch's copy included.
  */
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { eventually } from '../support/carriers.ts';
 import { clientB } from '../support/client.ts';
+import { csvOf } from '../support/orders.ts';
 import { startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
 import { markedOrder, markers, needles, scanFiles } from './markers.ts';
@@ -31,29 +32,40 @@ const batchKeys = () => {
   }
 };
 
-test("a batch's key is destroyed once its orders exist; the erased parcel's values are then nowhere", async () => {
-  const m = markers();
-  const body = markedOrder(m);
-  const accepted = await clientB(stack).post('order/create-orders', { orders: [body] });
-  expect(accepted.body.code).toBe(0);
-  let tn = '';
-  await eventually(async () => {
-    const found = await clientB(stack).get('order/get-barcode', {
-      custom_tracking_num: String(body.custom_tracking_num),
-    });
-    expect(found.body.code).toBe(0);
-    tn = found.body.data.barcode;
-  });
-  await stack.caughtUp();
-  await eventually(async () =>
-    expect(batchKeys()).toEqual([{ parcel_id: expect.stringMatching(/^batch-/), destroyed: 1 }]),
-  );
-  const status = await clientB(stack).get('order/query-status', { tracking_num: tn });
-  expect(status.body.code).toBe(0);
+const ways = {
+  'B2 create-orders': (body: Record<string, unknown>) => clientB(stack).post('order/create-orders', { orders: [body] }),
+  'import-orders': (body: Record<string, unknown>) => clientB(stack).csv('order/import-orders', csvOf([body])),
+};
 
-  expect((await clientB(stack).post('order/erase-personal-data', { tracking_nums: [tn] })).body.data.success).toEqual([
-    tn,
-  ]);
-  await stack.caughtUp();
-  expect(scanFiles(stack.dataDir, needles(Object.values(m)))).toEqual([]);
-});
+test.each(Object.keys(ways) as (keyof typeof ways)[])(
+  "%s: a batch's key is destroyed once its orders exist; the erased parcel's values are then nowhere",
+  async (way) => {
+    const m = markers();
+    const body = markedOrder(m);
+    const before = new Set(batchKeys().map((k) => k.parcel_id));
+    const accepted = await ways[way](body);
+    expect(accepted.body.code).toBe(0);
+    let tn = '';
+    await eventually(async () => {
+      const found = await clientB(stack).get('order/get-barcode', {
+        custom_tracking_num: String(body.custom_tracking_num),
+      });
+      expect(found.body.code).toBe(0);
+      tn = found.body.data.barcode;
+    });
+    await stack.caughtUp();
+    await eventually(async () =>
+      expect(batchKeys().filter((k) => !before.has(k.parcel_id))).toEqual([
+        { parcel_id: expect.stringMatching(/^batch-/), destroyed: 1 },
+      ]),
+    );
+    const status = await clientB(stack).get('order/query-status', { tracking_num: tn });
+    expect(status.body.code).toBe(0);
+
+    expect((await clientB(stack).post('order/erase-personal-data', { tracking_nums: [tn] })).body.data.success).toEqual(
+      [tn],
+    );
+    await stack.caughtUp();
+    expect(scanFiles(stack.dataDir, needles(Object.values(m)))).toEqual([]);
+  },
+);
