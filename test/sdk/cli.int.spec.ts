@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { signature } from '@parcel-logistics/client';
-import { orderBody } from '../support/orders.ts';
+import { csvOf, orderBody } from '../support/orders.ts';
 import { childPath, freePort, ROOT } from '../support/npmStart.ts';
 import type { TestStack } from '../support/stack.ts';
 import { startRealTimeStack, businessError } from './support.ts';
@@ -108,6 +108,24 @@ describe('exit 0: success, the data as JSON on stdout', () => {
     const r = await parcel(['create-order', file]);
     expect(r.code).toBe(0);
     expect(r.json().custom_tracking_num).toBe(body.custom_tracking_num);
+  });
+
+  test('import --wait shows the progress on stderr and prints the finished import, its rejected row with create-order’s message', async () => {
+    const bad = orderBody({ recipient_phone: 'abc' });
+    const file = path.join(dir, 'orders.csv');
+    writeFileSync(file, csvOf([orderBody(), bad, orderBody()]));
+    const r = await parcel(['import', file, '--wait']);
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({
+      state: 'finished',
+      rows: 3,
+      accepted: 2,
+      rejected: 1,
+      created: 2,
+      errors: [{ row: 2, custom_tracking_num: bad.custom_tracking_num, message: 'recipient_phone invalid' }],
+    });
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines.at(-1)).toMatch(/^import [0-9a-f-]{36}: finished, 2 of 2 created, 1 of 3 rows rejected$/);
   });
 
   test('status of one number prints its record; of several, {success, errors}', async () => {
@@ -287,7 +305,7 @@ describe('exit 0: success, the data as JSON on stdout', () => {
     );
     expect(label.stdout.toString('utf8')).toContain('--origin <country>');
     // erase changes something: it sends an Idempotency-Key (one may be given) and is retried as cancel is.
-    expect(text).toMatch(/so are create-order, cancel, erase and label\s+cn23, which send an Idempotency-Key/);
+    expect(text).toMatch(/so are create-order, import, cancel, erase and\s+label cn23, which send an Idempotency-Key/);
     const erase = await parcel(['erase', '--help']);
     expect(erase.code).toBe(0);
     expect(erase.stdout.toString('utf8')).toContain('Usage: parcelctl [options] erase <tracking...>');

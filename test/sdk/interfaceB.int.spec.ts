@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { InterfaceBClient, signature } from '@parcel-logistics/client';
 import type { StatusRecordB } from '@parcel-logistics/client';
 import { SAMPLE } from '@parcel-logistics/contracts/api';
+import { csvOf, orderBody } from '../support/orders.ts';
 import { optionsFor, order, recordingFetch, useStackWithClientB, businessError } from './support.ts';
 
 const b = useStackWithClientB();
@@ -65,6 +66,25 @@ test('B1 a wrong API key is the business error "x-auth-token: INVALID"', async (
 test('B2 create-orders is off by default: "Api not found" as a business error', async () => {
   const result = await b.client.createOrders([order()]);
   expect(result.ok || result.error).toMatchObject({ kind: 'business', message: 'Api not found' });
+});
+
+test('import-orders: the CSV file is sent as text/csv with an Idempotency-Key; waitForImport reads until finished', async () => {
+  const recorder = recordingFetch();
+  const client = new InterfaceBClient(optionsFor(b.stack, { fetch: recorder.fetch }));
+  const file = csvOf([orderBody(), orderBody({ recipient_phone: 'abc' })]);
+  const started = await client.importOrders(file);
+  expect(started.ok && started.data).toMatchObject({ state: 'running', rows: 2, accepted: 1, rejected: 1 });
+  expect(recorder.sent[0]!.headers['content-type']).toBe('text/csv');
+  expect(recorder.sent[0]!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+  const seen: string[] = [];
+  const finished = await client.waitForImport(started.ok ? started.data.import_id : '', {
+    intervalMs: 20,
+    onProgress: (p) => seen.push(p.state),
+  });
+  expect(finished.ok && finished.data).toMatchObject({ state: 'finished', created: 1, rejected: 1 });
+  expect(seen.at(-1)).toBe('finished');
+  const unknown = await client.getImport('00000000-0000-4000-8000-000000000000');
+  expect(unknown.ok ? unknown.data : unknown.error.message).toBe('Import not found');
 });
 
 test('B3 query-status: the record of a new parcel (DR_DR); an unknown number is "fail" with the miss as data', async () => {

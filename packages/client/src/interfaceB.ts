@@ -12,6 +12,7 @@ import type {
   CreateOrderResult,
   CreateOrdersResult,
   HtmlLabel,
+  ImportResult,
   MultiStatusResult,
   Order,
   PdfLabel,
@@ -65,6 +66,43 @@ export class InterfaceBClient {
       body: { orders },
       ...mutation(options),
     });
+  }
+
+  /**
+   * Imports orders from a CSV file (docs/bulk.md): every row validated as create-order validates a
+   * body; the answer comes once the accepted rows are recorded, and the orders are created after it.
+   * Its retries carry one Idempotency-Key, so a lost answer never makes two imports.
+   */
+  importOrders(csv: string, options?: MutatingCallOptions): Promise<Result<ImportResult>> {
+    return this.#send({ method: 'POST', path: '/v1/openapi/order/import-orders', csv, ...mutation(options) });
+  }
+
+  /** An import's state, counts and rejected rows. */
+  getImport(importId: string, options?: CallOptions): Promise<Result<ImportResult>> {
+    return this.#send({
+      method: 'GET',
+      path: '/v1/openapi/order/get-import',
+      query: { import_id: importId },
+      ...read(options),
+    });
+  }
+
+  /**
+   * Reads the import every `intervalMs` (1 000 by default) until it is finished, or until a read
+   * fails; `onProgress` sees each answer. Answers the last read.
+   */
+  async waitForImport(
+    importId: string,
+    options: CallOptions & { intervalMs?: number; onProgress?: (progress: ImportResult) => void } = {},
+  ): Promise<Result<ImportResult>> {
+    const { intervalMs = 1000, onProgress, ...call } = options;
+    for (;;) {
+      const read = await this.getImport(importId, call);
+      if (!read.ok) return read;
+      onProgress?.(read.data);
+      if (read.data.state === 'finished') return read;
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    }
   }
 
   /** B3: one parcel's status; an unknown number is a business error `fail` whose data is a QueryStatusMiss. */

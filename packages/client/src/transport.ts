@@ -47,6 +47,8 @@ export interface ApiRequest {
   path: keyof paths;
   query?: Record<string, string>;
   body?: unknown;
+  /** A CSV file sent as it is (`text/csv`), instead of a JSON body. */
+  csv?: string;
   /** Sending it twice does no harm: a read, or a POST that carries an Idempotency-Key. */
   repeatable: boolean;
   idempotencyKey?: string;
@@ -182,10 +184,11 @@ export class Transport {
     const { signal } = request;
     const headers: Record<string, string> = { accept: 'application/json', ...request.auth() };
     if (request.body !== undefined) headers['content-type'] = 'application/json';
+    if (request.csv !== undefined) headers['content-type'] = 'text/csv';
     if (request.idempotencyKey !== undefined) headers['idempotency-key'] = request.idempotencyKey;
     const query = request.query ? `?${new URLSearchParams(request.query)}` : '';
     // Outside the try below: a body that cannot be serialised is the caller's bug, not a lost answer.
-    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+    const body = request.csv ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
 
     const answer = await exchange(
       this.#fetch,

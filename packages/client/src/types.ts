@@ -28,6 +28,8 @@ export type PdfLabel = Schemas['PdfLabel'];
 export type HtmlLabel = Schemas['HtmlLabel'];
 export type ZplLabel = Schemas['ZplLabel'];
 export type BarcodeResult = Schemas['BarcodeResult'];
+/** import-orders' and get-import's answer: the import's state, counts and rejected rows. */
+export type ImportResult = Schemas['ImportResult'];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 /** The answer of create and rotate: the endpoint and its signing secret, shown only then. */
 export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];

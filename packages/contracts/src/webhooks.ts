@@ -8,7 +8,8 @@ import { queryParam } from './requests.ts';
 
 /**
  * The `parcel.events.v2` types a client may see (internal records such as CarrierRegistered never go
- * out); `PersonalDataErased` tells the client that the parcel's personal data is gone (docs/webhooks.md).
+ * out); `PersonalDataErased` tells the client that the parcel's personal data is gone; then the
+ * account's events that are no parcel's (docs/webhooks.md).
  */
 export const WEBHOOK_EVENT_TYPES = [
   'ParcelRegistered',
@@ -16,8 +17,23 @@ export const WEBHOOK_EVENT_TYPES = [
   'ParcelCancelled',
   'CarrierEventRecorded',
   'PersonalDataErased',
+  'OrderImportFinished',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/**
+ * The webhook body of an account's event that is no parcel's (an import finished): the type, its
+ * stored version, the event's id, the account, when, and the event's figures (docs/webhooks.md).
+ */
+export interface AccountEventMessage {
+  type: WebhookEventType;
+  schema: string;
+  eventId: string;
+  clientId: string;
+  /** Singapore time, ISO 8601 with offset. */
+  time: string;
+  data: Record<string, unknown>;
+}
 
 export const Webhook = {
   notFound: 'Webhook endpoint not found',

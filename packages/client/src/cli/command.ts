@@ -28,7 +28,8 @@ export type CommandOption =
   | 'batch-create'
   | 'rate-limit'
   | 'retention-days'
-  | 'before';
+  | 'before'
+  | 'wait';
 
 export interface Context {
   args: string[];

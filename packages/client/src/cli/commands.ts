@@ -7,6 +7,7 @@ import type { CreateLabelRequest, Order } from '../types.ts';
 import { EXIT, mapData, printJson, report, UsageError } from './output.ts';
 import { webhook } from './webhookCommand.ts';
 import { admin } from './adminCommand.ts';
+import { importOrders } from './importCommand.ts';
 import type { Command, Context } from './command.ts';
 
 const IDEMPOTENCY_HELP =
@@ -236,6 +237,7 @@ const sign: Command = {
 
 export const COMMANDS: readonly Command[] = [
   createOrder,
+  importOrders,
   status,
   label,
   cancel,

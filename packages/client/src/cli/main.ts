@@ -43,6 +43,7 @@ const OPTIONS = {
   'rate-limit': { type: 'string' },
   'retention-days': { type: 'string' },
   before: { type: 'string' },
+  wait: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -64,8 +65,8 @@ default ${DEFAULT_ADMIN_URL}) and --admin-token (env PARCEL_ADMIN_TOKEN); see pa
 
 Data goes to standard output as JSON; a failure to standard error as one JSON line
 {"error": {kind, code, message, status, data, attempts}}. Reads are retried on network errors,
-timeouts, 408, 409, 429 (after Retry-After) and 5xx; so are create-order, cancel, erase and label
-cn23, which send an Idempotency-Key.
+timeouts, 408, 409, 429 (after Retry-After) and 5xx; so are create-order, import, cancel, erase and
+label cn23, which send an Idempotency-Key.
 
 Exit codes:
   0  success
@@ -92,7 +93,8 @@ function context(
   const text = (name: keyof typeof OPTIONS) => (typeof values[name] === 'string' ? values[name] : undefined);
   const options: Context['options'] = {};
   for (const name of command.options) {
-    const value = text(name);
+    // A flag (--wait) is there or not: 'true' when given.
+    const value = values[name] === true ? 'true' : text(name);
     if (value !== undefined) options[name] = value;
   }
   const credentials = () => {

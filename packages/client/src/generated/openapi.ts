@@ -2270,7 +2270,7 @@ export interface components {
         WebhookEndpoint: {
             endpoint_id: string;
             url: string;
-            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded" | "PersonalDataErased")[];
+            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded" | "PersonalDataErased" | "OrderImportFinished")[];
             description: string;
             enabled: boolean;
             /** @description Why delivery disabled it; empty while enabled. */
@@ -2281,7 +2281,7 @@ export interface components {
         WebhookEndpointWithSecret: {
             endpoint_id: string;
             url: string;
-            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded" | "PersonalDataErased")[];
+            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded" | "PersonalDataErased" | "OrderImportFinished")[];
             description: string;
             enabled: boolean;
             /** @description Why delivery disabled it; empty while enabled. */
@@ -4060,7 +4060,7 @@ export interface operations {
                     /** @description Where events are POSTed: an absolute http or https URL without credentials, at most 2048 characters. */
                     url: string;
                     /** @description The `parcel.events.v2` types to send, at least one. */
-                    event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded" | "PersonalDataErased")[];
+                    event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded" | "PersonalDataErased" | "OrderImportFinished")[];
                     /** @description Free text, at most 256 characters. */
                     description?: string;
                 };
@@ -4262,7 +4262,7 @@ export interface operations {
                     /** @description Where events are POSTed: an absolute http or https URL without credentials, at most 2048 characters. */
                     url?: string;
                     /** @description The `parcel.events.v2` types to send, at least one. */
-                    event_types?: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded" | "PersonalDataErased")[];
+                    event_types?: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded" | "PersonalDataErased" | "OrderImportFinished")[];
                     /** @description Free text, at most 256 characters. */
                     description?: string;
                     /** @description false disables the endpoint; true enables it again and clears the disabled reason. */

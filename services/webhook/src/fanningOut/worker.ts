@@ -1,7 +1,7 @@
 /**
- * From the store's log to the delivery queue: each client-visible parcel event is queued for every
- * enabled endpoint of the parcel's own account subscribed to its type, with its `parcel.events.v2`
- * body: nothing personal, so neither the delivery log nor a replay after erasure holds a personal
+ * From the store's log to the delivery queue: each client-visible event is queued for every
+ * enabled endpoint of its own account subscribed to its type, with its body (a parcel's event's
+ * `parcel.events.v2` message, or an account event's, accountEvents.ts): nothing personal, so neither the delivery log nor a replay after erasure holds a personal
  * value. The subscription's checkpoint moves only after the page is queued, and queueing is
  * idempotent, so a crash loses nothing and queues nothing twice.
  */
@@ -11,6 +11,7 @@ import type { WebhookEventType } from '@parcel-logistics/contracts';
 import type { Clock } from '@parcel-logistics/domain';
 import type { EventStore, RecordedEvent } from '@parcel-logistics/eventstore';
 import type { QueuedDelivery, WebhookDeliveries, WebhookEndpoint, WebhookStore } from '@parcel-logistics/webhooks';
+import { accountEvents } from './accountEvents.ts';
 
 const clientVisible = (type: string): type is WebhookEventType =>
   (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
@@ -23,13 +24,24 @@ interface VisibleEvent {
   body(): string;
 }
 
-/** The client-visible parcel events of a page of the log, each with its account (fan-out and replay alike). */
+/** The client-visible events of a page of the log, each with its account (fan-out and replay alike). */
 export function visibleEvents(eventStore: EventStore) {
   const facts = parcelFacts(eventStore);
+  const accountEventOf = accountEvents(eventStore);
   return async (page: readonly RecordedEvent[]): Promise<VisibleEvent[]> => {
     const visible: VisibleEvent[] = [];
     for (const recorded of page) {
-      if (!recorded.streamName.startsWith(PARCEL_STREAM_PREFIX)) continue;
+      if (!recorded.streamName.startsWith(PARCEL_STREAM_PREFIX)) {
+        const event = await accountEventOf(recorded);
+        if (event)
+          visible.push({
+            recorded,
+            type: event.type,
+            clientId: event.clientId,
+            body: () => JSON.stringify(event.message),
+          });
+        continue;
+      }
       const event = toParcelEvent(recorded);
       const type = event.type;
       // Every parcel event passes the facts, so that they learn of an erasure in log order.
