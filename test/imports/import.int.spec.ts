@@ -2,7 +2,7 @@
 import type { ImportResult } from '@parcel-logistics/contracts';
 import { clientB, OTHER } from '../support/client.ts';
 import { eventually } from '../support/carriers.ts';
-import { csvOf, orderBody } from '../support/orders.ts';
+import { csvOf, orderBody, REFUSED_FIELDS } from '../support/orders.ts';
 import { startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
 
@@ -23,25 +23,11 @@ const finished = async (importId: string, account = undefined as typeof OTHER | 
   return data;
 };
 
-/** Ten kinds of rows create-order refuses, each with a different message. */
-const BAD: Record<string, unknown>[] = [
-  { recipient_phone: 'abc' },
-  { recipient_country: 'XX' },
-  { client_size: '10,30' },
-  { client_weight: 'heavy' },
-  { declared_value_currency: 'sgd' },
-  { recipient_name: '' },
-  { sender_country: 'Singapore' },
-  { recipient_email: 'not-an-email' },
-  { gst_paid: 'maybe' },
-  { postal_code: '12' },
-];
-
 describe('import-orders', () => {
   test('1,000 rows with 10 bad ones: exactly those 10 are rejected, each with create-order’s own message, and the 990 others are created', async () => {
     const bodies = Array.from({ length: 1000 }, () => orderBody());
-    const badRows = BAD.map((_, i) => 37 + i * 97);
-    badRows.forEach((row, i) => Object.assign(bodies[row - 1]!, BAD[i]));
+    const badRows = REFUSED_FIELDS.map((_, i) => 37 + i * 97);
+    badRows.forEach((row, i) => Object.assign(bodies[row - 1]!, REFUSED_FIELDS[i]));
     // create-order is the judge of each bad row's message.
     const expected = [];
     for (const row of badRows) {

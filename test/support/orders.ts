@@ -45,3 +45,17 @@ export function csvOf(bodies: readonly Record<string, unknown>[]): string {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   return stringify(rows, { header: true, columns, record_delimiter: 'windows' });
 }
+
+/** Ten changes that each make create-order refuse a body, each with a message of its own. */
+export const REFUSED_FIELDS: readonly Record<string, unknown>[] = [
+  { recipient_phone: 'abc' },
+  { recipient_country: 'XX' },
+  { client_size: '10,30' },
+  { client_weight: 'heavy' },
+  { declared_value_currency: 'sgd' },
+  { recipient_name: '' },
+  { sender_country: 'Singapore' },
+  { recipient_email: 'not-an-email' },
+  { gst_paid: 'maybe' },
+  { postal_code: '12' },
+];

@@ -1,0 +1,77 @@
+/**
+ * Bulk work on the distributed stack (docs/bulk.md): two gateways, two order processes, tracking,
+ * label and the LMX sandbox over real Kafka, PostgreSQL and mongo-java-server.
+ */
+import type { ImportResult } from '@parcel-logistics/contracts';
+import { clientB, realTime } from '../support/client.ts';
+import type { Target } from '../support/client.ts';
+import { eventually } from '../support/carriers.ts';
+import { csvOf, orderBody, REFUSED_FIELDS } from '../support/orders.ts';
+import { Cluster } from './support/cluster.ts';
+
+jest.setTimeout(300_000);
+const cluster = new Cluster();
+let gateways: Target[];
+beforeAll(async () => {
+  await cluster.startAll();
+  gateways = cluster.gateways.map(realTime);
+}, 240_000);
+afterAll(() => cluster.stop(), 60_000);
+
+const importOf = async (gw: Target, importId: string): Promise<ImportResult> =>
+  (await clientB(gw).get('order/get-import', { import_id: importId })).body.data as ImportResult;
+
+const finished = async (gw: Target, importId: string): Promise<ImportResult> => {
+  let read: ImportResult | undefined;
+  await eventually(async () => {
+    read = await importOf(gw, importId);
+    expect(read.state).toBe('finished');
+  }, 180_000);
+  return read!;
+};
+
+describe('import-orders over Kafka', () => {
+  test('1,000 rows with 10 bad ones through one gateway: exactly those 10 rejected with create-order’s messages, read back through the other', async () => {
+    const [gw, other] = gateways as [Target, Target];
+    const bodies = Array.from({ length: 1000 }, () => orderBody());
+    const badRows = REFUSED_FIELDS.map((_, i) => 11 + i * 99);
+    badRows.forEach((row, i) => Object.assign(bodies[row - 1]!, REFUSED_FIELDS[i]));
+    const expected = [];
+    for (const row of badRows) {
+      const single = await clientB(gw).post('order/create-order', bodies[row - 1]);
+      expected.push({ row, custom_tracking_num: bodies[row - 1]!.custom_tracking_num, message: single.body.message });
+    }
+    const accepted = await clientB(gw).csv('order/import-orders', csvOf(bodies));
+    expect(accepted.body.data).toMatchObject({ rows: 1000, accepted: 990, rejected: 10, errors: expected });
+    const done = await finished(other, accepted.body.data.import_id);
+    expect(done).toMatchObject({ rows: 1000, accepted: 990, rejected: 10, created: 990, errors: expected });
+  });
+
+  test('kill -9 of both order processes half-way, then new ones: every good row is created exactly once', async () => {
+    const [gw] = gateways as [Target];
+    const ROWS = 2000;
+    const bodies = Array.from({ length: ROWS }, () => orderBody());
+    const accepted = await clientB(gw).csv('order/import-orders', csvOf(bodies));
+    expect(accepted.body.data).toMatchObject({ rows: ROWS, accepted: ROWS });
+    const importId: string = accepted.body.data.import_id;
+    await eventually(async () => expect((await importOf(gw, importId)).created).toBeGreaterThan(0), 120_000);
+    const before = await importOf(gw, importId);
+    expect(before.state).toBe('running');
+    for (const proc of cluster.of('order')) await cluster.kill(proc);
+    await Promise.all([cluster.start('order'), cluster.start('order')]);
+
+    const done = await finished(gw, importId);
+    expect(done).toMatchObject({ rows: ROWS, created: ROWS, rejected: 0, errors: [] });
+    const numbers = new Map<string, string>();
+    await eventually(async () => {
+      for (const body of bodies) {
+        const ref = String(body.custom_tracking_num);
+        if (numbers.has(ref)) continue;
+        const found = await clientB(gw).get('order/get-barcode', { custom_tracking_num: ref });
+        expect({ ref, message: found.body.message }).toEqual({ ref, message: 'success' });
+        numbers.set(ref, found.body.data.barcode);
+      }
+    }, 60_000);
+    expect(new Set(numbers.values()).size).toBe(ROWS);
+  });
+});
