@@ -64,6 +64,7 @@ const PLATFORM: Readonly<Record<string, string>> = {
   DR_DR: 'create-order (B1), or an order of an accepted batch (B2) once it is created',
   LB_GN: 'create-label (A2); the labels of B7-B9 record nothing',
   CN_CN: 'cancel-orders (B6), once the carrier accepted the cancellation',
+  MF_MF: 'create-manifest, for each parcel it closes; the parcel can no longer be cancelled',
 };
 
 export function statusCodesPage(ref: ReferenceData): string {
@@ -102,7 +103,8 @@ export function statusCodesPage(ref: ReferenceData): string {
       'registration is retried with backoff, and each failure is kept.',
     '',
     'Two other streams hold records of their own, outside any parcel’s history: the claim of each account’s order ' +
-      'reference (which makes `custom_tracking_num` unique per account) and each accepted batch of create-orders.',
+      'reference (which makes `custom_tracking_num` unique per account), each accepted batch of create-orders, and ' +
+      'each end-of-day manifest (its list of parcels, then which of them it closed).',
     '',
   ].join('\n');
 }

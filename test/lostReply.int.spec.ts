@@ -28,6 +28,7 @@ const order = createOrderService({
   eventStore,
   projector: createParcelProjector({ eventStore, views: projections.parcels }),
   views: projections.parcels,
+  manifests: projections.manifests,
   bus: inner,
   ref,
   clock,

@@ -6,9 +6,16 @@
  * the create-order example creates the parcel the others ask about.
  */
 import { createHmac } from 'node:crypto';
-import { IMPORT_SAMPLE, OPERATIONS, openApiPath, SAMPLE, WEBHOOK_SAMPLE } from '@parcel-logistics/contracts/api';
+import {
+  IMPORT_SAMPLE,
+  MANIFEST_SAMPLE,
+  OPERATIONS,
+  openApiPath,
+  SAMPLE,
+  WEBHOOK_SAMPLE,
+} from '@parcel-logistics/contracts/api';
 import type { Example, Operation } from '@parcel-logistics/contracts/api';
-import { eventually } from '../support/carriers.ts';
+import { eventually, registeredParcel } from '../support/carriers.ts';
 import { raw, signedHeaders } from '../support/client.ts';
 import type { Reply } from '../support/client.ts';
 import { startTestStack } from '../support/stack.ts';
@@ -94,6 +101,10 @@ const ORDER = [
   'cancelOrders',
   // After every call that needs the sample parcel's personal data (its labels).
   'erasePersonalData',
+  // With a parcel of its own registered first: the sample parcel is cancelled by now.
+  'createManifest',
+  'getManifest',
+  'listManifests',
   'createWebhookEndpoint',
   'listWebhookEndpoints',
   'getWebhookEndpoint',
@@ -127,6 +138,7 @@ test('every example of every operation, sent to the embedded server, is answered
   for (const id of ORDER) {
     const op = OPERATIONS.find((o) => o.id === id)!;
     for (const [i, example] of op.examples.entries()) {
+      if (id === 'createManifest' && i === 0) await registeredParcel(stack);
       const reply = await send(op, example, bearer);
       sent++;
       const at = `${op.id}/${example.name}`;
@@ -160,6 +172,7 @@ test('every example of every operation, sent to the embedded server, is answered
       if (id === 'createWebhookEndpoint' && i === 0) real.set(WEBHOOK_SAMPLE.endpointId, reply.body.data.endpoint_id);
       if (id === 'sendWebhookTestEvent' && i === 0) real.set(WEBHOOK_SAMPLE.eventId, reply.body.data.event_id);
       if (id === 'replayWebhookEndpoint' && i === 0) real.set(WEBHOOK_SAMPLE.replayId, reply.body.data.replay_id);
+      if (id === 'createManifest' && i === 0) real.set(MANIFEST_SAMPLE.manifestId, reply.body.data.manifest_id);
       if (id === 'issueToken' && i === 0) bearer = reply.body.Data.AccessToken;
       if (id === 'createOrder' && i === 0) {
         real.set(SAMPLE.trackingNumber, reply.body.data.wmg_tracking_num);

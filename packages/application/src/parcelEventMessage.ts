@@ -26,6 +26,8 @@ function statusAndTime(event: ParcelEvent): { statusCode: string | null; at: Dat
       return { statusCode: 'LB_GN', at: event.data.generatedAt };
     case 'ParcelCancelled':
       return { statusCode: 'CN_CN', at: event.data.cancelledAt };
+    case 'ParcelManifested':
+      return { statusCode: 'MF_MF', at: event.data.manifestedAt };
     case 'CarrierRegistered':
       return { statusCode: null, at: event.data.registeredAt };
     case 'CarrierRegistrationFailed':

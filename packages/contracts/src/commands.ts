@@ -1,6 +1,7 @@
 /** Commands sent over the bus from the gateway to the services, and their replies. */
 import type { ParcelRegistration, RejectedRow } from '@parcel-logistics/domain';
 import type { ImportResult } from './orderImport.ts';
+import type { StoredManifest } from './manifests.ts';
 import type { StoredParcelView } from './views.ts';
 
 export const Topics = {
@@ -90,7 +91,22 @@ export type OrderCommands = {
   CancelOrders: { payload: { clientId: string; trackingNumbers: string[] }; reply: CancelOrdersReply };
   /** Erases the personal data of the account's parcels (docs/personal-data.md); answered as cancel-orders is. */
   ErasePersonalData: { payload: { clientId: string; trackingNumbers: string[] }; reply: CancelOrdersReply };
+} & ManifestCommands;
+
+/** Create-manifest: the manifest made, or why none was. */
+export type CreateManifestReply =
+  { ok: true; manifest: StoredManifest } | { ok: false; error: 'UnsupportedCarrier' | 'NothingToClose' };
+
+/** The order service's end-of-day manifests (docs/bulk.md). */
+export type ManifestCommands = {
+  /**
+   * Closes the account's parcels of `carrier` that the carrier accepted and that are on no manifest
+   * yet. `manifestId` is made by the sender: a redelivered command completes the same manifest.
+   */
+  CreateManifest: { payload: { clientId: string; carrier: string; manifestId: string }; reply: CreateManifestReply };
 };
+
+export type CreateManifest = CommandOf<ManifestCommands, 'CreateManifest'>;
 
 export type CreateOrder = CommandOf<OrderCommands, 'CreateOrder'>;
 export type SettleCreateOrder = CommandOf<OrderCommands, 'SettleCreateOrder'>;
@@ -173,7 +189,16 @@ export type LabelCommands = {
     };
     reply: RenderLabelReply;
   };
-};
+} & ManifestDocumentCommands;
 
 export type RenderLabel = CommandOf<LabelCommands, 'RenderLabel'>;
+export type RenderManifest = CommandOf<ManifestDocumentCommands, 'RenderManifest'>;
+
+/** A manifest's PDF, Base64. */
+export type RenderManifestReply = { ok: true; content: string } | { ok: false; error: 'RenderFailed'; message: string };
+
+/** The label service's manifest documents (`Topics.labelCommands`, served beside LabelCommands). */
+export type ManifestDocumentCommands = {
+  RenderManifest: { payload: { manifest: StoredManifest }; reply: RenderManifestReply };
+};
 export type LabelCommand = CommandOf<LabelCommands, keyof LabelCommands>;

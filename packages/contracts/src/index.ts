@@ -11,6 +11,7 @@ export * from './requests.ts';
 export * from './validation/createOrder.ts';
 export * from './downstream.ts';
 export * from './webhooks.ts';
+export * from './manifests.ts';
 export * from './webhookLog.ts';
 export * from './sealedEvents.ts';
 export * from './admin.ts';

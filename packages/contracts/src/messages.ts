@@ -50,6 +50,8 @@ export const Remarks = {
   canceled: 'Canceled',
   notFoundInPartner: 'Not Found In Partner System',
   cancelFail: 'Cancel Fail',
+  /** On an end-of-day manifest: its carrier takes it with the others (docs/bulk.md). */
+  onManifest: 'On Manifest',
 } as const;
 
 /** The carrier callback's own answers (decisions.md, carrier events); it uses interface B's envelope. */

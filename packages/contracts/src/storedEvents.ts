@@ -29,6 +29,9 @@ const serializers: { [K in DomainEvent['type']]: Serializer<Extract<DomainEvent,
   OrderImportAccepted: { storedType: 'OrderImportAccepted.v1', dateFields: ['acceptedAt'] },
   OrderImportPartCreated: { storedType: 'OrderImportPartCreated.v1', dateFields: ['createdAt'] },
   OrderImportFinished: { storedType: 'OrderImportFinished.v1', dateFields: ['finishedAt'] },
+  ParcelManifested: { storedType: 'ParcelManifested.v1', dateFields: ['manifestedAt'] },
+  ManifestRecorded: { storedType: 'ManifestRecorded.v1', dateFields: ['recordedAt'] },
+  ManifestCompleted: { storedType: 'ManifestCompleted.v1', dateFields: ['completedAt'] },
 };
 
 const byStoredType = new Map(Object.entries(serializers).map(([type, s]) => [s.storedType, { type, ...s }]));
@@ -70,6 +73,9 @@ export const batchStreamName = (batchId: string) => `${BATCH_STREAM_PREFIX}${bat
 export const IMPORT_STREAM_PREFIX = 'import-';
 export const importStreamName = (importId: string) => `${IMPORT_STREAM_PREFIX}${importId}`;
 export const importPartBatchId = (importId: string, part: number) => `${importId}.${part}`;
+/** End-of-day manifests (create-manifest): one stream each, nothing personal in it. */
+export const MANIFEST_STREAM_PREFIX = 'manifest-';
+export const manifestStreamName = (manifestId: string) => `${MANIFEST_STREAM_PREFIX}${manifestId}`;
 
 /**
  * The retention sweep's housekeeping streams, one per sweep slot (the slot's start, epoch ms): the

@@ -14,6 +14,8 @@ export * from './batch/decider.ts';
 export * from './batch/events.ts';
 export * from './orderImport/decider.ts';
 export * from './orderImport/events.ts';
+export * from './manifest/decider.ts';
+export * from './manifest/events.ts';
 export * from './events.ts';
 export * from './parcel/publicPlace.ts';
 export * from './parcel/personal.ts';

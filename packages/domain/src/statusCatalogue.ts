@@ -3,6 +3,8 @@ export const STATUS = {
   DR_DR: 'Data Received via API',
   LB_GN: 'Shipping label generated',
   CN_CN: 'Order cancelled',
+  /** Closed on the carrier's end-of-day manifest (create-manifest): handed over with it, no longer cancellable. */
+  MF_MF: 'Closed on the carrier’s end-of-day manifest',
   PU_PU: 'Parcel picked up',
   IT_IT: 'Parcel in transit',
   OD_OD: 'Out for delivery',

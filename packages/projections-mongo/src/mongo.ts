@@ -26,6 +26,7 @@ import { publicTrackingOf, type StoredParcelView } from '@parcel-logistics/contr
 import type { ProjectionStore, TokenRecord } from '@parcel-logistics/projections';
 import { createMongoIdempotencyStore, idempotencyIndexes, type IdempotencyDocument } from './mongoIdempotency.ts';
 import { duplicateIndex, duplicateIndexIn, isKey, pairKey } from './mongoKeys.ts';
+import { createMongoManifestStore, manifestIndexes, type ManifestDocument } from './mongoManifests.ts';
 import {
   parcelIndexes,
   partnerKeyIndex,
@@ -53,11 +54,13 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
   const parcels: Collection<ParcelDocument> = db.collection('parcels');
   const tokens: Collection<TokenDocument> = db.collection('tokens');
   const idempotency: Collection<IdempotencyDocument> = db.collection('idempotency');
+  const manifests: Collection<ManifestDocument> = db.collection('manifests');
   try {
     // Same names and keys on every start, so a second start is a no-op.
     await parcels.createIndexes(parcelIndexes);
     await tokens.createIndex({ tokenHash: 1 }, { name: 'tokens_by_hash', unique: true });
     await idempotency.createIndexes(idempotencyIndexes);
+    await manifests.createIndexes(manifestIndexes);
     await upgradeFromFormerIndexes(parcels);
     await upgradeToRetention(parcels);
   } catch (error) {
@@ -281,6 +284,23 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
           .toArray();
         return docs.map((doc) => doc._id);
       },
+      async openForManifest(clientId, carrier, limit) {
+        open();
+        if (!isKey(clientId) || !isKey(carrier) || limit < 1) return [];
+        const docs = await parcels
+          .find(
+            {
+              clientId,
+              carrier,
+              partnerTrackingNo: { $ne: '' },
+              'view.status': 'active',
+              'view.manifestId': { $exists: false },
+            },
+            { projection: { view: 1 }, sort: { 'view.createdAt': 1, _id: 1 }, limit, batchSize: limit },
+          )
+          .toArray();
+        return docs.map((doc) => doc.view);
+      },
       save: saveGrouped,
       saveMany,
     },
@@ -307,6 +327,7 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
       },
     },
     idempotency: createMongoIdempotencyStore(idempotency, open),
+    manifests: createMongoManifestStore(manifests, open),
     // MongoDB overwrites a document in place and leaves its old bytes to the storage engine's own
     // reuse, its journal and the oplog; nothing a client can do here (docs/personal-data.md).
     async shred() {

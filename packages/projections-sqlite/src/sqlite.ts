@@ -4,6 +4,7 @@ import { inWriteTransaction, shredSqliteFile, truncateWal, zeroDeletedContent } 
 import { erasureClocksOf, publicTrackingOf, type StoredParcelView } from '@parcel-logistics/contracts';
 import type { ProjectionStore, TokenRecord } from '@parcel-logistics/projections';
 import { createSqliteIdempotencyStore, idempotencySchema } from './sqliteIdempotency.ts';
+import { createSqliteManifestStore, manifestSchema, openForManifestSql } from './sqliteManifests.ts';
 
 export interface SqliteProjectionStoreOptions {
   file: string | ':memory:';
@@ -100,6 +101,7 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
   zeroDeletedContent(db);
   db.exec(schema);
   db.exec(idempotencySchema);
+  db.exec(manifestSchema);
   // Files made before the partner lookup existed get its columns (views are re-saved as events arrive).
   const columns = new Set((db.prepare('PRAGMA table_info(parcels)').all() as { name: string }[]).map((c) => c.name));
   for (const column of ['carrier', 'partner_tracking_no']) {
@@ -130,6 +132,7 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
        retention_created_ms = ?, retention_final_ms = ?
      WHERE tracking_number = ? AND revision = ?`,
   );
+  const openForManifest = db.prepare(openForManifestSql);
   const dueForErasure = db.prepare(dueForErasureSql);
   const dueOfClients = db.prepare(dueForClientsSql(true));
   const dueOfOthers = db.prepare(dueForClientsSql(false));
@@ -246,6 +249,12 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
         ) as { tracking_number: string }[];
         return rows.map((row) => row.tracking_number);
       },
+      async openForManifest(clientId, carrier, limit) {
+        open();
+        return (openForManifest.all(clientId, carrier, limit) as { doc: string }[]).map(
+          (row) => JSON.parse(row.doc) as StoredParcelView,
+        );
+      },
       async save(view, expectedRevision) {
         open();
         return saveQueued(view, expectedRevision);
@@ -274,6 +283,7 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
       },
     },
     idempotency: createSqliteIdempotencyStore(db, open),
+    manifests: createSqliteManifestStore(db, open),
     async shred() {
       open();
       commitQueued();

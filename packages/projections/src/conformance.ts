@@ -6,6 +6,7 @@
 import { describeConformance } from '@parcel-logistics/conformance';
 import { createContext, type ProjectionStoreHarness } from './conformance/context.ts';
 import { idempotencyCases } from './conformance/idempotencyCases.ts';
+import { manifestCases } from './conformance/manifestCases.ts';
 import { parcelCases } from './conformance/parcelCases.ts';
 import { retentionCases } from './conformance/retentionCases.ts';
 import { tokenCases } from './conformance/tokenCases.ts';
@@ -20,5 +21,6 @@ export function projectionStoreConformance(name: string, make: () => Promise<Pro
     retention: retentionCases,
     'tokens and lifecycle': tokenCases,
     'idempotency keys': idempotencyCases,
+    manifests: manifestCases,
   });
 }

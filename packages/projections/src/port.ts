@@ -1,5 +1,5 @@
 /** Projection stores: read models the query endpoints read. Every client-facing read is filtered by account. */
-import type { PublicTracking, StoredParcelView } from '@parcel-logistics/contracts';
+import type { PublicTracking, StoredManifest, StoredParcelView } from '@parcel-logistics/contracts';
 
 export interface ParcelViewStore {
   /** Internal read, not filtered by account (projectors only). */
@@ -29,6 +29,12 @@ export interface ParcelViewStore {
    * pages by erasing: an erased view is due no more, so the next call answers the next ones.
    */
   dueForErasure(query: ErasureDueQuery): Promise<string[]>;
+  /**
+   * Create-manifest's candidates: up to `limit` of the account's parcels of `carrier` that are not
+   * cancelled, carry the carrier's number and are on no manifest yet, oldest first (by creation,
+   * then tracking number). The parcel decider has the last word on each.
+   */
+  openForManifest(clientId: string, carrier: string, limit: number): Promise<StoredParcelView[]>;
   /**
    * Compare-and-set on the stream revision: writes only when the stored view's revision equals
    * `expectedRevision` (-1: no stored view). Returns false, writing nothing, otherwise.
@@ -133,8 +139,29 @@ export interface IdempotencyStore {
   forgetParcels(trackingNumbers: readonly string[]): Promise<number>;
 }
 
+/** Completed end-of-day manifests (create-manifest), read by get-manifest and list-manifests. */
+export interface ManifestStore {
+  /** Stores a completed manifest; a manifest of the same id stored before is kept as it is (it never changes). */
+  put(manifest: StoredManifest): Promise<void>;
+  /** The manifest when it belongs to `clientId`, else null: another account's reads as missing. */
+  getForClient(clientId: string, manifestId: string): Promise<StoredManifest | null>;
+  /**
+   * The account's manifests, newest first (by creation, then id, descending), at most `limit`;
+   * `carrier`: only that carrier's; `before`: only those after the account's manifest of that id
+   * in this order (an id the account has not: none).
+   */
+  listForClient(clientId: string, query: ManifestListQuery): Promise<StoredManifest[]>;
+}
+
+export interface ManifestListQuery {
+  limit: number;
+  carrier?: string;
+  before?: string;
+}
+
 export interface ProjectionStore {
   parcels: ParcelViewStore;
+  manifests: ManifestStore;
   tokens: TokenStore;
   /** Idempotency-Key records of the gateway, shared by every gateway process of a deployment. */
   idempotency: IdempotencyStore;

@@ -234,6 +234,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const carriers = lmxCarrierClients(ref, lmx);
   const order = createOrderService({
     ...common,
+    manifests: projections.manifests,
     carriers,
     registrationRetryDelayMs: settings.carriers.retryDelayMs,
     personalData: personalDataShredder(sqlite, projections),

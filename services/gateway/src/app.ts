@@ -11,6 +11,7 @@ import { createLockout } from './auth/lockout.ts';
 import type { Lockout } from './auth/lockout.ts';
 import { addressOf, bearerToken, bodyCredentials, signedHeaders } from './auth/middleware.ts';
 import { checkingHealth } from './checkingHealth/route.ts';
+import { closingManifests } from './closingManifests/route.ts';
 import type { GatewayContext, GatewayDeps } from './context.ts';
 import { creatingOrder } from './creatingOrder/route.ts';
 import { cancellingOrders } from './cancellingOrders/route.ts';
@@ -106,6 +107,7 @@ export function createGatewayApp(deps: GatewayDeps, lockout: Lockout = createLoc
     managingWebhooks,
     inspectingWebhookLog,
     replayingWebhooks,
+    closingManifests,
   ];
   for (const slice of slices) slice(routes, ctx);
   app.use(routes);

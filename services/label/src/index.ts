@@ -4,6 +4,7 @@ import { buildCn23Model, cn23Doc } from './cn23.ts';
 import { loadFonts } from './fonts.ts';
 import { loadHtmlRenderer } from './html.ts';
 import { layoutLabel } from './layout.ts';
+import { manifestDoc } from './manifest.ts';
 import { buildLabelModel, labelFormatFor } from './model.ts';
 import { createPdfEngine, shippingLabelDoc } from './pdf.ts';
 import type { LabelRendering } from './renderingLabel/handler.ts';
@@ -57,6 +58,9 @@ export async function createLabelRenderer(options: LabelRendererOptions): Promis
     shippingLabelZpl(view) {
       return renderZpl(layoutOf(view));
     },
+    async manifestPdf(manifest) {
+      return engine.render(manifestDoc(manifest, barcodes(manifest.manifestId).code128));
+    },
     render: (job) => renderJob(renderer, job),
   };
 
@@ -97,6 +101,8 @@ async function renderJob(renderer: LabelRenderer, job: LabelJob): Promise<string
       return renderer.shippingLabelHtml(job.view);
     case 'zpl':
       return renderer.shippingLabelZpl(job.view);
+    case 'manifest':
+      return (await renderer.manifestPdf(job.manifest)).toString('base64');
     default: {
       const unhandled: never = job;
       throw new Error(`unknown label format ${String((unhandled as { format: unknown }).format)}`);

@@ -1,4 +1,4 @@
-import type { StoredParcelView } from '@parcel-logistics/contracts';
+import type { StoredManifest, StoredParcelView } from '@parcel-logistics/contracts';
 import type { ReferenceData } from '@parcel-logistics/reference-data';
 
 export type LabelFormatName = '100x150mm' | 'A6' | '4x6in';
@@ -156,13 +156,16 @@ export type LabelReference = Pick<ReferenceData, 'defaultServiceType' | 'service
 /** One label to render, in the formats of the bus's RenderLabel command. */
 export type LabelJob =
   | { format: 'cn23'; view: StoredParcelView; direction: Cn23Direction }
-  | { format: 'pdf' | 'html' | 'zpl'; view: StoredParcelView };
+  | { format: 'pdf' | 'html' | 'zpl'; view: StoredParcelView }
+  /** An end-of-day manifest's PDF (RenderManifest). */
+  | { format: 'manifest'; manifest: StoredManifest };
 
 export interface LabelRenderer {
   cn23Pdf(view: StoredParcelView, direction: Cn23Direction): Promise<Buffer>;
   shippingLabelPdf(view: StoredParcelView): Promise<Buffer>;
   shippingLabelHtml(view: StoredParcelView): string;
   shippingLabelZpl(view: StoredParcelView): string;
+  manifestPdf(manifest: StoredManifest): Promise<Buffer>;
   labelFormatFor(view: StoredParcelView): LabelFormat;
   /**
    * Renders as RenderLabel's reply carries it: Base64 for the PDFs, the document itself for HTML

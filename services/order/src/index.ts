@@ -4,7 +4,7 @@ import { serveCommands } from '@parcel-logistics/bus';
 import type { Bus, Unsubscribe } from '@parcel-logistics/bus';
 import type { CarrierClient } from '@parcel-logistics/carriers';
 import type { Subscription } from '@parcel-logistics/eventstore';
-import type { IdempotencyStore, ParcelViewStore } from '@parcel-logistics/projections';
+import type { IdempotencyStore, ManifestStore, ParcelViewStore } from '@parcel-logistics/projections';
 import type { ReferenceData } from '@parcel-logistics/reference-data';
 import { cancelOrders } from './cancellingOrders/handler.ts';
 import { createOrder, settleCreateOrder } from './creatingOrder/handler.ts';
@@ -13,6 +13,8 @@ import { acceptOrderBatch } from './creatingOrders/handler.ts';
 import { startBatchWorker } from './creatingOrders/worker.ts';
 import { acceptOrderImport, getOrderImport, recordImportPart } from './importingOrders/handler.ts';
 import { startImportWorker } from './importingOrders/worker.ts';
+import { createManifest } from './creatingManifest/handler.ts';
+import { startManifestWorker } from './creatingManifest/worker.ts';
 import { startRegistrationWorker } from './registeringWithCarrier/worker.ts';
 import { erasePersonalDataOf } from './erasingPersonalData/handler.ts';
 import { startRetentionWorker } from './retainingPersonalData/worker.ts';
@@ -22,6 +24,8 @@ import type { PersonalDataShredder } from '@parcel-logistics/application';
 export type OrderServiceDeps = CreateOrderDeps & {
   bus: Bus;
   views: ParcelViewStore;
+  /** End-of-day manifests as get-manifest and list-manifests read them (`projections.manifests`). */
+  manifests: ManifestStore;
   ref: ReferenceData;
   /** Carrier clients by carrier code (LMX and LMX-PU); carriers absent here take no registrations. */
   carriers: ReadonlyMap<string, CarrierClient>;
@@ -58,6 +62,7 @@ export function createOrderService(deps: OrderServiceDeps) {
         GetOrderImport: (payload) => getOrderImport(deps, payload),
         CancelOrders: (payload, { commandId }) => cancelOrders(deps, payload, commandId),
         ErasePersonalData: (payload, { commandId }) => erasePersonalDataOf(deps, payload, commandId),
+        CreateManifest: (payload, { commandId }) => createManifest(deps, payload, commandId),
       });
       const poll = deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {};
       workers = [
@@ -68,6 +73,7 @@ export function createOrderService(deps: OrderServiceDeps) {
         }),
         startBatchWorker({ ...deps, ...poll }),
         startImportWorker({ ...deps, ...poll }),
+        startManifestWorker({ ...deps, ...poll }),
       ];
       if (deps.retention) retention = startRetentionWorker({ ...deps, retention: deps.retention });
     },
@@ -85,5 +91,7 @@ export function createOrderService(deps: OrderServiceDeps) {
 export { createOrder } from './creatingOrder/handler.ts';
 export { erasePersonalData } from './erasingPersonalData/handler.ts';
 export { REGISTRATION_SUBSCRIPTION } from './registeringWithCarrier/worker.ts';
+export { MANIFEST_SUBSCRIPTION, startManifestWorker } from './creatingManifest/worker.ts';
+export { createManifest, finishManifest } from './creatingManifest/handler.ts';
 export { retentionSettingsOf } from './retainingPersonalData/worker.ts';
 export type { RetentionSettings, RetentionSweep } from './retainingPersonalData/worker.ts';

@@ -24,6 +24,7 @@ const service = createOrderService({
   eventStore,
   projector,
   views: projections.parcels,
+  manifests: projections.manifests,
   bus,
   ref,
   clock: systemClock,

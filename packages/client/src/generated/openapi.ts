@@ -502,6 +502,7 @@ export interface paths {
          *     | `Canceled` | cancelled before |
          *     | `Not Found In Partner System` | the carrier holds no number for it (never registered) |
          *     | `Cancel Fail` | the carrier refused the batch, or could not be reached; nothing changed |
+         *     | `On Manifest` | on an end-of-day manifest (create-manifest): the carrier takes it with the manifest |
          *     | `<carrier message>` | the carrier refused this parcel, e.g. `Parcel already picked up` |
          */
         post: operations["cancelOrders"];
@@ -1564,6 +1565,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/openapi/manifest/create-manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close the day’s parcels of a carrier on a manifest
+         * @description Puts every parcel of the account routed to the carrier that the carrier has accepted (it gave its own number) and that is neither cancelled nor on a manifest yet on a new manifest, oldest first, at most 1000 (the rest wait for the next one). Each parcel records the status `MF_MF` and can no longer be cancelled. The answer holds the manifest’s PDF (Base64) and CSV; get-manifest answers the same again. Two concurrent calls never put one parcel on two manifests. With nothing to close it answers a failure and records no manifest. A manifest holds nothing personal: numbers, references, service, destination country, weight and pieces.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
+         *     | 200 | 1 | `carrier require` | carrier is missing or blank |
+         *     | 200 | 1 | `carrier invalid` | carrier is not a string, or not a carrier that registers parcels (manifests are made for `LMX` and `LMX-PU`) |
+         *     | 200 | 1 | `No parcels to close for this carrier` | the account has no parcel of this carrier that the carrier accepted and that is not cancelled or on a manifest |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        post: operations["createManifest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/openapi/manifest/get-manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One manifest, with its documents
+         * @description The manifest as create-manifest answered it, its PDF and CSV made again.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
+         *     | 200 | 1 | `manifest_id require` | manifest_id is missing or blank |
+         *     | 200 | 1 | `manifest_id invalid` | manifest_id is longer than 64 |
+         *     | 200 | 1 | `Manifest not found` | the account has no manifest of this id (another account’s id reads the same) |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        get: operations["getManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/openapi/manifest/list-manifests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account’s manifests, newest first
+         * @description The account’s manifests, newest first, without their documents: at most `limit` (20 when omitted, 100 at most). The next page: `before` = the last id of this one; an empty list is the end.
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
+         *     | 200 | 1 | `carrier invalid` | carrier is longer than 16 |
+         *     | 200 | 1 | `limit invalid` | limit is not a whole number from 1 to 100 |
+         *     | 200 | 1 | `before invalid` | before is blank or longer than 64 |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         */
+        get: operations["listManifests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/accounts": {
         parameters: {
             query?: never;
@@ -2187,7 +2307,7 @@ export interface components {
             Station_Code: string;
         };
         /**
-         * @description A status code; branch on it, never on its description. The platform’s codes: `DR_DR` Data Received via API; `LB_GN` Shipping label generated; `CN_CN` Order cancelled; `PU_PU` Parcel picked up; `IT_IT` Parcel in transit; `OD_OD` Out for delivery; `DL_DL` Parcel delivered; `FD_BA` Parcel has a bad recipient address; `FD_NA` Delivery failed, recipient not available; `RS_RS` Returned to sender. A carrier’s code that has no mapping is shown as the carrier sent it.
+         * @description A status code; branch on it, never on its description. The platform’s codes: `DR_DR` Data Received via API; `LB_GN` Shipping label generated; `CN_CN` Order cancelled; `MF_MF` Closed on the carrier’s end-of-day manifest; `PU_PU` Parcel picked up; `IT_IT` Parcel in transit; `OD_OD` Out for delivery; `DL_DL` Parcel delivered; `FD_BA` Parcel has a bad recipient address; `FD_NA` Delivery failed, recipient not available; `RS_RS` Returned to sender. A carrier’s code that has no mapping is shown as the carrier sent it.
          * @example DR_DR
          */
         StatusCode: string;
@@ -4952,6 +5072,251 @@ export interface operations {
                         /** @constant */
                         message: "success";
                         data: components["schemas"]["WebhookReplay"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    createManifest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The carrier’s code, as create-order routed the parcels: `LMX` or `LMX-PU`.
+                     * @example LMX
+                     */
+                    carrier: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: {
+                            manifest_id: string;
+                            /** @description The carrier’s code. */
+                            carrier: string;
+                            /** @description Singapore time, ISO 8601 with offset (+08:00). */
+                            created_at: string;
+                            /** @description How many parcels it closed. */
+                            count: number;
+                            /** @description The parcels it closed, oldest first. */
+                            tracking_numbers: string[];
+                            /** @description The manifest as a PDF, Base64: a Code 128 barcode of the manifest id and a table, one row per parcel. */
+                            pdf: string;
+                            /** @description The manifest as CSV text (RFC 4180): a header, then one row per parcel. */
+                            csv: string;
+                        };
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    getManifest: {
+        parameters: {
+            query: {
+                /** @description The id create-manifest answered. */
+                manifest_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: {
+                            manifest_id: string;
+                            /** @description The carrier’s code. */
+                            carrier: string;
+                            /** @description Singapore time, ISO 8601 with offset (+08:00). */
+                            created_at: string;
+                            /** @description How many parcels it closed. */
+                            count: number;
+                            /** @description The parcels it closed, oldest first. */
+                            tracking_numbers: string[];
+                            /** @description The manifest as a PDF, Base64: a Code 128 barcode of the manifest id and a table, one row per parcel. */
+                            pdf: string;
+                            /** @description The manifest as CSV text (RFC 4180): a header, then one row per parcel. */
+                            csv: string;
+                        };
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    listManifests: {
+        parameters: {
+            query?: {
+                /** @description Only this carrier’s manifests; omitted, every carrier’s. */
+                carrier?: string;
+                /** @description How many, 1 to 100; 20 when omitted. */
+                limit?: string;
+                /** @description A manifest id of an earlier page: only the manifests created before it. */
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: {
+                            manifest_id: string;
+                            /** @description The carrier’s code. */
+                            carrier: string;
+                            /** @description Singapore time, ISO 8601 with offset (+08:00). */
+                            created_at: string;
+                            /** @description How many parcels it closed. */
+                            count: number;
+                            /** @description The parcels it closed, oldest first. */
+                            tracking_numbers: string[];
+                        }[];
                     } | components["schemas"]["FailureB"];
                 };
             };

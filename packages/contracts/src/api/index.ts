@@ -6,3 +6,4 @@ export * from './adminOperations.ts';
 export * from './openapi.ts';
 export { DEFAULT_WEBHOOK_MAX_ENDPOINTS, WEBHOOK_SAMPLE } from './webhookOperations.ts';
 export { IMPORT_SAMPLE } from './importOperations.ts';
+export { MANIFEST_SAMPLE } from './manifestOperations.ts';

@@ -51,6 +51,7 @@ import {
 import { IMPORT_OPERATIONS } from './importOperations.ts';
 import { WEBHOOK_LOG_OPERATIONS } from './webhookLogOperations.ts';
 import { WEBHOOK_OPERATIONS } from './webhookOperations.ts';
+import { MANIFEST_OPERATIONS } from './manifestOperations.ts';
 import { forAccount } from './operation.ts';
 import type { ErrorDoc, Operation, Tag } from './operation.ts';
 
@@ -612,6 +613,10 @@ export const OPERATIONS: readonly Operation[] = [
       { remark: Remarks.canceled, when: 'cancelled before' },
       { remark: Remarks.notFoundInPartner, when: 'the carrier holds no number for it (never registered)' },
       { remark: Remarks.cancelFail, when: 'the carrier refused the batch, or could not be reached; nothing changed' },
+      {
+        remark: Remarks.onManifest,
+        when: 'on an end-of-day manifest (create-manifest): the carrier takes it with the manifest',
+      },
       { remark: '<carrier message>', when: 'the carrier refused this parcel, e.g. `Parcel already picked up`' },
     ],
     examples: [
@@ -930,6 +935,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...IMPORT_OPERATIONS.map(withCommon),
   ...WEBHOOK_OPERATIONS.map(withCommon),
   ...WEBHOOK_LOG_OPERATIONS.map(withCommon),
+  ...MANIFEST_OPERATIONS.map(withCommon),
 ];
 
 export const operation = (id: string): Operation => {

@@ -15,6 +15,8 @@ export type ParcelCommand =
       data: LabelRequest & { labelType: string; direction: 'horizontal' | 'vertical'; now: Date };
     }
   | { type: 'CancelParcel'; data: { clientId: string; now: Date } }
+  /** Puts the parcel on a manifest of its carrier: once, and only a parcel the carrier accepted and not cancelled. */
+  | { type: 'AddToManifest'; data: { clientId: string; carrier: string; manifestId: string; now: Date } }
   /** `clientId`: on the client's request (another account's parcel reads as missing); absent for the retention policy. */
   | { type: 'ErasePersonalData'; data: { clientId?: string; reason: 'request' | 'retention'; now: Date } }
   | { type: 'RecordCarrierRegistration'; data: { partnerTrackingNo: string; partnerName: string; now: Date } }
@@ -42,6 +44,8 @@ export type ParcelState =
       carrierEventKeys: ReadonlySet<string>;
       /** Its personal values were erased: no label, and carrier events keep nothing personal. */
       personalDataErased: boolean;
+      /** The manifest it is on (null: none yet). */
+      manifestId: string | null;
     };
 
 export type ParcelErrorCode =
@@ -52,7 +56,8 @@ export type ParcelErrorCode =
   | 'AlreadyRegisteredWithCarrier'
   | 'CarrierCannotCancel'
   | 'NotRegisteredWithCarrier'
-  | 'PersonalDataErased';
+  | 'PersonalDataErased'
+  | 'ParcelManifested';
 
 export class ParcelError extends Error {
   readonly code: ParcelErrorCode;
@@ -69,6 +74,26 @@ export const initialState = (): ParcelState => ({ status: 'empty' });
 function cancelParcelRefusal(state: ParcelState, clientId: string): ParcelErrorCode | undefined {
   if (state.status === 'empty' || !ownedBy(state, clientId)) return 'ParcelNotFound';
   if (state.status === 'cancelled') return 'ParcelAlreadyCancelled';
+  // Its carrier takes it with the manifest: too late to cancel.
+  if (state.manifestId !== null) return 'ParcelManifested';
+  return undefined;
+}
+
+/**
+ * Why a parcel may not go on a manifest of `carrier` for `clientId`: another account's parcel or
+ * another carrier's reads as missing; a cancelled one, one the carrier has not accepted yet, and
+ * one on another manifest are refused. Undefined: it may (or is on this very manifest already).
+ */
+function manifestRefusal(
+  state: ParcelState,
+  request: { clientId: string; carrier: string; manifestId: string },
+): ParcelErrorCode | undefined {
+  if (state.status === 'empty' || !ownedBy(state, request.clientId) || state.carrier !== request.carrier)
+    return 'ParcelNotFound';
+  if (state.manifestId === request.manifestId) return undefined;
+  if (state.manifestId !== null) return 'ParcelManifested';
+  if (state.status === 'cancelled') return 'ParcelAlreadyCancelled';
+  if (state.partnerTrackingNo === null) return 'NotRegisteredWithCarrier';
   return undefined;
 }
 
@@ -119,6 +144,13 @@ export function decide(command: ParcelCommand, state: ParcelState): ParcelEvent[
       if (refusal) throw new ParcelError(refusal);
       return [{ type: 'ParcelCancelled', data: { trackingNumber, cancelledAt: command.data.now } }];
     }
+    case 'AddToManifest': {
+      const refusal = manifestRefusal(state, command.data);
+      if (refusal) throw new ParcelError(refusal);
+      if (state.manifestId === command.data.manifestId) return [];
+      const { manifestId, now } = command.data;
+      return [{ type: 'ParcelManifested', data: { trackingNumber, carrier, manifestId, manifestedAt: now } }];
+    }
     case 'ErasePersonalData': {
       const { clientId, reason, now } = command.data;
       if (clientId !== undefined && !ownedBy(state, clientId)) throw new ParcelError('ParcelNotFound');
@@ -168,6 +200,7 @@ export function evolve(state: ParcelState, event: ParcelEvent): ParcelState {
       registrationAttempts: 0,
       carrierEventKeys: new Set(),
       personalDataErased: false,
+      manifestId: null,
     };
   }
   if (state.status === 'empty') return state;
@@ -176,6 +209,8 @@ export function evolve(state: ParcelState, event: ParcelEvent): ParcelState {
       return state;
     case 'ParcelCancelled':
       return { ...state, status: 'cancelled' };
+    case 'ParcelManifested':
+      return { ...state, manifestId: event.data.manifestId };
     case 'CarrierRegistered':
       return { ...state, partnerTrackingNo: event.data.partnerTrackingNo };
     case 'CarrierRegistrationFailed':

@@ -74,8 +74,18 @@ export interface PersonalDataErased {
   data: { trackingNumber: string; reason: 'request' | 'retention'; erasedAt: Date };
 }
 
+/**
+ * The parcel is on a carrier's end-of-day manifest (packages/domain/src/manifest): the carrier
+ * takes it with the others of the manifest, and it can no longer be cancelled. Once per parcel.
+ */
+export interface ParcelManifested {
+  type: 'ParcelManifested';
+  data: { trackingNumber: string; carrier: string; manifestId: string; manifestedAt: Date };
+}
+
 export type ParcelEvent =
   | ParcelRegistered
+  | ParcelManifested
   | PersonalDataErased
   | LabelGenerated
   | ParcelCancelled

@@ -48,6 +48,8 @@ export interface ParcelView {
   finalAt?: string;
   /** Its personal values were erased (docs/personal-data.md): the order and activities keep none. */
   personalDataErased?: true;
+  /** The end-of-day manifest it is on; absent while on none. */
+  manifestId?: string;
 }
 
 /** A view with nothing personal left: the order's clear part, and carrier activities at public places only. */
@@ -71,7 +73,12 @@ export interface EventPosition {
   revision: number;
 }
 
-function platformActivity(code: 'DR_DR' | 'LB_GN' | 'CN_CN', at: Date, location: string, eventId: string): Activity {
+function platformActivity(
+  code: 'DR_DR' | 'LB_GN' | 'CN_CN' | 'MF_MF',
+  at: Date,
+  location: string,
+  eventId: string,
+): Activity {
   return {
     dateTime: formatSgt(at),
     statusCode: code,
@@ -141,6 +148,15 @@ function evolveActivities(view: ParcelView | null, event: ParcelEvent, position:
         activities: withActivity(
           view.activities,
           platformActivity('CN_CN', event.data.cancelledAt, view.order.sender.country, eventId),
+        ),
+      };
+    case 'ParcelManifested':
+      return {
+        ...next,
+        manifestId: event.data.manifestId,
+        activities: withActivity(
+          view.activities,
+          platformActivity('MF_MF', event.data.manifestedAt, view.order.sender.country, eventId),
         ),
       };
     case 'CarrierRegistered':

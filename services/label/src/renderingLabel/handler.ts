@@ -4,7 +4,13 @@
  * rendering failure is answered as a value, its message passed on.
  */
 import { Topics } from '@parcel-logistics/contracts';
-import type { LabelCommands, RenderLabel, RenderLabelReply } from '@parcel-logistics/contracts';
+import type {
+  LabelCommands,
+  RenderLabel,
+  RenderLabelReply,
+  RenderManifest,
+  RenderManifestReply,
+} from '@parcel-logistics/contracts';
 import { serveCommands } from '@parcel-logistics/bus';
 import type { Bus, Unsubscribe } from '@parcel-logistics/bus';
 import type { ParcelViewStore } from '@parcel-logistics/projections';
@@ -37,12 +43,29 @@ export async function renderLabel(
   }
 }
 
+/** An end-of-day manifest's PDF: the manifest is in the command (the gateway read it for its own account). */
+export async function renderManifest(
+  deps: { renderer: LabelRendering },
+  command: RenderManifest['payload'],
+): Promise<RenderManifestReply> {
+  try {
+    return { ok: true, content: await deps.renderer.render({ format: 'manifest', manifest: command.manifest }) };
+  } catch (error) {
+    return {
+      ok: false,
+      error: 'RenderFailed',
+      message: `Manifest rendering failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+}
+
 export function createLabelService(deps: { bus: Bus; views: ParcelViewStore; renderer: LabelRendering }) {
   let unsubscribe: Unsubscribe | undefined;
   return {
     async start() {
       unsubscribe = await serveCommands<LabelCommands>(deps.bus, Topics.labelCommands, 'label service', {
         RenderLabel: (payload) => renderLabel(deps, payload),
+        RenderManifest: (payload) => renderManifest(deps, payload),
       });
     },
     async stop() {

@@ -31,6 +31,7 @@ const refusalRemarks: Partial<Record<ParcelErrorCode, string>> = {
   CarrierCannotCancel: Remarks.noRecord,
   ParcelAlreadyCancelled: Remarks.canceled,
   NotRegisteredWithCarrier: Remarks.notFoundInPartner,
+  ParcelManifested: Remarks.onManifest,
 };
 const refused = (code: ParcelErrorCode): Outcome => {
   const remarks = refusalRemarks[code];
