@@ -18,6 +18,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'CarrierEventRecorded',
   'PersonalDataErased',
   'OrderImportFinished',
+  // End-of-day manifests (docs/bulk.md): each parcel closed, and the manifest itself (not a parcel event).
+  'ParcelManifested',
+  'ManifestCreated',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

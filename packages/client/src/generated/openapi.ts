@@ -2390,7 +2390,7 @@ export interface components {
         WebhookEndpoint: {
             endpoint_id: string;
             url: string;
-            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded" | "PersonalDataErased" | "OrderImportFinished")[];
+            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded" | "PersonalDataErased" | "OrderImportFinished" | "ParcelManifested" | "ManifestCreated")[];
             description: string;
             enabled: boolean;
             /** @description Why delivery disabled it; empty while enabled. */
@@ -2401,7 +2401,7 @@ export interface components {
         WebhookEndpointWithSecret: {
             endpoint_id: string;
             url: string;
-            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded" | "PersonalDataErased" | "OrderImportFinished")[];
+            event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded" | "PersonalDataErased" | "OrderImportFinished" | "ParcelManifested" | "ManifestCreated")[];
             description: string;
             enabled: boolean;
             /** @description Why delivery disabled it; empty while enabled. */
@@ -4180,7 +4180,7 @@ export interface operations {
                     /** @description Where events are POSTed: an absolute http or https URL without credentials, at most 2048 characters. */
                     url: string;
                     /** @description The `parcel.events.v2` types to send, at least one. */
-                    event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded" | "PersonalDataErased" | "OrderImportFinished")[];
+                    event_types: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded" | "PersonalDataErased" | "OrderImportFinished" | "ParcelManifested" | "ManifestCreated")[];
                     /** @description Free text, at most 256 characters. */
                     description?: string;
                 };
@@ -4382,7 +4382,7 @@ export interface operations {
                     /** @description Where events are POSTed: an absolute http or https URL without credentials, at most 2048 characters. */
                     url?: string;
                     /** @description The `parcel.events.v2` types to send, at least one. */
-                    event_types?: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded" | "PersonalDataErased" | "OrderImportFinished")[];
+                    event_types?: ("ParcelRegistered" | "LabelGenerated" | "ParcelCancelled" | "CarrierEventRecorded" | "PersonalDataErased" | "OrderImportFinished" | "ParcelManifested" | "ManifestCreated")[];
                     /** @description Free text, at most 256 characters. */
                     description?: string;
                     /** @description false disables the endpoint; true enables it again and clears the disabled reason. */
