@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { signature } from '@parcel-logistics/client';
+import { registeredParcel } from '../support/carriers.ts';
 import { csvOf, orderBody } from '../support/orders.ts';
 import { childPath, freePort, ROOT } from '../support/npmStart.ts';
 import type { TestStack } from '../support/stack.ts';
@@ -126,6 +127,23 @@ describe('exit 0: success, the data as JSON on stdout', () => {
     });
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines.at(-1)).toMatch(/^import [0-9a-f-]{36}: finished, 2 of 2 created, 1 of 3 rows rejected$/);
+  });
+
+  test('manifest LMX --out --csv writes the PDF and the CSV and prints where; manifest get and list read it again', async () => {
+    const { tn } = await registeredParcel(stack);
+    const pdf = path.join(dir, 'manifest.pdf');
+    const csv = path.join(dir, 'manifest.csv');
+    const made = await parcel(['manifest', 'LMX', '--out', pdf, '--csv', csv]);
+    expect(made.code).toBe(0);
+    const printed = made.json();
+    expect(printed).toMatchObject({ carrier: 'LMX', pdf: { file: pdf }, csv: { file: csv } });
+    expect(printed.tracking_numbers).toContain(tn);
+    expect(readFileSync(pdf).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(readFileSync(csv, 'utf8')).toContain(`${tn},`);
+    const got = await parcel(['manifest', 'get', printed.manifest_id]);
+    expect(got.json()).toMatchObject({ manifest_id: printed.manifest_id, tracking_numbers: printed.tracking_numbers });
+    const listed = await parcel(['manifest', 'list', '--limit', '1']);
+    expect(listed.json().map((m: { manifest_id: string }) => m.manifest_id)).toEqual([printed.manifest_id]);
   });
 
   test('status of one number prints its record; of several, {success, errors}', async () => {

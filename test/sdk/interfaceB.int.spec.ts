@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { InterfaceBClient, signature } from '@parcel-logistics/client';
 import type { StatusRecordB } from '@parcel-logistics/client';
 import { SAMPLE } from '@parcel-logistics/contracts/api';
+import { registeredParcel } from '../support/carriers.ts';
 import { csvOf, orderBody } from '../support/orders.ts';
 import { optionsFor, order, recordingFetch, useStackWithClientB, businessError } from './support.ts';
 
@@ -85,6 +86,25 @@ test('import-orders: the CSV file is sent as text/csv with an Idempotency-Key; w
   expect(seen.at(-1)).toBe('finished');
   const unknown = await client.getImport('00000000-0000-4000-8000-000000000000');
   expect(unknown.ok ? unknown.data : unknown.error.message).toBe('Import not found');
+});
+
+test('manifests: createManifest closes the registered parcel (PDF and CSV), getManifest and listManifests read it again; it can no longer be cancelled', async () => {
+  const { tn } = await registeredParcel(b.stack);
+  const made = await b.client.createManifest('LMX');
+  if (!made.ok) throw new Error(JSON.stringify(made.error));
+  expect(made.data.tracking_numbers).toContain(tn);
+  expect(Buffer.from(made.data.pdf, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+  expect(made.data.csv.split('\r\n').some((line) => line.startsWith(`${tn},`))).toBe(true);
+  const again = await b.client.getManifest(made.data.manifest_id);
+  // The PDF is rendered again on each read (its creation time differs); the rest is the same.
+  const { pdf: _made, ...madeRest } = made.data;
+  expect(again.ok && { ...again.data, pdf: undefined }).toEqual({ ...madeRest, pdf: undefined });
+  const listed = await b.client.listManifests({ carrier: 'LMX', limit: 1 });
+  expect(listed.ok && listed.data.map((m) => m.manifest_id)).toEqual([made.data.manifest_id]);
+  const cancel = await b.client.cancelOrders([tn]);
+  expect(cancel.ok && cancel.data.errors).toEqual([{ tracking_number: tn, remarks: 'On Manifest' }]);
+  const none = await b.client.createManifest('LMX');
+  expect(none.ok ? none.data : none.error.message).toBe('No parcels to close for this carrier');
 });
 
 test('B3 query-status: the record of a new parcel (DR_DR); an unknown number is "fail" with the miss as data', async () => {

@@ -13,6 +13,8 @@ import type {
   CreateOrdersResult,
   HtmlLabel,
   ImportResult,
+  ManifestResult,
+  ManifestSummary,
   MultiStatusResult,
   Order,
   PdfLabel,
@@ -103,6 +105,47 @@ export class InterfaceBClient {
       if (read.data.state === 'finished') return read;
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
+  }
+
+  /**
+   * Closes the account's parcels of `carrier` that it registered and that no manifest holds yet
+   * (cancelled ones left out) on an end-of-day manifest: its PDF (Base64) and CSV (docs/bulk.md).
+   */
+  createManifest(carrier: string, options?: MutatingCallOptions): Promise<Result<ManifestResult>> {
+    return this.#send({
+      method: 'POST',
+      path: '/v1/openapi/manifest/create-manifest',
+      body: { carrier },
+      ...mutation(options),
+    });
+  }
+
+  /** A manifest made before, with its documents. */
+  getManifest(manifestId: string, options?: CallOptions): Promise<Result<ManifestResult>> {
+    return this.#send({
+      method: 'GET',
+      path: '/v1/openapi/manifest/get-manifest',
+      query: { manifest_id: manifestId },
+      ...read(options),
+    });
+  }
+
+  /** The account's manifests, newest first, without documents; `before`: the last id of the page before. */
+  listManifests(
+    query: { carrier?: string; limit?: number; before?: string } = {},
+    options?: CallOptions,
+  ): Promise<Result<ManifestSummary[]>> {
+    const { carrier, limit, before } = query;
+    return this.#send({
+      method: 'GET',
+      path: '/v1/openapi/manifest/list-manifests',
+      query: {
+        ...(carrier === undefined ? {} : { carrier }),
+        ...(limit === undefined ? {} : { limit: String(limit) }),
+        ...(before === undefined ? {} : { before }),
+      },
+      ...read(options),
+    });
   }
 
   /** B3: one parcel's status; an unknown number is a business error `fail` whose data is a QueryStatusMiss. */

@@ -30,6 +30,10 @@ export type ZplLabel = Schemas['ZplLabel'];
 export type BarcodeResult = Schemas['BarcodeResult'];
 /** import-orders' and get-import's answer: the import's state, counts and rejected rows. */
 export type ImportResult = Schemas['ImportResult'];
+/** create-manifest's and get-manifest's answer: the manifest, its PDF (Base64) and its CSV. */
+export type ManifestResult = Schemas['ManifestResult'];
+/** A manifest in list-manifests' answer, without its documents. */
+export type ManifestSummary = Schemas['ManifestSummary'];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 /** The answer of create and rotate: the endpoint and its signing secret, shown only then. */
 export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];

@@ -76,13 +76,15 @@ export const ListManifestsQuery = z.object({
 });
 
 /** A manifest in a list: what it closed, without its documents. */
-export const ManifestSummary = z.strictObject({
-  manifest_id: z.string(),
-  carrier: z.string().meta({ description: 'The carrier’s code.' }),
-  created_at: z.string().meta({ description: 'Singapore time, ISO 8601 with offset (+08:00).' }),
-  count: z.number().int().meta({ description: 'How many parcels it closed.' }),
-  tracking_numbers: z.array(z.string()).meta({ description: 'The parcels it closed, oldest first.' }),
-});
+export const ManifestSummary = z
+  .strictObject({
+    manifest_id: z.string(),
+    carrier: z.string().meta({ description: 'The carrier’s code.' }),
+    created_at: z.string().meta({ description: 'Singapore time, ISO 8601 with offset (+08:00).' }),
+    count: z.number().int().meta({ description: 'How many parcels it closed.' }),
+    tracking_numbers: z.array(z.string()).meta({ description: 'The parcels it closed, oldest first.' }),
+  })
+  .meta({ id: 'ManifestSummary' });
 
 export const ManifestResult = ManifestSummary.extend({
   pdf: z.string().meta({
@@ -90,7 +92,7 @@ export const ManifestResult = ManifestSummary.extend({
       'The manifest as a PDF, Base64: a Code 128 barcode of the manifest id and a table, one row per parcel.',
   }),
   csv: z.string().meta({ description: 'The manifest as CSV text (RFC 4180): a header, then one row per parcel.' }),
-});
+}).meta({ id: 'ManifestResult' });
 
 export type ManifestSummary = z.output<typeof ManifestSummary>;
 export type ManifestResult = z.output<typeof ManifestResult>;

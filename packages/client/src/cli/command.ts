@@ -29,7 +29,9 @@ export type CommandOption =
   | 'rate-limit'
   | 'retention-days'
   | 'before'
-  | 'wait';
+  | 'wait'
+  | 'csv'
+  | 'carrier';
 
 export interface Context {
   args: string[];

@@ -8,6 +8,7 @@ import { EXIT, mapData, printJson, report, UsageError } from './output.ts';
 import { webhook } from './webhookCommand.ts';
 import { admin } from './adminCommand.ts';
 import { importOrders } from './importCommand.ts';
+import { manifest } from './manifestCommand.ts';
 import type { Command, Context } from './command.ts';
 
 const IDEMPOTENCY_HELP =
@@ -244,6 +245,7 @@ export const COMMANDS: readonly Command[] = [
   erase,
   stations,
   barcode,
+  manifest,
   webhook,
   sign,
   admin,

@@ -44,6 +44,8 @@ const OPTIONS = {
   'retention-days': { type: 'string' },
   before: { type: 'string' },
   wait: { type: 'boolean' },
+  csv: { type: 'string' },
+  carrier: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -2157,6 +2157,32 @@ export interface components {
             /** @description Metres from the order postal code (locker_type B), or as sent (locker_type A). */
             distance: number;
         };
+        ManifestResult: {
+            manifest_id: string;
+            /** @description The carrier’s code. */
+            carrier: string;
+            /** @description Singapore time, ISO 8601 with offset (+08:00). */
+            created_at: string;
+            /** @description How many parcels it closed. */
+            count: number;
+            /** @description The parcels it closed, oldest first. */
+            tracking_numbers: string[];
+            /** @description The manifest as a PDF, Base64: a Code 128 barcode of the manifest id and a table, one row per parcel. */
+            pdf: string;
+            /** @description The manifest as CSV text (RFC 4180): a header, then one row per parcel. */
+            csv: string;
+        };
+        ManifestSummary: {
+            manifest_id: string;
+            /** @description The carrier’s code. */
+            carrier: string;
+            /** @description Singapore time, ISO 8601 with offset (+08:00). */
+            created_at: string;
+            /** @description How many parcels it closed. */
+            count: number;
+            /** @description The parcels it closed, oldest first. */
+            tracking_numbers: string[];
+        };
         MultiStatusResult: {
             success: components["schemas"]["StatusRecordB"][];
             errors: {
@@ -5139,21 +5165,7 @@ export interface operations {
                         code: 0;
                         /** @constant */
                         message: "success";
-                        data: {
-                            manifest_id: string;
-                            /** @description The carrier’s code. */
-                            carrier: string;
-                            /** @description Singapore time, ISO 8601 with offset (+08:00). */
-                            created_at: string;
-                            /** @description How many parcels it closed. */
-                            count: number;
-                            /** @description The parcels it closed, oldest first. */
-                            tracking_numbers: string[];
-                            /** @description The manifest as a PDF, Base64: a Code 128 barcode of the manifest id and a table, one row per parcel. */
-                            pdf: string;
-                            /** @description The manifest as CSV text (RFC 4180): a header, then one row per parcel. */
-                            csv: string;
-                        };
+                        data: components["schemas"]["ManifestResult"];
                     } | components["schemas"]["FailureB"];
                 };
             };
@@ -5234,21 +5246,7 @@ export interface operations {
                         code: 0;
                         /** @constant */
                         message: "success";
-                        data: {
-                            manifest_id: string;
-                            /** @description The carrier’s code. */
-                            carrier: string;
-                            /** @description Singapore time, ISO 8601 with offset (+08:00). */
-                            created_at: string;
-                            /** @description How many parcels it closed. */
-                            count: number;
-                            /** @description The parcels it closed, oldest first. */
-                            tracking_numbers: string[];
-                            /** @description The manifest as a PDF, Base64: a Code 128 barcode of the manifest id and a table, one row per parcel. */
-                            pdf: string;
-                            /** @description The manifest as CSV text (RFC 4180): a header, then one row per parcel. */
-                            csv: string;
-                        };
+                        data: components["schemas"]["ManifestResult"];
                     } | components["schemas"]["FailureB"];
                 };
             };
@@ -5306,17 +5304,7 @@ export interface operations {
                         code: 0;
                         /** @constant */
                         message: "success";
-                        data: {
-                            manifest_id: string;
-                            /** @description The carrier’s code. */
-                            carrier: string;
-                            /** @description Singapore time, ISO 8601 with offset (+08:00). */
-                            created_at: string;
-                            /** @description How many parcels it closed. */
-                            count: number;
-                            /** @description The parcels it closed, oldest first. */
-                            tracking_numbers: string[];
-                        }[];
+                        data: components["schemas"]["ManifestSummary"][];
                     } | components["schemas"]["FailureB"];
                 };
             };
