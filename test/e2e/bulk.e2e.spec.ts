@@ -1,22 +1,33 @@
 /**
  * Bulk work on the distributed stack (docs/bulk.md): two gateways, two order processes, tracking,
- * label and the LMX sandbox over real Kafka, PostgreSQL and mongo-java-server.
+ * label and the LMX sandbox over real Kafka, PostgreSQL and mongo-java-server. Manifests are made
+ * through one gateway and re-read through the other, their PDF judged by qpdf and pdftotext;
+ * imports survive a kill -9 of every order process.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { ImportResult } from '@parcel-logistics/contracts';
-import { clientB, realTime } from '../support/client.ts';
+import { clientB, OTHER, realTime } from '../support/client.ts';
 import type { Target } from '../support/client.ts';
-import { eventually } from '../support/carriers.ts';
+import { eventually, registeredParcel } from '../support/carriers.ts';
 import { csvOf, orderBody, REFUSED_FIELDS } from '../support/orders.ts';
 import { Cluster } from './support/cluster.ts';
 
 jest.setTimeout(300_000);
 const cluster = new Cluster();
 let gateways: Target[];
+let work: string;
 beforeAll(async () => {
   await cluster.startAll();
   gateways = cluster.gateways.map(realTime);
+  work = mkdtempSync(path.join(tmpdir(), 'bulk-e2e-'));
 }, 240_000);
-afterAll(() => cluster.stop(), 60_000);
+afterAll(async () => {
+  await cluster.stop();
+  rmSync(work, { recursive: true, force: true });
+}, 60_000);
 
 const importOf = async (gw: Target, importId: string): Promise<ImportResult> =>
   (await clientB(gw).get('order/get-import', { import_id: importId })).body.data as ImportResult;
@@ -29,6 +40,55 @@ const finished = async (gw: Target, importId: string): Promise<ImportResult> => 
   }, 180_000);
   return read!;
 };
+
+describe('end-of-day manifests over Kafka', () => {
+  // First: the import tests below leave thousands of registered parcels open.
+  test('a manifest created through Kafka, with its PDF and CSV; the other gateway re-reads it, and cancel is refused', async () => {
+    const [gw, otherGw] = gateways as [Target, Target];
+    // Whatever earlier runs left open for the demo account is closed first.
+    await clientB(gw).post('manifest/create-manifest', { carrier: 'LMX' });
+    const parcels = [(await registeredParcel(gw)).tn, (await registeredParcel(otherGw)).tn];
+    const othersParcel = (await registeredParcel(gw, {}, OTHER)).tn;
+
+    const r = await clientB(gw).post('manifest/create-manifest', { carrier: 'LMX' });
+    expect(r.body).toMatchObject({ code: 0, message: 'success', data: { carrier: 'LMX', count: 2 } });
+    const manifest = r.body.data;
+    expect([...manifest.tracking_numbers].sort()).toEqual([...parcels].sort());
+    expect(manifest.tracking_numbers).not.toContain(othersParcel);
+
+    const file = path.join(work, 'manifest.pdf');
+    writeFileSync(file, Buffer.from(manifest.pdf, 'base64'));
+    execFileSync('qpdf', ['--check', file]);
+    const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
+    expect([...new Set(text.match(/\bPX[0-9A-Z]{16}\b/g))].sort()).toEqual([...parcels].sort());
+    expect(text).toContain(manifest.manifest_id);
+    const rows = manifest.csv.split('\r\n').filter(Boolean);
+    expect(rows[0]).toMatch(/^tracking_number,/);
+    expect(
+      rows
+        .slice(1)
+        .map((row: string) => row.split(',')[0])
+        .sort(),
+    ).toEqual([...parcels].sort());
+
+    const got = await clientB(otherGw).get('manifest/get-manifest', { manifest_id: manifest.manifest_id });
+    expect(got.body.data).toMatchObject({ manifest_id: manifest.manifest_id, csv: manifest.csv, count: 2 });
+    const list = await clientB(otherGw).get('manifest/list-manifests', { carrier: 'LMX', limit: '1' });
+    expect(list.body.data.map((m: { manifest_id: string }) => m.manifest_id)).toEqual([manifest.manifest_id]);
+    expect(
+      (await clientB(otherGw, OTHER).get('manifest/get-manifest', { manifest_id: manifest.manifest_id })).body,
+    ).toEqual({ code: 1, message: 'Manifest not found', data: [] });
+
+    for (const tn of parcels)
+      expect((await clientB(otherGw).get('order/query-status', { tracking_num: tn })).body.data.last_status).toBe(
+        'MF_MF',
+      );
+    expect((await clientB(otherGw).post('order/cancel-orders', { tracking_nums: [parcels[0]] })).body.data).toEqual({
+      success: [],
+      errors: [{ tracking_number: parcels[0], remarks: 'On Manifest' }],
+    });
+  });
+});
 
 describe('import-orders over Kafka', () => {
   test('1,000 rows with 10 bad ones through one gateway: exactly those 10 rejected with create-order’s messages, read back through the other', async () => {
