@@ -94,6 +94,7 @@ const ORDER = [
   'getShippingLabelHtml',
   'getShippingLabelZpl',
   'createLabel',
+  'getShippingLabels',
   'createOrders',
   'importOrders',
   'getImport',

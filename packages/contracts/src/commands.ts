@@ -123,6 +123,23 @@ export type CreateLabelReply =
   | { ok: false; error: 'ParcelNotFound' | 'SelfLabelNotAllowed' | 'PersonalDataErased' }
   | { ok: false; error: 'RenderFailed'; message: string };
 
+/** The formats and page layouts of a document of many labels. */
+export type LabelsFormat = 'pdf' | 'zpl';
+export type LabelsLayout = 'label' | 'a4-4up';
+
+/**
+ * `content`: the document (Base64 PDF, or ZPL), absent when no parcel was labelled; `labelled` in
+ * the order asked; each refused number with its reason.
+ */
+export type CreateLabelsReply =
+  | {
+      ok: true;
+      content?: string;
+      labelled: string[];
+      refused: { trackingNumber: string; error: 'ParcelNotFound' | 'SelfLabelNotAllowed' | 'PersonalDataErased' }[];
+    }
+  | { ok: false; error: 'RenderFailed'; message: string };
+
 export type RecordCarrierEventReply = { ok: true; recorded: boolean } | { ok: false; error: 'UnknownParcel' };
 
 /** The tracking service's commands (`Topics.trackingCommands`): each one's payload and reply. */
@@ -144,6 +161,22 @@ export type TrackingCommands = {
     };
     reply: CreateLabelReply;
   };
+  /**
+   * Many labels in one document (docs/bulk.md, "Many labels in one document"): each parcel's stream
+   * is read and decided on as create-label does (the parcel's own countries, so only the tenant,
+   * self-label and erasure rules refuse), the label service renders the accepted parcels at once,
+   * and only then is each one's LB_GN appended (one `appendMany`). A failed render appends nothing.
+   */
+  CreateLabels: {
+    /** `trackingNumbers`: distinct, in the order asked. */
+    payload: {
+      clientId: string;
+      trackingNumbers: string[];
+      format: LabelsFormat;
+      layout: LabelsLayout;
+    };
+    reply: CreateLabelsReply;
+  };
   /** A carrier's signed tracking callback, checked and parsed at the gateway. */
   RecordCarrierEvent: {
     payload: {
@@ -162,6 +195,7 @@ export type TrackingCommands = {
 };
 
 export type CreateLabel = CommandOf<TrackingCommands, 'CreateLabel'>;
+export type CreateLabels = CommandOf<TrackingCommands, 'CreateLabels'>;
 export type RecordCarrierEvent = CommandOf<TrackingCommands, 'RecordCarrierEvent'>;
 
 export type OrderCommand = CommandOf<OrderCommands, keyof OrderCommands>;
@@ -189,7 +223,19 @@ export type LabelCommands = {
     };
     reply: RenderLabelReply;
   };
+  /**
+   * Many labels in one document, from the parcels the command carries (the tracking service's
+   * CreateLabels has just read and decided on them), in their order.
+   */
+  RenderLabels: {
+    payload: { clientId: string; format: LabelsFormat; layout: LabelsLayout; parcels: StoredParcelView[] };
+    reply: RenderLabelsReply;
+  };
 } & ManifestDocumentCommands;
+
+/** `content`: the document, Base64 for the PDF. */
+export type RenderLabelsReply = { ok: true; content: string } | { ok: false; error: 'RenderFailed'; message: string };
+export type RenderLabels = CommandOf<LabelCommands, 'RenderLabels'>;
 
 export type RenderLabel = CommandOf<LabelCommands, 'RenderLabel'>;
 export type RenderManifest = CommandOf<ManifestDocumentCommands, 'RenderManifest'>;

@@ -43,6 +43,12 @@ export const B = {
   authRequired: (header: string) => `${header}: REQUIRED`,
   authInvalid: (header: string) => `${header}: INVALID`,
   authTimeout: (header: string) => `${header}: TIMEOUT`,
+  // Many labels in one document (get-shipping-labels).
+  batchLabelMaximum: 'Batch Label Maximum 100 tracking nums',
+  /** A4 sheets are a PDF's: a ZPL printer prints on its own stock. */
+  layoutNeedsPdf: 'layout (a4-4up) needs format pdf',
+  /** A parcel of a self-label service: the same text as create-label's (interface A). */
+  cannotUndergoOperation: A.cannotUndergoOperation,
 } as const;
 
 export const Remarks = {

@@ -68,6 +68,26 @@ const trackingNums = (tooMany: string) =>
 /** B6 POST /openapi/order/cancel-orders. */
 export const CancelOrdersRequest = trackingNums(B.batchCancelMaximum);
 
+/**
+ * POST /v1/openapi/order-shipping-label/get-shipping-labels: 1 to 100 numbers as cancel-orders takes
+ * them, `format` pdf (default) or zpl, `layout` label (default) or a4-4up; A4 sheets are PDF only.
+ */
+export const GetShippingLabelsRequest = trackingNums(B.batchLabelMaximum)
+  .extend({
+    format: z
+      .enum(['pdf', 'zpl'], { error: B.invalid('format') })
+      .default('pdf')
+      .meta({ description: '`pdf` (Base64) or `zpl`; `pdf` when omitted.' }),
+    layout: z
+      .enum(['label', 'a4-4up'], { error: B.invalid('layout') })
+      .default('label')
+      .meta({
+        description:
+          '`label`: one label a 4 x 6 in page (ZPL: one `^XA … ^XZ` a label); `a4-4up`: four labels an A4 page, PDF only. `label` when omitted.',
+      }),
+  })
+  .refine((body) => !(body.format === 'zpl' && body.layout === 'a4-4up'), { error: B.layoutNeedsPdf });
+
 /** POST /openapi/order/erase-personal-data: 1 to 100 numbers, as cancel-orders takes them. */
 export const ErasePersonalDataRequest = trackingNums(B.batchEraseMaximum);
 

@@ -18,6 +18,7 @@ import { cancellingOrders } from './cancellingOrders/route.ts';
 import { erasingPersonalData } from './erasingPersonalData/route.ts';
 import { creatingLabel } from './creatingLabel/route.ts';
 import { gettingShippingLabel } from './gettingShippingLabel/route.ts';
+import { gettingShippingLabels } from './gettingShippingLabels/route.ts';
 import { creatingOrders } from './creatingOrders/route.ts';
 import { importingOrders } from './importingOrders/route.ts';
 import { receivingCarrierEvents } from './receivingCarrierEvents/route.ts';
@@ -101,6 +102,7 @@ export function createGatewayApp(deps: GatewayDeps, lockout: Lockout = createLoc
     cancellingOrders,
     erasingPersonalData,
     gettingShippingLabel,
+    gettingShippingLabels,
     gettingBarcode,
     receivingCarrierEvents,
     trackingParcel,

@@ -6,9 +6,9 @@ import { loadHtmlRenderer } from './html.ts';
 import { layoutLabel } from './layout.ts';
 import { manifestDoc } from './manifest.ts';
 import { buildLabelModel, labelFormatFor } from './model.ts';
-import { createPdfEngine, shippingLabelDoc } from './pdf.ts';
+import { createPdfEngine, shippingLabelDoc, shippingLabelsDoc } from './pdf.ts';
 import type { LabelRendering } from './renderingLabel/handler.ts';
-import type { Cn23Direction, LabelJob, LabelLayout, LabelRenderer, LabelRendererOptions } from './types.ts';
+import type { Cn23Direction, LabelJob, LabelLayout, LabelRenderer, LabelRendererOptions, LabelsJob } from './types.ts';
 import { renderZpl } from './zpl.ts';
 
 export type * from './types.ts';
@@ -62,6 +62,12 @@ export async function createLabelRenderer(options: LabelRendererOptions): Promis
       return engine.render(manifestDoc(manifest, barcodes(manifest.manifestId).code128));
     },
     render: (job) => renderJob(renderer, job),
+    async renderMany(job: LabelsJob) {
+      const layouts = job.views.map(layoutOf);
+      if (job.format === 'zpl') return layouts.map(renderZpl).join('');
+      const labels = layouts.map((layout) => ({ layout, barcodes: barcodes(layout.barcodeData) }));
+      return (await engine.render(shippingLabelsDoc(labels, job.sheet, engine, fonts.measure))).toString('base64');
+    },
   };
 
   // Warm up once at start, every format: fails fast on a broken font or template, and no request
@@ -87,7 +93,10 @@ export function loadOnFirstRender(load: () => Promise<LabelRenderer>): LabelRend
       loading = undefined;
       throw error;
     }));
-  return { render: async (job) => (await loaded()).render(job) };
+  return {
+    render: async (job) => (await loaded()).render(job),
+    renderMany: async (job) => (await loaded()).renderMany(job),
+  };
 }
 
 /** The label as the RenderLabel reply carries it: Base64 for the PDFs, the document for HTML and ZPL. */
@@ -139,5 +148,5 @@ function probeView(): StoredParcelView {
     },
   };
 }
-export { createLabelService, renderLabel } from './renderingLabel/handler.ts';
+export { createLabelService, renderLabel, renderLabels } from './renderingLabel/handler.ts';
 export type { LabelRendering } from './renderingLabel/handler.ts';

@@ -160,6 +160,14 @@ export type LabelJob =
   /** An end-of-day manifest's PDF (RenderManifest). */
   | { format: 'manifest'; manifest: StoredManifest };
 
+/**
+ * Many shipping labels in one document, in the order given: a PDF whose `sheet` is one label a
+ * 4 x 6 in page or four an A4 page, or ZPL with one `^XA … ^XZ` per label.
+ */
+export type LabelsJob =
+  | { format: 'pdf'; sheet: 'label' | 'a4-4up'; views: readonly StoredParcelView[] }
+  | { format: 'zpl'; views: readonly StoredParcelView[] };
+
 export interface LabelRenderer {
   cn23Pdf(view: StoredParcelView, direction: Cn23Direction): Promise<Buffer>;
   shippingLabelPdf(view: StoredParcelView): Promise<Buffer>;
@@ -172,6 +180,8 @@ export interface LabelRenderer {
    * and ZPL. A failed render rejects with the same error as the methods above.
    */
   render(job: LabelJob): Promise<string>;
+  /** Renders many labels into one document, as RenderLabels' reply carries it (Base64 for the PDF). */
+  renderMany(job: LabelsJob): Promise<string>;
   /** Font files loaded at start, by family. */
   readonly fonts: Readonly<Record<string, string>>;
 }

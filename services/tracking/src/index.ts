@@ -8,6 +8,7 @@ import { recordCarrierEvent } from './recordingCarrierEvent/handler.ts';
 import type { RecordCarrierEventDeps } from './recordingCarrierEvent/handler.ts';
 import { createLabel } from './creatingLabel/handler.ts';
 import type { CreateLabelDeps } from './creatingLabel/handler.ts';
+import { createLabels } from './creatingLabels/handler.ts';
 import { startEventPublisher } from './publishingEvents/worker.ts';
 
 export type TrackingServiceDeps = RecordCarrierEventDeps &
@@ -23,7 +24,7 @@ export type TrackingServiceDeps = RecordCarrierEventDeps &
 export const PARCEL_VIEW_SUBSCRIPTION = 'parcel-view';
 
 /**
- * The tracking service: creates labels (A2) and records carrier events on parcel streams, keeps the status
+ * The tracking service: creates labels (A2, and many in one document) and records carrier events on parcel streams, keeps the status
  * projection up to date from the store's global log and publishes every parcel event to the
  * downstream topics (both with stored checkpoints, so nothing committed is ever left out).
  */
@@ -42,6 +43,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
       publisher = startEventPublisher(deps);
       unsubscribe = await serveCommands<TrackingCommands>(deps.bus, Topics.trackingCommands, 'tracking service', {
         CreateLabel: (payload, { commandId }) => createLabel(deps, payload, commandId),
+        CreateLabels: (payload, { commandId }) => createLabels(deps, payload, commandId),
         RecordCarrierEvent: (payload, { commandId }) => recordCarrierEvent(deps, payload, commandId),
       });
     },

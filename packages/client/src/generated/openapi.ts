@@ -1050,6 +1050,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/openapi/order-shipping-label/get-shipping-labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Many shipping labels in one document
+         * @description The shipping labels of 1 to 100 of the account’s parcels in one document, in the order asked: a Base64 PDF with each label on a 4 x 6 in page of its own (`layout` `label`, the default) or four labels on each A4 page (`a4-4up`, each scaled to its quarter), or ZPL with one `^XA … ^XZ` a label. Each labelled parcel records `LB_GN` (shipping label generated), as create-label does; the document is rendered once, before any is recorded, and a failed render records nothing. A number asked twice is labelled once. Each number that cannot be labelled is answered in `errors` with its remark, and the code stays 0 even when none can be labelled (then `labels` is empty and the document field absent).
+         *
+         *     **Errors**
+         *
+         *     | HTTP | code | message | when |
+         *     |---|---|---|---|
+         *     | 200 | 1 | `x-auth-name: REQUIRED` | the x-auth-name header is missing or empty |
+         *     | 200 | 1 | `x-auth-seed: REQUIRED` | the x-auth-seed header is missing or empty |
+         *     | 200 | 1 | `x-auth-token: REQUIRED` | the x-auth-token header is missing or empty |
+         *     | 200 | 1 | `x-auth-name: INVALID` | no account has this API name |
+         *     | 200 | 1 | `x-auth-seed: INVALID` | the seed is not 13 digits |
+         *     | 200 | 1 | `x-auth-seed: TIMEOUT` | the seed is more than 10 minutes away from the server’s clock |
+         *     | 200 | 1 | `x-auth-token: INVALID` | the token is not md5(lower(apiName) + apiKey + seed) |
+         *     | 429 | 1 | `Too many failed authentication attempts, try again later` | too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication") |
+         *     | 200 | 1 | `tracking_nums required` | tracking_nums is missing or an empty array |
+         *     | 200 | 1 | `tracking_nums invalid` | tracking_nums is not an array of strings |
+         *     | 200 | 1 | `Batch Label Maximum 100 tracking nums` | more than 100 numbers |
+         *     | 200 | 1 | `format invalid` | format is neither pdf nor zpl |
+         *     | 200 | 1 | `layout invalid` | layout is neither label nor a4-4up |
+         *     | 200 | 1 | `layout (a4-4up) needs format pdf` | layout a4-4up with format zpl |
+         *     | 200 | 1 | `<renderer message>` | the document could not be rendered; no LB_GN was recorded |
+         *     | 200 | 1 | `Idempotency-Key invalid` | the Idempotency-Key header is not 1 to 255 visible ASCII characters |
+         *     | 200 | 1 | `Idempotency-Key (<key>) already used for a different request` | the key was used within 24 h with another method, path or body |
+         *     | 409 | 1 | `Idempotency-Key (<key>) is in use by a request still in progress` | a request with the same key is still being handled; retry |
+         *     | 400 | 1 | `Invalid JSON body` | the body is not JSON, not a JSON object, or empty |
+         *     | 413 | 1 | `Request body too large` | the body is over 5 MiB |
+         *     | 429 | 1 | `Too many requests` | the account is over its rate limit; Retry-After says when to try again |
+         *     | 500 | 1 | `server error` | an unexpected failure; nothing is half-written |
+         *
+         *     **Per-number remarks** (in the answer’s errors list)
+         *
+         *     | remarks | when |
+         *     |---|---|
+         *     | `Order Not Found!` | not a parcel of the account (another account’s number reads the same) |
+         *     | `Personal data erased` | the parcel’s personal data was erased (erase-personal-data, or retention) |
+         *     | `The package cannot undergo this operation` | the parcel ships under a self-label service type |
+         */
+        post: operations["getShippingLabels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi/webhook/create-endpoint": {
         parameters: {
             query?: never;
@@ -2146,6 +2201,22 @@ export interface components {
             /** @description The API key. Shown this once: the service keeps it sealed and never shows it again. */
             secret: string;
             createdAt: string;
+        };
+        LabelsResult: {
+            /**
+             * Format: base64
+             * @description The PDF (format pdf); absent when no number could be labelled.
+             */
+            base64?: string;
+            /** @description The ZPL, one `^XA … ^XZ` a label (format zpl); absent when no number could be labelled. */
+            zpl?: string;
+            /** @description The numbers labelled, in the order of the document (and of the request). */
+            labels: components["schemas"]["TrackingNumber"][];
+            /** @description The numbers not labelled, each with its remark. */
+            errors: {
+                tracking_number: string;
+                remarks: string;
+            }[];
         };
         /** @description The locker of a parcel sent to one: as sent (locker_type A) or assigned (locker_type B). */
         LockerStationB: {
@@ -4161,6 +4232,109 @@ export interface operations {
                         message: "success";
                         data: components["schemas"]["ImportResult"];
                     } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description server error: an unexpected failure; nothing is half-written */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+        };
+    };
+    getShippingLabels: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a request repeated with the same key and the same body within 24 h gets the first answer again, byte for byte (with `Idempotent-Replayed: true`), without the work being done twice. Keys belong to the account. The same key with another method, path or body is refused. Of concurrent requests with one key exactly one does the work; the others wait for its answer. System errors (5xx) are not kept, so a retry after one runs again. An answer that holds a parcel’s personal data (create-label’s) is forgotten when that data is erased: a repeat then runs anew. 1 to 255 visible ASCII characters; a UUID is a good choice.
+                 * @example 4f2a9c1e-6b0d-4c7e-9a51-2f3e8d7c6b5a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tracking_nums: string[];
+                    /**
+                     * @description `pdf` (Base64) or `zpl`; `pdf` when omitted.
+                     * @default pdf
+                     * @enum {string}
+                     */
+                    format?: "pdf" | "zpl";
+                    /**
+                     * @description `label`: one label a 4 x 6 in page (ZPL: one `^XA … ^XZ` a label); `a4-4up`: four labels an A4 page, PDF only. `label` when omitted.
+                     * @default label
+                     * @enum {string}
+                     */
+                    layout?: "label" | "a4-4up";
+                };
+            };
+        };
+        responses: {
+            /** @description Success (code 0), or a business error (a non-zero code, listed under Errors). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 0;
+                        /** @constant */
+                        message: "success";
+                        data: components["schemas"]["LabelsResult"];
+                    } | components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Invalid JSON body: the body is not JSON, not a JSON object, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Idempotency-Key (<key>) is in use by a request still in progress: a request with the same key is still being handled; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
+                };
+            };
+            /** @description Request body too large: the body is over 5 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureB"];
                 };
             };
             /** @description Too many failed authentication attempts, try again later: too many failed authentications for this API name or from this address: refused unseen, the same whether the name exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication"); Too many requests: the account is over its rate limit; Retry-After says when to try again */

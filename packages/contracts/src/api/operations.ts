@@ -22,6 +22,7 @@ import {
   TrackingNumQuery,
 } from '../requests.ts';
 import { trackingOperations } from './trackingOperations.ts';
+import { labelOperations } from './labelOperations.ts';
 import { orderRulesMarkdown } from '../validation/orderReference.ts';
 import {
   Alive,
@@ -933,6 +934,7 @@ export const OPERATIONS: readonly Operation[] = [
   },
   ...trackingOperations(SAMPLE),
   ...IMPORT_OPERATIONS.map(withCommon),
+  ...labelOperations(SAMPLE).map(withCommon),
   ...WEBHOOK_OPERATIONS.map(withCommon),
   ...WEBHOOK_LOG_OPERATIONS.map(withCommon),
   ...MANIFEST_OPERATIONS.map(withCommon),

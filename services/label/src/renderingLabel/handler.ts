@@ -10,17 +10,19 @@ import type {
   RenderLabelReply,
   RenderManifest,
   RenderManifestReply,
+  RenderLabels,
+  RenderLabelsReply,
 } from '@parcel-logistics/contracts';
 import { serveCommands } from '@parcel-logistics/bus';
 import type { Bus, Unsubscribe } from '@parcel-logistics/bus';
 import type { ParcelViewStore } from '@parcel-logistics/projections';
-import type { LabelJob, LabelRenderer } from '../types.ts';
+import type { LabelJob, LabelRenderer, LabelsJob } from '../types.ts';
 
 /** What the service needs of a renderer. */
-export type LabelRendering = Pick<LabelRenderer, 'render'>;
+export type LabelRendering = Pick<LabelRenderer, 'render' | 'renderMany'>;
 
 export async function renderLabel(
-  deps: { views: ParcelViewStore; renderer: LabelRendering },
+  deps: { views: ParcelViewStore; renderer: Pick<LabelRendering, 'render'> },
   command: RenderLabel['payload'],
 ): Promise<RenderLabelReply> {
   // Create-label's tracking service sends the parcel it has just read and decided on: no second read.
@@ -35,11 +37,33 @@ export async function renderLabel(
         : { format: command.format, view };
     return { ok: true, content: await deps.renderer.render(job) };
   } catch (error) {
-    return {
-      ok: false,
-      error: 'RenderFailed',
-      message: `Label rendering failed: ${error instanceof Error ? error.message : String(error)}`,
-    };
+    return renderFailed(error);
+  }
+}
+
+const renderFailed = (error: unknown) => ({
+  ok: false as const,
+  error: 'RenderFailed' as const,
+  message: `Label rendering failed: ${error instanceof Error ? error.message : String(error)}`,
+});
+
+/**
+ * Many labels in one document, from the parcels the tracking service read and decided on. It
+ * checks again what it is handed: a parcel of another account, or one without personal data, is
+ * never put on the document (the whole render fails instead).
+ */
+export async function renderLabels(
+  deps: { renderer: Pick<LabelRendering, 'renderMany'> },
+  command: RenderLabels['payload'],
+): Promise<RenderLabelsReply> {
+  const { clientId, format, layout, parcels } = command;
+  try {
+    if (parcels.some((p) => p.clientId !== clientId || p.personalDataErased))
+      throw new Error('a parcel the account may not label');
+    const job: LabelsJob = format === 'zpl' ? { format, views: parcels } : { format, sheet: layout, views: parcels };
+    return { ok: true, content: await deps.renderer.renderMany(job) };
+  } catch (error) {
+    return renderFailed(error);
   }
 }
 
@@ -66,6 +90,7 @@ export function createLabelService(deps: { bus: Bus; views: ParcelViewStore; ren
       unsubscribe = await serveCommands<LabelCommands>(deps.bus, Topics.labelCommands, 'label service', {
         RenderLabel: (payload) => renderLabel(deps, payload),
         RenderManifest: (payload) => renderManifest(deps, payload),
+        RenderLabels: (payload) => renderLabels(deps, payload),
       });
     },
     async stop() {

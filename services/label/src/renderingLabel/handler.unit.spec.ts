@@ -1,9 +1,12 @@
-/** One flow for create-label: a RenderLabel that carries the parcel is rendered from it, with no read of the views. */
+/**
+ * One flow for create-label: a RenderLabel that carries the parcel is rendered from it, with no read of the views.
+ * Many labels in one document: the parcels carried, in their order, and never another account's.
+ */
 import type { StoredParcelView } from '@parcel-logistics/contracts';
 import type { ParcelViewStore } from '@parcel-logistics/projections';
-import { sgLockerCod } from '../../test/fixtures.ts';
-import { renderLabel } from './handler.ts';
-import type { LabelJob } from '../types.ts';
+import { myPickup, sgLockerCod } from '../../test/fixtures.ts';
+import { renderLabel, renderLabels } from './handler.ts';
+import type { LabelJob, LabelsJob } from '../types.ts';
 
 /** A view store that must not be read, and one that holds the fixture. */
 const unread = new Proxy({} as ParcelViewStore, {
@@ -57,4 +60,46 @@ test('without a carried parcel the view is read, for the account only', async ()
     error: 'ParcelNotFound',
   });
   expect(jobs).toHaveLength(1);
+});
+
+describe('RenderLabels (many labels in one document)', () => {
+  const many = () => {
+    const jobs: LabelsJob[] = [];
+    return { jobs, renderer: { renderMany: async (job: LabelsJob) => (jobs.push(job), 'document') } };
+  };
+  const other = { ...myPickup, clientId: 'other' };
+
+  test('the carried parcels are rendered in their order, on the sheet asked', async () => {
+    const { jobs, renderer } = many();
+    const parcels = [myPickup, sgLockerCod];
+    expect(await renderLabels({ renderer }, { clientId: 'demo', format: 'pdf', layout: 'a4-4up', parcels })).toEqual({
+      ok: true,
+      content: 'document',
+    });
+    expect(await renderLabels({ renderer }, { clientId: 'demo', format: 'zpl', layout: 'label', parcels })).toEqual({
+      ok: true,
+      content: 'document',
+    });
+    expect(jobs).toEqual([
+      { format: 'pdf', sheet: 'a4-4up', views: parcels },
+      { format: 'zpl', views: parcels },
+    ]);
+  });
+
+  test.each([
+    ['another account’s parcel', other],
+    ['a parcel whose personal data was erased', { ...myPickup, personalDataErased: true as const }],
+  ])('%s is never rendered: the whole document fails', async (_name, parcel) => {
+    const { jobs, renderer } = many();
+    const reply = await renderLabels(
+      { renderer },
+      { clientId: 'demo', format: 'pdf', layout: 'label', parcels: [sgLockerCod, parcel] },
+    );
+    expect(reply).toEqual({
+      ok: false,
+      error: 'RenderFailed',
+      message: expect.stringMatching(/^Label rendering failed/),
+    });
+    expect(jobs).toHaveLength(0);
+  });
 });
