@@ -9,6 +9,10 @@
 # kept, a tombstone deletes it: packages/contracts COMPACTED_TOPICS); an existing one without it is
 # altered to it.
 #
+# The topics that carry documents of labels (a reply of get-shipping-labels, its dead letter) take
+# records of up to 16 MiB (max.message.bytes), as infra/up.sh's broker does: set on creation, and on
+# an existing topic that lacks it (a broker started before the limit was raised). docs/bulk.md.
+#
 # Broker: $PARCEL_KAFKA_BROKERS, else 127.0.0.1:$PARCEL_KAFKA_PORT (default 19092).
 # Uses the Kafka jars fetched by infra/up.sh (fetches them if missing).
 set -euo pipefail
@@ -30,6 +34,10 @@ TOPICS=(
   parcel.orders.batch:6
 )
 
+# Records of up to 16 MiB on these (the broker's message.max.bytes in infra/up.sh).
+MAX_MESSAGE_BYTES=16777216
+LARGE_TOPICS=" parcel.replies parcel.commands.label parcel.deadletter.v1 "
+
 fetch_jars kafka
 
 topic_cmd() { kafka_tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$BROKERS" "$@"; }
@@ -39,15 +47,16 @@ quiet() { grep -v "^WARNING: Due to limitations in metric names" >&2 || true; }
 if ! described="$(topic_cmd --describe --exclude-internal)"; then
   die "could not describe topics on $BROKERS (is Kafka up? infra/up.sh kafka)"
 fi
-# "Topic: <name>\tTopicId: <id>\tPartitionCount: <n>\t...\tConfigs: <k=v,...>" -> "<name> <n> <compact|->"
+# "Topic: <name>\tTopicId: <id>\tPartitionCount: <n>\t...\tConfigs: <k=v,...>" -> "<name> <n> <compact|-> <max.message.bytes|->"
 existing="$(awk '/PartitionCount:/ {
-    policy = "-"
+    policy = "-"; max = "-"
     for (i = 1; i <= NF; i++) {
       if ($i == "Topic:") name = $(i + 1)
       if ($i == "PartitionCount:") n = $(i + 1)
       if ($i ~ /cleanup\.policy=compact/) policy = "compact"
+      if (match($i, /max\.message\.bytes=[0-9]+/)) max = substr($i, RSTART + 18, RLENGTH - 18)
     }
-    print name, n, policy
+    print name, n, policy, max
   }' <<<"$described")"
 
 # One TopicCommand JVM per change (it takes a single --topic); they run in parallel, as JVM
@@ -58,6 +67,9 @@ for spec in "${TOPICS[@]}"; do
   have="$(awk -v t="$name" '$1 == t { print $2 }' <<<"$existing")"
   configs=()
   [ "$policy" = compact ] && configs=(--config cleanup.policy=compact)
+  large=0
+  case "$LARGE_TOPICS" in *" $name "*) large=1 ;; esac
+  [ "$large" = 1 ] && configs+=(--config "max.message.bytes=$MAX_MESSAGE_BYTES")
   if [ -z "$have" ]; then
     topic_cmd --create --if-not-exists --topic "$name" --partitions "$want" \
       --replication-factor 1 "${configs[@]}" 2>&1 | quiet &
@@ -69,6 +81,12 @@ for spec in "${TOPICS[@]}"; do
     log "topic $name is not compacted, setting cleanup.policy=compact"
     kafka_tool kafka.admin.ConfigCommand --bootstrap-server "$BROKERS" --alter --entity-type topics \
       --entity-name "$name" --add-config cleanup.policy=compact 2>&1 | quiet &
+    pids+=($!)
+  fi
+  if [ "$large" = 1 ] && [ "$(awk -v t="$name" '$1 == t { print $4 }' <<<"$existing")" != "$MAX_MESSAGE_BYTES" ]; then
+    log "topic $name takes records of up to $MAX_MESSAGE_BYTES bytes, setting max.message.bytes"
+    kafka_tool kafka.admin.ConfigCommand --bootstrap-server "$BROKERS" --alter --entity-type topics \
+      --entity-name "$name" --add-config "max.message.bytes=$MAX_MESSAGE_BYTES" 2>&1 | quiet &
     pids+=($!)
   fi
   if [ "$have" -lt "$want" ]; then

@@ -95,6 +95,11 @@ auto.create.topics.enable=false
 num.partitions=1
 delete.topic.enable=true
 
+# A reply may carry a whole document of labels (get-shipping-labels: up to 100 in one PDF, past
+# the default 1 MiB with many non-Latin names; docs/bulk.md). The same 16 MiB as docker-compose.yml
+# and infra/topics.sh (which sets it on the topics of a broker started without it).
+message.max.bytes=16777216
+
 # Small footprint on a 2-core test machine.
 num.network.threads=2
 num.io.threads=4

@@ -8,7 +8,7 @@
  * skipped. Deterministic, no network. What this does not prove: see docs/compose.md.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadSettings } from '@parcel-logistics/config';
 import { COMPACTED_TOPICS, Topics } from '@parcel-logistics/contracts';
@@ -237,6 +237,10 @@ describe('docker-compose.yml: structure', () => {
     expect(kafka.KAFKA_ADVERTISED_LISTENERS).toContain('PLAINTEXT://kafka:9092');
     expect(kafka.CLUSTER_ID).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(kafka.KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR).toBe('1');
+    // Replies of get-shipping-labels carry up to 100 labels (docs/bulk.md): infra/up.sh's limit too.
+    expect(kafka.KAFKA_MESSAGE_MAX_BYTES).toBe(
+      /^message\.max\.bytes=(\d+)$/m.exec(readFileSync(path.join(ROOT, 'infra/up.sh'), 'utf8'))![1],
+    );
   });
 
   test('OTLP export goes to Jaeger; OTEL_SERVICE_NAME per service (one name for the two gateways)', () => {
