@@ -4,8 +4,8 @@
  * failures on stderr, and exit codes 0 (success), 1 (business error), 2 (usage error) and 3
  * (server or network error).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { signature } from '@parcel-logistics/client';
@@ -193,6 +193,28 @@ describe('exit 0: success, the data as JSON on stdout', () => {
     expect(readFileSync(file).subarray(0, 5).toString('latin1')).toBe('%PDF-');
   });
 
+  test('labels --layout a4-4up --out writes one PDF of many labels and prints {labels, errors}; zpl without --out goes to stdout', async () => {
+    const [a, b] = [(await createdParcel()).tn, (await createdParcel()).tn];
+    const unknown = 'PXB3X6H0NEVAZ2J9R9';
+    const file = path.join(dir, 'labels.pdf');
+    const r = await parcel(['labels', a, unknown, b, '--layout', 'a4-4up', '--out', file]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const pdf = readFileSync(file);
+    expect(r.json()).toEqual({
+      labels: [a, b],
+      errors: [{ tracking_number: unknown, remarks: 'Order Not Found!' }],
+      format: 'pdf',
+      file,
+      bytes: pdf.length,
+    });
+    expect(execFileSync('pdfinfo', [file]).toString()).toMatch(/^Pages:\s+1$/m);
+    const zpl = await parcel(['labels', a, b, '--format', 'zpl']);
+    expect(zpl.code).toBe(0);
+    expect(zpl.stdout.toString('utf8').match(/\^XA[\s\S]*?\^XZ/g)).toHaveLength(2);
+    expect(JSON.parse(zpl.stderr)).toEqual({ labels: [a, b], errors: [] });
+  });
+
   test('cancel prints {success, errors}', async () => {
     const { tn } = await createdParcel();
     await stack.caughtUp();
@@ -354,6 +376,19 @@ describe('exit 1: a business error, as one JSON line on stderr', () => {
       data: { tracking_number: 'PXB3X6H0NEVAZ2J9R9', remarks: 'No Record(s)' },
     });
   });
+
+  test('labels of numbers none of which can be labelled: no document, the reasons on stderr', async () => {
+    const file = path.join(dir, 'none.pdf');
+    const r = await parcel(['labels', 'PXB3X6H0NEVAZ2J9R9', '--out', file]);
+    expect(r.code).toBe(1);
+    expect(r.stdout.length).toBe(0);
+    expect(errorLine(r)).toEqual({
+      kind: 'business',
+      message: 'no number could be labelled',
+      data: { labels: [], errors: [{ tracking_number: 'PXB3X6H0NEVAZ2J9R9', remarks: 'Order Not Found!' }] },
+    });
+    expect(existsSync(file)).toBe(false);
+  });
 });
 
 describe('exit 2: a usage error, explained on stderr, nothing sent', () => {
@@ -375,6 +410,12 @@ describe('exit 2: a usage error, explained on stderr, nothing sent', () => {
       '--format cn23 needs --origin and --destination',
     ],
     ['an unknown label format', ['label', 'PX1', '--format', 'png'], {}, '--format is one of pdf, html, zpl, cn23'],
+    [
+      'labels on A4 in ZPL',
+      ['labels', 'PX1', '--format', 'zpl', '--layout', 'a4-4up'],
+      {},
+      '--layout a4-4up goes with --format pdf only',
+    ],
     [
       'a file that does not exist',
       ['create-order', '/nonexistent/order.json'],

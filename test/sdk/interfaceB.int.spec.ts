@@ -196,6 +196,25 @@ test('B7 a label of a number the account does not have is "Order Not Found!"', a
   expect(result.ok || result.error).toMatchObject({ kind: 'business', message: 'Order Not Found!' });
 });
 
+test('get-shipping-labels: many labels in one PDF or ZPL, the others in errors, retried under one Idempotency-Key', async () => {
+  const [first, second] = [(await created()).tn, (await created()).tn];
+  const pdf = await b.client.getShippingLabels([first, 'PXB3X6H0NEVAZ2J9R9', second], { layout: 'a4-4up' });
+  if (!pdf.ok) throw new Error(pdf.error.message);
+  expect(pdf.data).toEqual({
+    base64: expect.any(String),
+    labels: [first, second],
+    errors: [{ tracking_number: 'PXB3X6H0NEVAZ2J9R9', remarks: 'Order Not Found!' }],
+  });
+  expect(Buffer.from(pdf.data.base64!, 'base64').subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  expect(pdf.meta.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+  const zpl = await b.client.getShippingLabels([second, first], { format: 'zpl' });
+  if (!zpl.ok) throw new Error(zpl.error.message);
+  expect(zpl.data.labels).toEqual([second, first]);
+  expect(zpl.data.zpl!.match(/\^XA[\s\S]*?\^XZ/g)).toHaveLength(2);
+  const a4Zpl = await b.client.getShippingLabels([first], { format: 'zpl', layout: 'a4-4up' });
+  expect(a4Zpl.ok || a4Zpl.error).toMatchObject({ kind: 'business', message: 'layout (a4-4up) needs format pdf' });
+});
+
 test('B10 get-barcode: the tracking number of a reference; an unknown reference is "Order Not Found!"', async () => {
   const { ref, tn } = await created();
   expect(await b.client.getBarcode(ref)).toMatchObject({ ok: true, data: { barcode: tn } });

@@ -15,9 +15,11 @@ import type {
   ImportResult,
   ManifestResult,
   ManifestSummary,
+  LabelsResult,
   MultiStatusResult,
   Order,
   PdfLabel,
+  ShippingLabelsOptions,
   Station,
   StatusRecordB,
   CreateWebhookEndpointRequest,
@@ -209,6 +211,24 @@ export class InterfaceBClient {
   /** B9: the shipping label in ZPL II. */
   getShippingLabelZpl(trackingNum: string, options?: CallOptions): Promise<Result<ZplLabel>> {
     return this.#label('/v1/openapi/order-shipping-label/get-shipping-label-zpl', trackingNum, options);
+  }
+
+  /**
+   * The shipping labels of 1 to 100 parcels in one document: a Base64 PDF (`base64`; one 4 x 6 in page
+   * a label, or four an A4 page with `layout: 'a4-4up'`) or ZPL (`zpl`). Each labelled parcel records
+   * LB_GN; the numbers that cannot be labelled are in `errors`. Retries carry one Idempotency-Key.
+   */
+  getShippingLabels(
+    trackingNums: string[],
+    document: ShippingLabelsOptions = {},
+    options?: MutatingCallOptions,
+  ): Promise<Result<LabelsResult>> {
+    return this.#send({
+      method: 'POST',
+      path: '/v1/openapi/order-shipping-label/get-shipping-labels',
+      body: { tracking_nums: trackingNums, ...document },
+      ...mutation(options),
+    });
   }
 
   /** B10: the platform tracking number of your own reference (custom_tracking_num). */

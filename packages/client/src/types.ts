@@ -34,6 +34,13 @@ export type ImportResult = Schemas['ImportResult'];
 export type ManifestResult = Schemas['ManifestResult'];
 /** A manifest in list-manifests' answer, without its documents. */
 export type ManifestSummary = Schemas['ManifestSummary'];
+/** Many labels in one document: the PDF or ZPL, the numbers labelled, and the others with their remarks. */
+export type LabelsResult = Schemas['LabelsResult'];
+/** The document's format (`pdf` when left out) and, for a PDF, its pages (`label`, the default, or `a4-4up`). */
+export type ShippingLabelsOptions = Omit<
+  operations['getShippingLabels']['requestBody']['content']['application/json'],
+  'tracking_nums'
+>;
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 /** The answer of create and rotate: the endpoint and its signing secret, shown only then. */
 export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];

@@ -12,6 +12,7 @@ export type CommandOption =
   | 'idempotency-key'
   | 'format'
   | 'out'
+  | 'layout'
   | 'origin'
   | 'destination'
   | 'direction'

@@ -167,6 +167,67 @@ ${IDEMPOTENCY_HELP.replace('the Idempotency-Key', 'cn23: the Idempotency-Key')}`
   },
 };
 
+const LABELS_FORMATS = ['pdf', 'zpl'] as const;
+const LAYOUTS = ['label', 'a4-4up'] as const;
+
+const labels: Command = {
+  name: 'labels',
+  usage: 'labels <tracking...> [--format pdf|zpl] [--layout label|a4-4up] [--out <file>]',
+  summary: 'the shipping labels of up to 100 parcels in one PDF or ZPL document',
+  details: `Writes one document with the labels of the numbers given, in their order, to the file given
+with --out and prints {labels, errors, format, file, bytes}; without --out, writes the document itself
+to standard output and {labels, errors} to standard error. Each labelled parcel records LB_GN;
+numbers that cannot be labelled are listed in errors with the reason. When none can be, no file is
+written and the command fails (exit 1).
+
+Options:
+  --format <format>        pdf (default) or zpl
+  --layout <layout>        pdf: label (default; one 4 x 6 in page a label) or a4-4up (four an A4 page)
+  --out <file>             where to write the document
+${IDEMPOTENCY_HELP}`,
+  options: ['format', 'layout', 'out', 'idempotency-key'],
+  async run(context) {
+    const numbers = atLeastOne(context, 'tracking number');
+    const { format = 'pdf', layout, out } = context.options;
+    if (!LABELS_FORMATS.includes(format as (typeof LABELS_FORMATS)[number]))
+      throw new UsageError(`--format is one of ${LABELS_FORMATS.join(', ')}`);
+    if (layout !== undefined && !LAYOUTS.includes(layout as (typeof LAYOUTS)[number]))
+      throw new UsageError(`--layout is one of ${LAYOUTS.join(', ')}`);
+    if (format === 'zpl' && layout === 'a4-4up') throw new UsageError('--layout a4-4up goes with --format pdf only');
+    const document = {
+      format: format as (typeof LABELS_FORMATS)[number],
+      ...(layout === undefined ? {} : { layout: layout as (typeof LAYOUTS)[number] }),
+    };
+    const result = await context.b().getShippingLabels(numbers, document, mutating(context));
+    return report(result, async ({ base64, zpl, labels: labelled, errors }) => {
+      if (labelled.length === 0) {
+        process.stderr.write(
+          `${JSON.stringify({ error: { kind: 'business', message: 'no number could be labelled', data: { labels: labelled, errors } } })}\n`,
+        );
+        throw new NoneLabelled();
+      }
+      const bytes = base64 !== undefined ? Buffer.from(base64, 'base64') : Buffer.from(zpl ?? '', 'utf8');
+      if (out === undefined) {
+        process.stdout.write(bytes);
+        process.stderr.write(`${JSON.stringify({ labels: labelled, errors })}\n`);
+        return;
+      }
+      try {
+        await writeFile(out, bytes);
+      } catch (error) {
+        throw new UsageError(`cannot write ${out}: ${(error as Error).message}`);
+      }
+      printJson({ labels: labelled, errors, format, file: path.resolve(out), bytes: bytes.length });
+    }).catch((error: unknown) => {
+      if (error instanceof NoneLabelled) return EXIT.business;
+      throw error;
+    });
+  },
+};
+
+/** No number could be labelled: there is no document to write. */
+class NoneLabelled extends Error {}
+
 const cancel: Command = {
   name: 'cancel',
   usage: 'cancel <tracking...>',
@@ -241,6 +302,7 @@ export const COMMANDS: readonly Command[] = [
   importOrders,
   status,
   label,
+  labels,
   cancel,
   erase,
   stations,

@@ -26,6 +26,7 @@ const OPTIONS = {
   'idempotency-key': { type: 'string' },
   format: { type: 'string' },
   out: { type: 'string' },
+  layout: { type: 'string' },
   origin: { type: 'string' },
   destination: { type: 'string' },
   direction: { type: 'string' },
