@@ -1,8 +1,8 @@
 /**
  * Bulk work on the distributed stack (docs/bulk.md): two gateways, two order processes, tracking,
  * label and the LMX sandbox over real Kafka, PostgreSQL and mongo-java-server. Manifests are made
- * through one gateway and re-read through the other, their PDF judged by qpdf and pdftotext;
- * imports survive a kill -9 of every order process.
+ * through one gateway and re-read through the other, their PDF judged by qpdf and pdftotext; a
+ * 100-label PDF comes back through Kafka; imports survive a kill -9 of every order process.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -87,6 +87,41 @@ describe('end-of-day manifests over Kafka', () => {
       success: [],
       errors: [{ tracking_number: parcels[0], remarks: 'On Manifest' }],
     });
+  });
+});
+
+/** Eight CJK ideographs of its own for each name: the document embeds 1600 distinct glyphs. */
+const name = (i: number) => String.fromCodePoint(...Array.from({ length: 8 }, (_, k) => 0x4e00 + 8 * i + k));
+
+describe('many labels in one document over Kafka', () => {
+  // The label service's RenderLabels reply to the tracking service, then its CreateLabels reply to
+  // the gateway, both on `parcel.replies`, over Kafka's default 1 MiB record limit.
+  test('"1 to 100 numbers": a 100-label PDF (over 1 MiB) comes back through Kafka with 100 pages, and every parcel shows LB_GN', async () => {
+    const numbers: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      const created = await clientB(gateways[0]!).post(
+        'order/create-order',
+        orderBody({ recipient_name: `${name(i)} ${i}`, recipient_address: `${name(i + 100)} ${i}` }),
+      );
+      expect(created.body.message).toBe('success');
+      numbers.push(created.body.data.wmg_tracking_num);
+    }
+
+    const r = await clientB(gateways[0]!).post('order-shipping-label/get-shipping-labels', { tracking_nums: numbers });
+    expect(r.body).toMatchObject({ code: 0, message: 'success', data: { labels: numbers, errors: [] } });
+    const pdf = Buffer.from(r.body.data.base64, 'base64');
+    // Past Kafka's default limit on a record batch (message.max.bytes, 1 MiB) as the reply carries it.
+    expect(r.body.data.base64.length).toBeGreaterThan(1024 * 1024);
+    const file = path.join(work, 'labels.pdf');
+    writeFileSync(file, pdf);
+    execFileSync('qpdf', ['--check', file], { stdio: 'ignore' });
+    expect(execFileSync('pdfinfo', [file]).toString()).toMatch(/^Pages:\s+100$/m);
+
+    const multi = await clientB(gateways[0]!).post('order/query-multi-status', { tracking_nums: numbers });
+    expect(multi.body.data.errors).toEqual([]);
+    expect(multi.body.data.success.map((s: { last_status: string }) => s.last_status)).toEqual(
+      numbers.map(() => 'LB_GN'),
+    );
   });
 });
 
