@@ -78,6 +78,8 @@ test(`after ${N} create-orders, /metrics shows them by route, the store's append
     'parcel-events-publisher': 0,
     'carrier-registration': 0,
     'order-batches': 0,
+    'order-imports': 0,
+    'order-manifests': 0,
     'webhook-fan-out': 0,
   });
   expect(metrics.value('parcel_carrier_registration_backlog_events')).toBe(0);
