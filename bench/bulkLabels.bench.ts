@@ -13,17 +13,13 @@
  * Run: `node bench/bulkLabels.bench.ts` (BENCH_ROUNDS rounds, default 5; BENCH_LABELS parcels,
  * default 100). Writes bench/results/bulkLabels.json.
  */
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { InterfaceBClient } from '../packages/client/src/index.ts';
-import { loadSettings } from '../packages/config/src/index.ts';
-import { startEmbedded } from '../services/embedded/src/index.ts';
 import { tokenAndParcels } from './orders.ts';
-import { printColumns, round, stopProcess, writeResults } from './support.ts';
+import { processCpuMs } from './processCpu.ts';
+import { printColumns, round, startEmbeddedChild, stopProcess, writeResults } from './support.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const count = Number(process.env.BENCH_LABELS ?? 100);
@@ -44,45 +40,6 @@ interface RowResult {
   msPerLabel: number;
   /** Every round's wall time, in the order run. */
   rounds: number[];
-}
-
-/** Child process mode: the embedded stack, its URL on the first line of standard output. */
-async function serve(dataDir: string): Promise<void> {
-  const settings = loadSettings({
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    PARCEL_DATA_DIR: dataDir,
-    PARCEL_RATE_LIMIT_RPS: '0',
-    PARCEL_SANDBOX_PORT: '0',
-    LOG_LEVEL: 'warn',
-  });
-  const stack = await startEmbedded({ settings });
-  process.stdout.write(`${JSON.stringify({ url: stack.url })}\n`);
-  process.once('SIGTERM', () => {
-    void stack.stop().then(() => process.exit(0));
-  });
-}
-
-/** utime + stime of a process, in milliseconds. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks, USER_HZ = 100
-}
-
-async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [import.meta.filename, '--serve', dataDir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout! });
-    rl.on('line', (line) => {
-      const { url: listening } = JSON.parse(line) as { url?: string };
-      if (listening) resolve(listening);
-    });
-    child.once('exit', (code) => reject(new Error(`embedded stack exited with ${code}`)));
-  });
-  return { child, url };
 }
 
 const median = (values: readonly number[]): number => {
@@ -112,7 +69,7 @@ async function inPool<T>(
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-bulk-labels-bench-'));
-  const { child, url } = await startServer(dataDir);
+  const { child, url } = await startEmbeddedChild(dataDir);
   try {
     const { numbers } = await tokenAndParcels(url, 'BL', count);
     const client = new InterfaceBClient({
@@ -146,11 +103,11 @@ async function main(): Promise<void> {
     const samples = new Map<string, Sample[]>(rows.map((r) => [r.row, []]));
     for (let i = 0; i < rounds; i++) {
       for (const r of rows) {
-        const cpu0 = cpuMs(child.pid!);
+        const cpu0 = processCpuMs(child.pid!);
         const t0 = performance.now();
         const bytes = await r.run();
         const ms = performance.now() - t0;
-        samples.get(r.row)!.push({ ms, serverCpuMs: cpuMs(child.pid!) - cpu0, bytes });
+        samples.get(r.row)!.push({ ms, serverCpuMs: processCpuMs(child.pid!) - cpu0, bytes });
       }
     }
 
@@ -191,6 +148,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[2] === '--serve')
-  await serve(process.argv[3] ?? mkdtempSync(path.join(tmpdir(), 'parcel-bulk-labels-bench-')));
-else await main();
+await main();

@@ -16,21 +16,17 @@
  * Run: `node bench/labels.bench.ts` (BENCH_DURATION_S seconds per row, default 5;
  * BENCH_CONNECTIONS, default 8). Writes bench/results/labels.json.
  */
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import type { StoredParcelView } from '../packages/contracts/src/index.ts';
-import { loadSettings } from '../packages/config/src/index.ts';
 import { loadReferenceData } from '../packages/reference-data/src/index.ts';
-import { startEmbedded } from '../services/embedded/src/index.ts';
 import { item, jpNonLatin, view } from './parcelViews.ts';
 import { signed } from './orders.ts';
 import { createLabelRenderer } from '../services/label/src/index.ts';
 import type { LabelRenderer } from '../services/label/src/index.ts';
-import { load, percentile, writeResults } from './support.ts';
+import { processCpuMs } from './processCpu.ts';
+import { load, percentile, startEmbeddedChild, writeResults } from './support.ts';
 
 const duration = Number(process.env.BENCH_DURATION_S ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
@@ -202,49 +198,9 @@ async function onThisThread(renderer: LabelRenderer): Promise<Result[]> {
 
 // --- HTTP ---------------------------------------------------------------------------------
 
-/** Child process mode: the embedded stack, its URL on the first line of standard output. */
-async function serve(dataDir: string): Promise<void> {
-  const settings = loadSettings({
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    PARCEL_DATA_DIR: dataDir,
-    PARCEL_RATE_LIMIT_RPS: '0',
-    PARCEL_SANDBOX_PORT: '0',
-    LOG_LEVEL: 'warn',
-  });
-  const stack = await startEmbedded({ settings });
-  process.stdout.write(`${JSON.stringify({ url: stack.url })}\n`);
-  process.once('SIGTERM', () => {
-    void stack.stop().then(() => process.exit(0));
-  });
-}
-
-/** utime + stime of a process, in seconds. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks, USER_HZ = 100
-}
-
-async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [import.meta.filename, '--serve', dataDir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  // Its log lines (the warning of a master key generated into the data directory) come first.
-  const url = await new Promise<string>((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout! });
-    rl.on('line', (line) => {
-      const { url: listening } = JSON.parse(line) as { url?: string };
-      if (listening) resolve(listening);
-    });
-    child.once('exit', (code) => reject(new Error(`embedded stack exited with ${code}`)));
-  });
-  return { child, url };
-}
-
 async function overHttp(): Promise<Result[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-labels-bench-'));
-  const { child, url } = await startServer(dataDir);
+  const { child, url } = await startEmbeddedChild(dataDir);
   try {
     const order = {
       custom_tracking_num: `LB-${process.pid}`,
@@ -310,9 +266,9 @@ async function overHttp(): Promise<Result[]> {
     for (const [format, name, once, options] of endpoints) {
       const reply = (await (await (once() as Promise<Response>)).json()) as { code?: number; Code?: number };
       if ((reply.code ?? reply.Code) !== 0) throw new Error(`${name}: ${JSON.stringify(reply)}`);
-      const cpu0 = cpuSeconds(child.pid!);
+      const cpu0 = processCpuMs(child.pid!) / 1000;
       const r = await load(name, { ...options, connections, duration });
-      const cpu = cpuSeconds(child.pid!) - cpu0;
+      const cpu = processCpuMs(child.pid!) / 1000 - cpu0;
       rows.push({
         where: 'HTTP',
         format: `${format} (${name})`,
@@ -401,6 +357,4 @@ async function main(): Promise<void> {
   });
 }
 
-if (process.argv[2] === '--serve')
-  await serve(process.argv[3] ?? mkdtempSync(path.join(tmpdir(), 'parcel-labels-bench-')));
-else await main();
+await main();

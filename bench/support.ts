@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
@@ -71,6 +72,24 @@ export function startNpmStart(dataDir: string, env: Record<string, string>): Chi
     { HOST: '127.0.0.1', PARCEL_DATA_DIR: dataDir, PARCEL_RATE_LIMIT_RPS: '0', LOG_LEVEL: 'warn', ...env },
     'bash',
   );
+}
+
+/** The embedded stack on `dataDir` in a child process (bench/embeddedChild.ts), once it answers with its URL. */
+export async function startEmbeddedChild(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'embeddedChild.ts'), dataDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // Its log lines (the warning of a master key generated into the data directory) come first.
+  const url = await new Promise<string>((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout! });
+    rl.on('line', (line) => {
+      if (!line.startsWith('{')) return;
+      const { url: listening } = JSON.parse(line) as { url?: string };
+      if (listening) resolve(listening);
+    });
+    child.once('exit', (code) => reject(new Error(`embedded stack exited with ${code}`)));
+  });
+  return { child, url };
 }
 
 export async function stopProcess(child: ChildProcess): Promise<void> {

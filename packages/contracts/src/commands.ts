@@ -1,5 +1,5 @@
 /** Commands sent over the bus from the gateway to the services, and their replies. */
-import type { ParcelRegistration, RejectedRow } from '@parcel-logistics/domain';
+import type { OrderImportAccepted, ParcelRegistration } from '@parcel-logistics/domain';
 import type { ImportResult } from './orderImport.ts';
 import type { StoredManifest } from './manifests.ts';
 import type { StoredParcelView } from './views.ts';
@@ -72,17 +72,7 @@ export type OrderCommands = {
     reply: AcceptOrderBatchReply;
   };
   /** A CSV import whose parts are all recorded: its summary, after which its orders are created from the log. */
-  AcceptOrderImport: {
-    payload: {
-      importId: string;
-      clientId: string;
-      rows: number;
-      accepted: number;
-      parts: number;
-      rejected: RejectedRow[];
-    };
-    reply: ImportResult;
-  };
+  AcceptOrderImport: { payload: Omit<OrderImportAccepted['data'], 'acceptedAt'>; reply: ImportResult };
   /** An import of the account as get-import answers it; another account's reads as missing. */
   GetOrderImport: {
     payload: { clientId: string; importId: string };

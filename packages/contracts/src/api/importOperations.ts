@@ -5,12 +5,9 @@
 import { z } from 'zod';
 import { B } from '../messages.ts';
 import { IMPORT_LIMITS, IMPORT_ORDER_COLUMNS, ImportMessages, ImportQuery, ImportResult } from '../orderImport.ts';
-import type { ErrorDoc, Operation } from './operation.ts';
+import { business, failB, okB } from './operation.ts';
+import type { Operation } from './operation.ts';
 import { successB } from './schemas.ts';
-
-const business = (message: string, when: string): ErrorDoc => ({ status: 200, code: 1, message, when });
-const okB = (data: unknown) => ({ code: 0, message: B.success, data });
-const failB = (message: string) => ({ code: 1, message, data: [] });
 
 export const IMPORT_SAMPLE = {
   importId: '0b6f3c1e-8a2d-4f5b-9c7e-1d3a5b7c9e2f',

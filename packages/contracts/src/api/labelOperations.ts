@@ -8,7 +8,7 @@ import { B } from '../messages.ts';
 import { GetShippingLabelsRequest } from '../requests.ts';
 import type { Operation } from './operation.ts';
 import { successB, TrackingNumber } from './schemas.ts';
-import { business, failB, okB } from './webhookOperations.ts';
+import { business, failB, okB } from './operation.ts';
 
 export const LabelsResult = z
   .strictObject({

@@ -16,7 +16,8 @@ import {
   ManifestResult,
   ManifestSummary,
 } from '../manifests.ts';
-import type { ErrorDoc, Operation } from './operation.ts';
+import { business, failB, okB } from './operation.ts';
+import type { Operation } from './operation.ts';
 import { successB } from './schemas.ts';
 
 export const MANIFEST_SAMPLE = {
@@ -25,10 +26,6 @@ export const MANIFEST_SAMPLE = {
   time: '2026-11-22T18:05:09+08:00',
   trackingNumber: 'PX7K2P9S4W8Y1Q3T55',
 } as const;
-
-const business = (message: string, when: string): ErrorDoc => ({ status: 200, code: 1, message, when });
-const okB = (data: unknown) => ({ code: 0, message: B.success, data });
-const failB = (message: string) => ({ code: 1, message, data: [] });
 
 const summary = {
   manifest_id: MANIFEST_SAMPLE.manifestId,

@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type { ReferenceData } from '@parcel-logistics/reference-data';
 import type { ProblemName } from '../admin.ts';
+import { B } from '../messages.ts';
 
 /** `credentials`: the API name and key in the body (token issuance); `carrier`: a carrier's HMAC signature. */
 export type Security = 'bearer' | 'signed' | 'credentials' | 'carrier' | 'none';
@@ -22,6 +23,12 @@ export interface ErrorDoc {
   message: string;
   when: string;
 }
+
+/** A business failure of interface B: HTTP 200, code 1, the message, and when. */
+export const business = (message: string, when: string): ErrorDoc => ({ status: 200, code: 1, message, when });
+/** Interface B's answers as examples give them: success with its data, and a failure's envelope. */
+export const okB = (data: unknown) => ({ code: 0, message: B.success, data });
+export const failB = (message: string) => ({ code: 1, message, data: [] });
 
 export interface Example {
   name: string;

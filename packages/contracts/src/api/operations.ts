@@ -53,7 +53,7 @@ import { IMPORT_OPERATIONS } from './importOperations.ts';
 import { WEBHOOK_LOG_OPERATIONS } from './webhookLogOperations.ts';
 import { WEBHOOK_OPERATIONS } from './webhookOperations.ts';
 import { MANIFEST_OPERATIONS } from './manifestOperations.ts';
-import { forAccount } from './operation.ts';
+import { business, failB, forAccount, okB } from './operation.ts';
 import type { ErrorDoc, Operation, Tag } from './operation.ts';
 
 /** The values examples use; contract tests replace them with real ones. */
@@ -73,7 +73,6 @@ export const SAMPLE = {
 // ---- the answers every operation of a kind shares ----
 
 const OK = 200;
-const business = (message: string, when: string): ErrorDoc => ({ status: OK, code: 1, message, when });
 
 const tokenErrors: ErrorDoc[] = [
   {
@@ -199,9 +198,7 @@ const sampleRecordA = {
   ],
 };
 const okA = (Data: unknown) => ({ Code: 0, Message: A.success, Data });
-const okB = (data: unknown) => ({ code: 0, message: B.success, data });
 const failA = (Message: string, Code = 1) => ({ Code, Message, Data: [] });
-const failB = (message: string) => ({ code: 1, message, data: [] });
 
 export const OPERATIONS: readonly Operation[] = [
   withCommon({

@@ -19,7 +19,8 @@ import {
 } from '../webhookLog.ts';
 import type { Operation } from './operation.ts';
 import { successB } from './schemas.ts';
-import { business, endpointIdErrors, failB, okB, WEBHOOK_SAMPLE } from './webhookOperations.ts';
+import { business, failB, okB } from './operation.ts';
+import { endpointIdErrors, WEBHOOK_SAMPLE } from './webhookOperations.ts';
 
 /** The replay cap of the default configuration (PARCEL_WEBHOOK_REPLAY_MAX_AGE_MS), in days. */
 const DEFAULT_WEBHOOK_REPLAY_MAX_DAYS = 30;

@@ -14,7 +14,8 @@ import {
   WebhookEndpointIdRequest,
   WebhookEndpointView,
 } from '../webhooks.ts';
-import type { ErrorDoc, Operation } from './operation.ts';
+import { business, failB, okB } from './operation.ts';
+import type { Operation } from './operation.ts';
 import { successB } from './schemas.ts';
 
 /** The endpoint cap of the default configuration (PARCEL_WEBHOOK_MAX_ENDPOINTS). */
@@ -29,10 +30,6 @@ export const WEBHOOK_SAMPLE = {
   eventId: '3f0c8e9a-2b1d-4c6e-9a7f-5d2e1b0c4a8f',
   replayId: 'rp_9b2e4c1a7d3f5e8b0a6c2d4e',
 } as const;
-
-export const business = (message: string, when: string): ErrorDoc => ({ status: 200, code: 1, message, when });
-export const okB = (data: unknown) => ({ code: 0, message: B.success, data });
-export const failB = (message: string) => ({ code: 1, message, data: [] });
 
 export const endpointIdErrors = [
   business(B.require('endpoint_id'), 'endpoint_id is missing or blank'),
