@@ -1,4 +1,5 @@
 /** The create-order every benchmark sends: the demo account's signed headers and an order with a fresh reference. */
+import { SAMPLE_ORDER } from '@parcel-logistics/contracts/api';
 import { signature } from '@parcel-logistics/gateway';
 
 let seq = 0;
@@ -17,20 +18,7 @@ export function signed(): Record<string, string> {
 /** A valid order to Singapore; `prefix` tells the benchmarks' references apart. */
 export function orderJson(prefix = 'B'): string {
   seq += 1;
-  return JSON.stringify({
-    custom_tracking_num: `${prefix}-${process.pid}-${seq}`,
-    recipient_name: 'Tan Ah Kow',
-    recipient_country: 'SG',
-    recipient_phone: '6591234567',
-    recipient_address: '1 Raffles Place',
-    postal_code: '048616',
-    sender_country: 'SG',
-    client_size: '10,30,20',
-    client_weight: 1.2,
-    declared_value: 49.9,
-    declared_value_currency: 'SGD',
-    item: [{ description: 'Book', unitPrice: 24.95, quantity: 2, weight: 0.6, currency: 'SGD', totalValue: 49.9 }],
-  });
+  return JSON.stringify({ ...SAMPLE_ORDER, custom_tracking_num: `${prefix}-${process.pid}-${seq}` });
 }
 
 /** An interface A token of the demo account, and `count` parcels created one after another on the stack at `url`. */

@@ -151,7 +151,8 @@ const withCommon = (op: Operation): Operation => {
 
 // ---- shared example pieces ----
 
-const sampleOrder = {
+/** The create-order body of the examples: a book to Singapore (the benches and tests send it too). */
+export const SAMPLE_ORDER = {
   custom_tracking_num: SAMPLE.reference,
   recipient_name: 'Tan Ah Kow',
   recipient_country: 'SG',
@@ -404,7 +405,7 @@ export const OPERATIONS: readonly Operation[] = [
       {
         name: 'created',
         summary: 'A parcel to Singapore',
-        body: sampleOrder,
+        body: SAMPLE_ORDER,
         response: okB({
           custom_tracking_num: SAMPLE.reference,
           wmg_tracking_num: SAMPLE.trackingNumber,
@@ -416,13 +417,13 @@ export const OPERATIONS: readonly Operation[] = [
       {
         name: 'notAllowed',
         summary: 'A destination the platform does not serve',
-        body: { ...sampleOrder, recipient_country: 'ZZ' },
+        body: { ...SAMPLE_ORDER, recipient_country: 'ZZ' },
         response: failB(B.countryNotAllowed('ZZ')),
       },
       {
         name: 'badItem',
         summary: 'An item row without its unit price',
-        body: { ...sampleOrder, item: [{ ...sampleOrder.item[0], unitPrice: null }] },
+        body: { ...SAMPLE_ORDER, item: [{ ...SAMPLE_ORDER.item[0], unitPrice: null }] },
         response: failB(B.itemRequire(1, 'unitPrice')),
       },
     ],
@@ -453,8 +454,8 @@ export const OPERATIONS: readonly Operation[] = [
         summary: 'One order accepted, one rejected (batch creation on)',
         body: {
           orders: [
-            { ...sampleOrder, custom_tracking_num: 'ORDER-1003' },
-            { ...sampleOrder, custom_tracking_num: 'ORDER-1002', client_weight: -1 },
+            { ...SAMPLE_ORDER, custom_tracking_num: 'ORDER-1003' },
+            { ...SAMPLE_ORDER, custom_tracking_num: 'ORDER-1002', client_weight: -1 },
           ],
         },
         response: okB({

@@ -7,6 +7,7 @@
 import { createInProcessBus } from '@parcel-logistics/bus';
 import { Topics } from '@parcel-logistics/contracts';
 import type { CreateOrderReply } from '@parcel-logistics/contracts';
+import { SAMPLE_ORDER } from '@parcel-logistics/contracts/api';
 import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
 import { signature } from '../auth/signature.ts';
 import { FIXED_NOW, listeningGateway } from '../../test/gateway.fixtures.ts';
@@ -65,20 +66,7 @@ test('the answer is kept before it is sent: the record is done by the time the c
 });
 
 test('a client that gives up before the answer does not lose it: its retry gets the answer of the work done once', async () => {
-  const order = {
-    custom_tracking_num: 'ORDER-GIVES-UP',
-    recipient_name: 'Tan Ah Kow',
-    recipient_country: 'SG',
-    recipient_phone: '6591234567',
-    recipient_address: '1 Raffles Place',
-    postal_code: '048616',
-    sender_country: 'SG',
-    client_size: '10,30,20',
-    client_weight: 1.2,
-    declared_value: 49.9,
-    declared_value_currency: 'SGD',
-    item: [{ description: 'Book', unitPrice: 24.95, quantity: 2, weight: 0.6, currency: 'SGD', totalValue: 49.9 }],
-  };
+  const order = { ...SAMPLE_ORDER, custom_tracking_num: 'ORDER-GIVES-UP' };
   const send = (signal?: AbortSignal) =>
     fetch(`${gateway.url()}/v1/openapi/order/create-order`, {
       method: 'POST',
