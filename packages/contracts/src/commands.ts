@@ -66,7 +66,7 @@ export type OrderCommands = {
     payload: { batchId: string; clientId: string; orders: ParcelRegistration[] };
     reply: AcceptOrderBatchReply;
   };
-  /** One part of a CSV import (at most IMPORT_LIMITS.partSize orders), recorded as a batch of its own; created once the import is accepted. */
+  /** One part of a CSV import (IMPORT_LIMITS.partSize orders and partBytes at most), recorded as a batch of its own; created once the import is accepted. */
   RecordImportPart: {
     payload: { importId: string; clientId: string; part: number; orders: ParcelRegistration[]; rows: number[] };
     reply: AcceptOrderBatchReply;

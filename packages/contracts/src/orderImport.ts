@@ -18,6 +18,11 @@ export const IMPORT_LIMITS = {
   items: 50,
   /** Orders per part: each part is one bus command and one batch stream. */
   partSize: 200,
+  /**
+   * A part's orders as JSON, at most (one order larger than it is a part alone): well under the
+   * 1 MiB a Kafka record of the order service's command topic may hold, whatever the orders' items.
+   */
+  partBytes: 512 * 1024,
   /** Rejected rows an answer lists (the count is always whole). */
   listedErrors: 1000,
 } as const;
@@ -91,6 +96,25 @@ export function orderBodyOf(columns: readonly ImportColumn[], cells: readonly st
 export const ImportQuery = z.object({
   import_id: queryParam('import_id').meta({ description: 'The id import-orders answered.' }),
 });
+
+/** The accepted orders in parts of at most `partSize` orders and `partBytes` of JSON, in file order. */
+export function importParts<T extends { order: unknown }>(accepted: readonly T[]): T[][] {
+  const parts: T[][] = [];
+  let part: T[] = [];
+  let bytes = 0;
+  for (const a of accepted) {
+    const size = Buffer.byteLength(JSON.stringify(a.order));
+    if (part.length > 0 && (part.length === IMPORT_LIMITS.partSize || bytes + size > IMPORT_LIMITS.partBytes)) {
+      parts.push(part);
+      part = [];
+      bytes = 0;
+    }
+    part.push(a);
+    bytes += size;
+  }
+  if (part.length > 0) parts.push(part);
+  return parts;
+}
 
 const ImportError = z.strictObject({
   row: z.number().int().meta({ description: 'The row in the file: 1 is the first row under the header.' }),

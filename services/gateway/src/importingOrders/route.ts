@@ -12,6 +12,7 @@ import {
   CODE_SUCCESS,
   IMPORT_LIMITS,
   importColumnOf,
+  importParts,
   ImportMessages,
   ImportQuery,
   orderBodyOf,
@@ -103,17 +104,13 @@ export function importingOrders(router: Router, ctx: ImportingOrdersDeps): void 
     }
 
     const importId = randomUUID();
-    const parts: RecordImportPart['payload'][] = [];
-    for (let from = 0; from < accepted.length; from += IMPORT_LIMITS.partSize) {
-      const slice = accepted.slice(from, from + IMPORT_LIMITS.partSize);
-      parts.push({
-        importId,
-        clientId,
-        part: parts.length,
-        orders: slice.map((a) => a.order),
-        rows: slice.map((a) => a.row),
-      });
-    }
+    const parts = importParts(accepted).map((slice, part): RecordImportPart['payload'] => ({
+      importId,
+      clientId,
+      part,
+      orders: slice.map((a) => a.order),
+      rows: slice.map((a) => a.row),
+    }));
     // Every part is recorded before the import: its worker then finds all of them.
     for (const part of parts) await ctx.commands.order('RecordImportPart', importId, part);
     const summary = await ctx.commands.order('AcceptOrderImport', importId, {
