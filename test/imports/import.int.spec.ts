@@ -83,6 +83,18 @@ describe('import-orders', () => {
     });
   });
 
+  test('every refused row is counted; the answers list the first 1,000', async () => {
+    const bodies = Array.from({ length: 1500 }, () => orderBody({ recipient_phone: 'abc' }));
+    bodies.push(orderBody());
+    const r = await clientB(stack).csv('order/import-orders', csvOf(bodies));
+    expect(r.body.data).toMatchObject({ rows: 1501, accepted: 1, rejected: 1500 });
+    expect(r.body.data.errors).toHaveLength(1000);
+    expect(r.body.data.errors.at(-1)).toMatchObject({ row: 1000, message: 'recipient_phone invalid' });
+    const done = await finished(r.body.data.import_id);
+    expect(done).toMatchObject({ rows: 1501, accepted: 1, rejected: 1500, created: 1 });
+    expect(done.errors).toHaveLength(1000);
+  });
+
   test('an Idempotency-Key makes a resent file the same import', async () => {
     const file = csvOf([orderBody(), orderBody()]);
     const key = `import-${Date.now()}`;

@@ -150,7 +150,7 @@ export function importResultOf(state: Exclude<OrderImportState, { status: 'none'
     state: state.status,
     rows: state.rows,
     accepted: state.accepted,
-    rejected: state.rejected.length,
+    rejected: state.rejectedCount,
     created: state.created,
     accepted_at: formatSgt(state.acceptedAt),
     ...(state.finishedAt ? { finished_at: formatSgt(state.finishedAt) } : {}),

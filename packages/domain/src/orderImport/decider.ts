@@ -18,7 +18,9 @@ export type OrderImportState =
       /** Parts whose orders are created, from part 0 on. */
       partsCreated: number;
       created: number;
-      /** Validation's rejections first, then creation's, part by part. */
+      /** Every row refused: by validation (`rows - accepted`), then on creation. */
+      rejectedCount: number;
+      /** The rejections kept: validation's first ones, then creation's, part by part. */
       rejected: RejectedRow[];
       acceptedAt: Date;
       finishedAt?: Date;
@@ -57,7 +59,15 @@ export const orderImportDecider: Decider<OrderImportState, OrderImportCommand, O
     switch (event.type) {
       case 'OrderImportAccepted': {
         const { acceptedAt, rejected, ...data } = event.data;
-        return { status: 'running', ...data, partsCreated: 0, created: 0, rejected, acceptedAt };
+        return {
+          status: 'running',
+          ...data,
+          partsCreated: 0,
+          created: 0,
+          rejectedCount: data.rows - data.accepted,
+          rejected,
+          acceptedAt,
+        };
       }
       case 'OrderImportPartCreated':
         if (state.status === 'none') return state;
@@ -65,6 +75,7 @@ export const orderImportDecider: Decider<OrderImportState, OrderImportCommand, O
           ...state,
           partsCreated: event.data.part + 1,
           created: state.created + event.data.created,
+          rejectedCount: state.rejectedCount + event.data.rejected.length,
           rejected: [...state.rejected, ...event.data.rejected],
         };
       case 'OrderImportFinished':

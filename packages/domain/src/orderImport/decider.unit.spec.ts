@@ -53,7 +53,7 @@ describe('the import stream’s decider', () => {
       },
     };
     const last = fold(orderImportDecider, [accepted, part0, part1]);
-    expect(last).toMatchObject({ status: 'running', created: 3, partsCreated: 2 });
+    expect(last).toMatchObject({ status: 'running', created: 3, partsCreated: 2, rejectedCount: 2 });
     expect(last.status !== 'none' && last.rejected.map((r) => r.row)).toEqual([3, 5]);
     const [finished] = decide(finish, last);
     expect(finished?.type).toBe('OrderImportFinished');

@@ -21,10 +21,10 @@ export interface OrderImportAccepted {
     clientId: string;
     /** Data rows in the file (the header not counted). */
     rows: number;
-    /** Rows that passed create-order's validation; `rows - accepted` are in `rejected`. */
+    /** Rows that passed create-order's validation; the other `rows - accepted` were refused. */
     accepted: number;
     parts: number;
-    /** Rows refused by validation, in file order. */
+    /** The first of the rows refused by validation, in file order (all of them up to the answers' list limit). */
     rejected: RejectedRow[];
     acceptedAt: Date;
   };

@@ -119,7 +119,8 @@ export function importingOrders(router: Router, ctx: ImportingOrdersDeps): void 
       rows: rows.length,
       accepted: accepted.length,
       parts: parts.length,
-      rejected,
+      // The count is rows - accepted; the list is what answers show (and what fits a bus command).
+      rejected: rejected.slice(0, IMPORT_LIMITS.listedErrors),
     });
     sendB(res, CODE_SUCCESS, B.success, summary);
   });
