@@ -73,12 +73,10 @@ export interface EventPosition {
   revision: number;
 }
 
-function platformActivity(
-  code: 'DR_DR' | 'LB_GN' | 'CN_CN' | 'MF_MF',
-  at: Date,
-  location: string,
-  eventId: string,
-): Activity {
+/** The statuses the platform records itself (the carriers' come with their events). */
+type PlatformCode = 'DR_DR' | 'LB_GN' | 'CN_CN' | 'MF_MF';
+
+function platformActivity(code: PlatformCode, at: Date, location: string, eventId: string): Activity {
   return {
     dateTime: formatSgt(at),
     statusCode: code,
@@ -132,32 +130,19 @@ function evolveActivities(view: ParcelView | null, event: ParcelEvent, position:
   }
   if (!view) return null;
   const next = { ...view, revision };
+  /** The activities with the platform's own status of this event, at the sender's country. */
+  const withPlatform = (code: PlatformCode, at: Date) =>
+    withActivity(view.activities, platformActivity(code, at, view.order.sender.country, eventId));
   switch (event.type) {
     case 'LabelGenerated':
-      return {
-        ...next,
-        activities: withActivity(
-          view.activities,
-          platformActivity('LB_GN', event.data.generatedAt, view.order.sender.country, eventId),
-        ),
-      };
+      return { ...next, activities: withPlatform('LB_GN', event.data.generatedAt) };
     case 'ParcelCancelled':
-      return {
-        ...next,
-        status: 'cancelled',
-        activities: withActivity(
-          view.activities,
-          platformActivity('CN_CN', event.data.cancelledAt, view.order.sender.country, eventId),
-        ),
-      };
+      return { ...next, status: 'cancelled', activities: withPlatform('CN_CN', event.data.cancelledAt) };
     case 'ParcelManifested':
       return {
         ...next,
         manifestId: event.data.manifestId,
-        activities: withActivity(
-          view.activities,
-          platformActivity('MF_MF', event.data.manifestedAt, view.order.sender.country, eventId),
-        ),
+        activities: withPlatform('MF_MF', event.data.manifestedAt),
       };
     case 'CarrierRegistered':
       return { ...next, partnerTrackingNo: event.data.partnerTrackingNo, partnerName: event.data.partnerName };
