@@ -1,7 +1,7 @@
 /** B6 cancel-orders through the LMX sandbox's deterministic triggers (decisions.md "Carriers, cancellation and carrier events"). */
 import { clientA, clientB, OTHER, tokenFor } from '../support/client.ts';
 import { registeredParcel } from '../support/carriers.ts';
-import { orderBody } from '../support/orders.ts';
+import { orderBody, PICKUP_ORDER } from '../support/orders.ts';
 import { startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
 
@@ -88,14 +88,7 @@ describe('B6 cancel-orders', () => {
   });
 
   test('pickup variant LMX-PU is eligible too', async () => {
-    const sender = {
-      service_type: 'PUD',
-      sender_name: 'Shop',
-      sender_phone: '6561234567',
-      sender_address: '2 Market St',
-      sender_postal_code: '048948',
-    };
-    const { tn } = await registeredParcel(stack, sender);
+    const { tn } = await registeredParcel(stack, PICKUP_ORDER);
     expect((await cancel([tn])).body.data.success).toEqual([tn]);
   });
 

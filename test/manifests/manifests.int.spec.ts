@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { registeredParcel } from '../support/carriers.ts';
+import { PICKUP_ORDER } from '../support/orders.ts';
 import { clientB, OTHER } from '../support/client.ts';
 import { startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
@@ -22,13 +23,6 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const PICKUP = {
-  service_type: 'PUD',
-  sender_name: 'Shop',
-  sender_phone: '6561234567',
-  sender_address: '2 Market St',
-  sender_postal_code: '048948',
-};
 const CSV_HEADER =
   'tracking_number,custom_tracking_num,partner_tracking_no,service_type,destination_country,weight,weight_unit,pieces';
 
@@ -63,7 +57,7 @@ describe('End-of-day manifests: create-manifest closes the account’s registere
     cancelled = parcels[2]!.tn;
     const cancel = await clientB(stack).post('order/cancel-orders', { tracking_nums: [cancelled] });
     expect(cancel.body.data.success).toEqual([cancelled]);
-    pickup = (await registeredParcel(stack, PICKUP)).tn;
+    pickup = (await registeredParcel(stack, PICKUP_ORDER)).tn;
     othersParcel = (await registeredParcel(stack, {}, OTHER)).tn;
 
     const r = await createManifest({ carrier: 'LMX' });

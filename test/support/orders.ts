@@ -59,3 +59,12 @@ export const REFUSED_FIELDS: readonly Record<string, unknown>[] = [
   { gst_paid: 'maybe' },
   { postal_code: '12' },
 ];
+
+/** What makes an order the pickup variant of LMX (LMX-PU): service type PUD and the sender's address to pick it up at. */
+export const PICKUP_ORDER: Readonly<Record<string, string>> = {
+  service_type: 'PUD',
+  sender_name: 'Shop',
+  sender_phone: '6561234567',
+  sender_address: '2 Market St',
+  sender_postal_code: '048948',
+};
