@@ -58,7 +58,9 @@ export async function createManifest(
       streamName,
       manifestDecider,
       { type: 'RecordManifest', data: { manifestId, clientId, carrier, lines, now: deps.clock.now() } },
-      { metadata: { commandId, clientId }, eventId: () => `${manifestId}:recorded` },
+      // Fresh event ids: two deliveries of the command that race are told apart by the stream's
+      // revision (the loser decides again and records nothing), not by an id both would claim.
+      { metadata: { commandId, clientId }, eventId: deps.ids.eventId },
     );
   }
   const manifest = await finishManifest(deps, manifestId, { commandId });
@@ -102,7 +104,10 @@ export async function finishManifest(
       streamName,
       manifestDecider,
       { type: 'CompleteManifest', data: { trackingNumbers: marked, now: deps.clock.now() } },
-      { metadata: { ...metadata, clientId }, eventId: () => `${manifestId}:completed` },
+      // The command's handler and the manifest worker finish the same manifest at once (the
+      // worker reads the log as it is written): the stream's revision decides which completion
+      // stands, and the other, deciding again on the completed stream, records nothing.
+      { metadata: { ...metadata, clientId }, eventId: deps.ids.eventId },
     );
     state = completed.newState;
   }

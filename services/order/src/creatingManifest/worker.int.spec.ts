@@ -117,6 +117,26 @@ test('a manifest recorded without its marks (a crash after recording) is finishe
   }
 });
 
+test("the command's handler and the worker finishing one manifest at once (the distributed stack's race): one completion stands, both answer it", async () => {
+  const r = await rig();
+  try {
+    const parcels = [await r.registered(1), await r.registered(2)];
+    await r.recordedOnly('MFRACE', parcels);
+    // Each finisher on a clock of its own, as two processes are: their completions differ in time.
+    let tick = 0;
+    const clocked = () => ({ ...r.deps, clock: { now: () => new Date(now.getTime() + ++tick) } });
+    const [a, b] = await Promise.all([
+      finishManifest(clocked(), 'MFRACE', { by: 'handler' }),
+      finishManifest(clocked(), 'MFRACE', { by: 'worker' }),
+    ]);
+    expect(a).toEqual(b);
+    expect(a?.parcels.map((p) => p.trackingNumber)).toEqual(parcels);
+    expect(await r.types(manifestStreamName('MFRACE'))).toEqual(['ManifestRecorded.v1', 'ManifestCompleted.v1']);
+  } finally {
+    await r.close();
+  }
+});
+
 test('two manifests listing the same parcel: the parcel decider lets only the first hold it', async () => {
   const r = await rig();
   try {
