@@ -45,7 +45,7 @@ export type OrderServiceDeps = CreateOrderDeps & {
   onRetentionSweep?: (sweep: RetentionSweep) => void;
 };
 
-/** The order service: order commands from the bus; carrier registration, batch creation and imports from the store's log. */
+/** The order service: order commands from the bus; carrier registration, batch creation, imports and manifests from the store's log. */
 export function createOrderService(deps: OrderServiceDeps) {
   let unsubscribe: Unsubscribe | undefined;
   let workers: Subscription[] = [];

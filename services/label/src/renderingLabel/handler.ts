@@ -41,10 +41,11 @@ export async function renderLabel(
   }
 }
 
-const renderFailed = (error: unknown) => ({
+/** A failed render as the reply carries it: the renderer's message, after what was being rendered. */
+const renderFailed = (error: unknown, what: 'Label' | 'Manifest' = 'Label') => ({
   ok: false as const,
   error: 'RenderFailed' as const,
-  message: `Label rendering failed: ${error instanceof Error ? error.message : String(error)}`,
+  message: `${what} rendering failed: ${error instanceof Error ? error.message : String(error)}`,
 });
 
 /**
@@ -75,11 +76,7 @@ export async function renderManifest(
   try {
     return { ok: true, content: await deps.renderer.render({ format: 'manifest', manifest: command.manifest }) };
   } catch (error) {
-    return {
-      ok: false,
-      error: 'RenderFailed',
-      message: `Manifest rendering failed: ${error instanceof Error ? error.message : String(error)}`,
-    };
+    return renderFailed(error, 'Manifest');
   }
 }
 

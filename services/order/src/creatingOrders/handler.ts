@@ -8,20 +8,21 @@ import { handleCommand } from '@parcel-logistics/application';
 import { formatSgt, orderBatchDecider } from '@parcel-logistics/domain';
 import type { CreateOrderDeps } from '../creatingOrder/handler.ts';
 
+/** Records a batch: B2's, or (with `importRows`) one part of a CSV import (importingOrders/handler.ts). */
 export async function acceptOrderBatch(
-  deps: CreateOrderDeps,
-  command: AcceptOrderBatch['payload'],
+  deps: Pick<CreateOrderDeps, 'eventStore' | 'clock'>,
+  command: AcceptOrderBatch['payload'] & { importRows?: number[] },
   commandId: string,
 ): Promise<AcceptOrderBatchReply> {
-  const { clientId } = command;
+  const { batchId, clientId, orders, importRows } = command;
   const now = deps.clock.now();
   // A redelivered command finds its batch recorded already: the decider records nothing more.
   await handleCommand(
     deps.eventStore,
-    batchStreamName(command.batchId),
+    batchStreamName(batchId),
     orderBatchDecider,
-    { type: 'RecordOrderBatch', data: { batchId: command.batchId, clientId, orders: command.orders, now } },
-    { metadata: { commandId, clientId }, eventId: () => `${command.batchId}:accepted` },
+    { type: 'RecordOrderBatch', data: { batchId, clientId, orders, ...(importRows ? { importRows } : {}), now } },
+    { metadata: { commandId, clientId }, eventId: () => `${batchId}:accepted` },
   );
   return { ok: true, acceptedAt: formatSgt(now) };
 }

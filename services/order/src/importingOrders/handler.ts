@@ -4,7 +4,7 @@
  * (`AcceptOrderImport`), which the import worker (worker.ts) creates the orders from. A part
  * recorded without its summary (the gateway stopped half-way) creates nothing.
  */
-import { batchStreamName, importPartBatchId, importResultOf, importStreamName } from '@parcel-logistics/contracts';
+import { importPartBatchId, importResultOf, importStreamName } from '@parcel-logistics/contracts';
 import type {
   AcceptOrderBatchReply,
   AcceptOrderImport,
@@ -14,27 +14,17 @@ import type {
   RecordImportPart,
 } from '@parcel-logistics/contracts';
 import { handleCommand, readStreamState } from '@parcel-logistics/application';
-import { formatSgt, orderBatchDecider, orderImportDecider } from '@parcel-logistics/domain';
+import { orderImportDecider } from '@parcel-logistics/domain';
 import type { CreateOrderDeps } from '../creatingOrder/handler.ts';
+import { acceptOrderBatch } from '../creatingOrders/handler.ts';
 
-export async function recordImportPart(
+/** A part is a batch of its own (`batch-<importId>.<part>`), its orders' rows beside them. */
+export const recordImportPart = (
   deps: Pick<CreateOrderDeps, 'eventStore' | 'clock'>,
-  command: RecordImportPart['payload'],
+  { importId, clientId, part, orders, rows }: RecordImportPart['payload'],
   commandId: string,
-): Promise<AcceptOrderBatchReply> {
-  const { importId, clientId, part, orders, rows } = command;
-  const batchId = importPartBatchId(importId, part);
-  const now = deps.clock.now();
-  // A redelivered part finds its batch recorded already: the decider records nothing more.
-  await handleCommand(
-    deps.eventStore,
-    batchStreamName(batchId),
-    orderBatchDecider,
-    { type: 'RecordOrderBatch', data: { batchId, clientId, orders, importRows: rows, now } },
-    { metadata: { commandId, clientId }, eventId: () => `${batchId}:accepted` },
-  );
-  return { ok: true, acceptedAt: formatSgt(now) };
-}
+): Promise<AcceptOrderBatchReply> =>
+  acceptOrderBatch(deps, { batchId: importPartBatchId(importId, part), clientId, orders, importRows: rows }, commandId);
 
 export async function acceptOrderImport(
   deps: Pick<CreateOrderDeps, 'eventStore' | 'clock'>,
