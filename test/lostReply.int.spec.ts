@@ -35,7 +35,11 @@ const order = createOrderService({
   ids: randomIds,
   carriers: new Map(),
   // Nothing is erased here.
-  personalData: { destroyKey: () => Promise.reject(new Error('no erasure in this test')), shred: async () => {} },
+  personalData: {
+    destroyKey: () => Promise.reject(new Error('no erasure in this test')),
+    shred: async () => {},
+    keyedStreams: async function* () {},
+  },
   idempotency: projections.idempotency,
 });
 

@@ -193,7 +193,12 @@ export interface PersonalDataShredder {
   destroyKey(streamName: string): Promise<void>;
   /** Wipes what the process's files may still hold of erased values (secure delete, WAL checkpoints, vacuum). */
   shred(): Promise<void>;
+  /** The streams whose names start with `prefix` and still have a key, in name order. */
+  keyedStreams(prefix: string): AsyncIterable<string>;
 }
+
+/** Keys read from the key store at a time by `keyedStreams`. */
+const KEY_PAGE = 500;
 
 /** The shredder of a sealing event store, its key store and the other stores that held the erased values. */
 export const personalDataShredder = (
@@ -203,6 +208,17 @@ export const personalDataShredder = (
   destroyKey: (streamName) => store.destroyKey(streamName),
   shred: async () => {
     for (const s of [store.keys, ...stores]) await s.shred();
+  },
+  async *keyedStreams(prefix) {
+    for (let after = prefix; ;) {
+      const page = await store.keys.list({ after, limit: KEY_PAGE });
+      for (const key of page) {
+        if (!key.parcelId.startsWith(prefix)) return;
+        if (key.state === 'active') yield key.parcelId;
+      }
+      if (page.length < KEY_PAGE) return;
+      after = page.at(-1)!.parcelId;
+    }
   },
 });
 

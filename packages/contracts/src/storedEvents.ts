@@ -73,6 +73,9 @@ export const batchStreamName = (batchId: string) => `${BATCH_STREAM_PREFIX}${bat
 export const IMPORT_STREAM_PREFIX = 'import-';
 export const importStreamName = (importId: string) => `${IMPORT_STREAM_PREFIX}${importId}`;
 export const importPartBatchId = (importId: string, part: number) => `${importId}.${part}`;
+/** The import a batch stream is a part of (`batch-<importId>.<part>`); undefined for B2's batches, whose ids hold no dot. */
+export const importIdOfPartStream = (streamName: string): string | undefined =>
+  /^batch-(.+)\.\d+$/.exec(streamName)?.[1];
 /** End-of-day manifests (create-manifest): one stream each, nothing personal in it. */
 export const MANIFEST_STREAM_PREFIX = 'manifest-';
 export const manifestStreamName = (manifestId: string) => `${MANIFEST_STREAM_PREFIX}${manifestId}`;

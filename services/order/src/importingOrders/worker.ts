@@ -4,13 +4,16 @@
  * derived from its part and place, so an import redone after a crash creates nothing twice; each
  * part's outcome is recorded on the import's stream before the next part starts, so a restart
  * resumes at the first part not recorded. Once a part is recorded, its batch's key is destroyed:
- * its copy of the orders' personal values is gone, and each parcel's own key rules them.
+ * its copy of the orders' personal values is gone, and each parcel's own key rules them. Parts
+ * whose import was never recorded are left to `destroyAbandonedParts`.
  */
 import {
   B,
+  BATCH_STREAM_PREFIX,
   batchStreamName,
   deserializeEvent,
   IMPORT_STREAM_PREFIX,
+  importIdOfPartStream,
   importPartBatchId,
   importStreamName,
 } from '@parcel-logistics/contracts';
@@ -85,4 +88,34 @@ async function createPart(
     }
   }
   return { created, rejected };
+}
+
+/** How long a part may wait for its import to be recorded before its key is destroyed. */
+export const ABANDONED_PART_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Parts whose import was never recorded (the gateway stopped between the parts and the import's
+ * summary, so the client got no answer and will send the file again): nothing creates their
+ * orders, and their copy of the orders' personal values would be kept for nothing. A part accepted
+ * ABANDONED_PART_MS ago or earlier whose import stream does not exist has its key destroyed, as a
+ * created part has. The retention sweep runs this once per slot; answers how many keys it destroyed.
+ */
+export async function destroyAbandonedParts(
+  deps: Pick<CreateOrderDeps, 'eventStore' | 'clock'> & {
+    personalData: Pick<PersonalDataShredder, 'destroyKey' | 'keyedStreams'>;
+  },
+): Promise<number> {
+  const acceptedBefore = deps.clock.now().getTime() - ABANDONED_PART_MS;
+  let destroyed = 0;
+  for await (const streamName of deps.personalData.keyedStreams(BATCH_STREAM_PREFIX)) {
+    const importId = importIdOfPartStream(streamName);
+    if (importId === undefined) continue;
+    if ((await deps.eventStore.readStream(importStreamName(importId))).length > 0) continue;
+    const [recorded] = await deps.eventStore.readStream(streamName);
+    const event = recorded && deserializeEvent(recorded);
+    if (!event || event.type !== 'OrderBatchAccepted' || event.data.acceptedAt.getTime() > acceptedBefore) continue;
+    await deps.personalData.destroyKey(streamName);
+    destroyed++;
+  }
+  return destroyed;
 }

@@ -38,7 +38,11 @@ test('of two instances on one store, one sweeps each slot and the other skips it
       views: projections.parcels,
       clock,
       ids: randomIds,
-      personalData: { destroyKey: async () => undefined, shred: async () => void shredded.push(`instance ${n}`) },
+      personalData: {
+        destroyKey: async () => undefined,
+        shred: async () => void shredded.push(`instance ${n}`),
+        keyedStreams: async function* () {},
+      },
       retention: { afterFinalDays: 1, maxDays: 365, sweepMs: 60_000 },
     };
     return { deps, close: async () => (await eventStore.close(), await projections.close()) };
@@ -132,6 +136,7 @@ test('an erasure that fails is reported and tried again at the next sweep, and t
         if (failing.has(streamName)) throw new Error('key store down');
       },
       shred: async () => undefined,
+      keyedStreams: async function* () {},
     },
     retention: { afterFinalDays: 0, maxDays: 1, sweepMs: 60_000 },
     onRetentionError: (_error: unknown, trackingNumber?: string) => void errors.push(trackingNumber),

@@ -1,8 +1,9 @@
 /**
  * Retention by policy (docs/personal-data.md, "Retention"): every `sweepMs`, the personal data of
  * the parcels due (`retentionCutoffs`: days after the final status, at most days after creation)
- * is erased with reason retention, as a request would erase it, then the stores' files are shredded
- * once. The time is cut into slots of `sweepMs`; of the instances of the order service, the one whose
+ * is erased with reason retention, as a request would erase it, and the keys of import parts left
+ * without their import are destroyed (importingOrders/worker.ts); then the stores' files are
+ * shredded once. The time is cut into slots of `sweepMs`; of the instances of the order service, the one whose
  * claim creates the slot's housekeeping stream (appended with `no_stream`, which every event store
  * adapter enforces) sweeps it, the others skip it. A sweep that dies half-way leaves its parcels due:
  * the next slot's sweep takes them.
@@ -14,6 +15,7 @@ import type { RetentionPolicy } from '@parcel-logistics/domain';
 import { WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
 import type { ErasureDueQuery, ParcelViewStore } from '@parcel-logistics/projections';
 import { erasePersonalData } from '../erasingPersonalData/handler.ts';
+import { destroyAbandonedParts } from '../importingOrders/worker.ts';
 import type { ErasePersonalDataDeps } from '../erasingPersonalData/handler.ts';
 
 /** How many due parcels one read of the views asks for. */
@@ -50,6 +52,8 @@ export interface RetentionSweep {
   streamName: string;
   erased: number;
   failed: number;
+  /** Keys destroyed of import parts whose import was never recorded. */
+  abandonedParts: number;
 }
 
 /** The slot `now` falls in: its start, a multiple of `sweepMs`. */
@@ -123,13 +127,14 @@ export async function sweepRetention(
       }
     }
   }
-  if (erased > 0) await deps.personalData.shred();
+  const abandonedParts = await destroyAbandonedParts(deps);
+  if (erased > 0 || abandonedParts > 0) await deps.personalData.shred();
   await deps.eventStore.append({
     streamName,
     expectedRevision: 0,
     events: [{ id: deps.ids.eventId(), type: RetentionSweepEventTypes.finished, data: { erased, failed: failures } }],
   });
-  return { streamName, erased, failed: failures };
+  return { streamName, erased, failed: failures, abandonedParts };
 }
 
 /**
