@@ -63,8 +63,8 @@ export interface TurnFigures {
 
 /**
  * Every turn BENCH_ROUNDS times, in turn, each on a fresh server and data directory with the LMX
- * sandbox of the run, so no turn inherits another's data or carrier backlog. Resolves with the rows
- * and the medians of each turn.
+ * sandbox of the run, so no turn inherits another's data or carrier backlog. Each is loaded for
+ * BENCH_WARMUP_S seconds (3) before it is measured. Resolves with the rows and the medians of each turn.
  */
 export async function turns(
   list: Turn[],
@@ -73,6 +73,7 @@ export async function turns(
 ): Promise<{ rows: Row[]; medians: Map<string, TurnFigures> }> {
   const { connections, duration } = load_;
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const warmup = Number(process.env.BENCH_WARMUP_S ?? 3);
   const rows: Row[] = [];
   const figures = new Map<string, TurnFigures[]>(list.map((t) => [t.name, []]));
   for (let round = 1; round <= rounds; round++) {
@@ -96,6 +97,15 @@ export async function turns(
       );
       try {
         await waitForHttp(`http://127.0.0.1:${port}/healthz`, 120_000);
+        // Not counted: the first seconds compile the hot path and fill what a running service keeps
+        // warm (the pool of keyed tracking numbers, caches); the turn measures the steady state.
+        if (warmup > 0)
+          await load(`${turn.name} (warm-up)`, {
+            url: `http://127.0.0.1:${port}`,
+            connections,
+            duration: warmup,
+            requests: [turn.request],
+          });
         const cpuBefore = processCpuMs(server.pid!);
         const threadsBefore = threadCpuMs(server.pid!);
         const row = await load(`${turn.name} (round ${round})`, {
