@@ -5,10 +5,10 @@
  * failure, which a failed result carries. Method names are the operation ids of docs/openapi.json.
  */
 import type { paths } from './generated/openapi.ts';
-import { backoffMs, retryableStatus, retryAfterMs, retryPolicyOf } from './retry.ts';
-import type { RetryOptions, RetryPolicy } from './retry.ts';
-import { ABORTED, exchange } from './transport.ts';
-import type { CallOptions, FetchLike } from './transport.ts';
+import { retryableStatus, retryAfterMs } from './retry.ts';
+import type { RetryOptions } from './retry.ts';
+import { ABORTED, Connection, queryOf } from './transport.ts';
+import type { Attempted, CallOptions, FetchLike } from './transport.ts';
 import type {
   Account,
   ApiKey,
@@ -90,7 +90,6 @@ interface AdminRequest {
   signal?: AbortSignal;
 }
 
-const timer = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const segment = encodeURIComponent;
 
 const lost = (message: string, attempts: number, cause?: unknown): AdminFailure => ({
@@ -118,20 +117,12 @@ function asProblem(text: string): Problem | undefined {
 }
 
 export class AdminClient {
-  readonly #baseUrl: string;
   readonly #token: string;
-  readonly #policy: RetryPolicy;
-  readonly #timeoutMs: number;
-  readonly #fetch: FetchLike;
-  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #connection: Connection;
 
   constructor(options: AdminClientOptions) {
-    this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#token = options.token;
-    this.#policy = retryPolicyOf(options.retry);
-    this.#timeoutMs = options.timeoutMs ?? 30_000;
-    this.#fetch = options.fetch ?? ((url, init) => fetch(url, init));
-    this.#sleep = options.sleep ?? timer;
+    this.#connection = new Connection(options);
   }
 
   /** Onboards a client: the account and its first key, whose secret the answer shows this once. */
@@ -157,12 +148,7 @@ export class AdminClient {
   }
 
   getAccount(apiName: string, options: CallOptions = {}): Promise<AdminResult<Account>> {
-    return this.#send({
-      method: 'GET',
-      path: '/admin/v1/accounts/{apiName}',
-      url: `/admin/v1/accounts/${segment(apiName)}`,
-      signal: options.signal,
-    });
+    return this.#onAccount('GET', apiName, '', options);
   }
 
   /** Sets the settings given; `null` clears an optional one back to the service's own. */
@@ -171,55 +157,26 @@ export class AdminClient {
     changes: UpdateAccountRequest,
     options: CallOptions = {},
   ): Promise<AdminResult<Account>> {
-    return this.#send({
-      method: 'PATCH',
-      path: '/admin/v1/accounts/{apiName}',
-      url: `/admin/v1/accounts/${segment(apiName)}`,
-      body: changes,
-      signal: options.signal,
-    });
+    return this.#onAccount('PATCH', apiName, '', options, changes);
   }
 
   /** Both interfaces refuse the account from now on (within a second); its bearer tokens die. */
   disableAccount(apiName: string, options: CallOptions = {}): Promise<AdminResult<Account>> {
-    return this.#send({
-      method: 'POST',
-      path: '/admin/v1/accounts/{apiName}/disable',
-      url: `/admin/v1/accounts/${segment(apiName)}/disable`,
-      body: {},
-      signal: options.signal,
-    });
+    return this.#onAccount('POST', apiName, '/disable', options, {});
   }
 
   enableAccount(apiName: string, options: CallOptions = {}): Promise<AdminResult<Account>> {
-    return this.#send({
-      method: 'POST',
-      path: '/admin/v1/accounts/{apiName}/enable',
-      url: `/admin/v1/accounts/${segment(apiName)}/enable`,
-      body: {},
-      signal: options.signal,
-    });
+    return this.#onAccount('POST', apiName, '/enable', options, {});
   }
 
   /** A new key, its secret shown this once; an account holds at most two active keys (409 `tooManyKeys`). */
   issueKey(apiName: string, options: CallOptions = {}): Promise<AdminResult<IssuedKey>> {
-    return this.#send({
-      method: 'POST',
-      path: '/admin/v1/accounts/{apiName}/keys',
-      url: `/admin/v1/accounts/${segment(apiName)}/keys`,
-      body: {},
-      signal: options.signal,
-    });
+    return this.#onAccount('POST', apiName, '/keys', options, {});
   }
 
   /** Every key of the account, masked, revoked ones included, oldest first. */
   async listKeys(apiName: string, options: CallOptions = {}): Promise<AdminResult<ApiKey[]>> {
-    const result = await this.#send<{ keys: ApiKey[] }>({
-      method: 'GET',
-      path: '/admin/v1/accounts/{apiName}/keys',
-      url: `/admin/v1/accounts/${segment(apiName)}/keys`,
-      signal: options.signal,
-    });
+    const result = await this.#onAccount<{ keys: ApiKey[] }>('GET', apiName, '/keys', options);
     return result.ok ? { ...result, data: result.data.keys } : result;
   }
 
@@ -239,30 +196,33 @@ export class AdminClient {
       method: 'GET',
       path: '/admin/v1/audit',
       url: '/admin/v1/audit',
-      query: {
-        ...(page.limit === undefined ? {} : { limit: String(page.limit) }),
-        ...(page.before === undefined ? {} : { before: String(page.before) }),
-      },
+      query: queryOf({ limit: page.limit, before: page.before }),
       signal: options.signal,
     });
   }
 
-  async #send<T>(request: AdminRequest): Promise<AdminResult<T>> {
-    const repeatable = request.method === 'GET';
-    for (let attempt = 1; ; attempt++) {
-      if (request.signal?.aborted) return lost(ABORTED, attempt - 1);
-      const { result, retry, retryAfter } = await this.#attempt<T>(request, attempt);
-      if (result.ok || !retry || !repeatable || attempt >= this.#policy.maxAttempts) return result;
-      if (retryAfter !== undefined && retryAfter > this.#policy.maxRetryAfterMs) return result;
-      await this.#sleep(retryAfter ?? backoffMs(attempt, this.#policy));
-    }
+  /** A call on one account (`below` empty) or on what is below it: its keys, its disabling or enabling. */
+  #onAccount<T>(
+    method: AdminRequest['method'],
+    apiName: string,
+    below: '' | '/disable' | '/enable' | '/keys',
+    options: CallOptions,
+    body?: unknown,
+  ): Promise<AdminResult<T>> {
+    const url = `/admin/v1/accounts/${segment(apiName)}${below}`;
+    return this.#send({ method, path: `/admin/v1/accounts/{apiName}${below}`, url, body, signal: options.signal });
   }
 
-  async #attempt<T>(
-    request: AdminRequest,
-    attempts: number,
-  ): Promise<{ result: AdminResult<T>; retry: boolean; retryAfter?: number }> {
-    const { signal } = request;
+  #send<T>(request: AdminRequest): Promise<AdminResult<T>> {
+    return this.#connection.retrying(
+      request.method === 'GET',
+      request.signal,
+      (attempts) => lost(ABORTED, attempts),
+      (attempts) => this.#attempt<T>(request, attempts),
+    );
+  }
+
+  async #attempt<T>(request: AdminRequest, attempts: number): Promise<Attempted<AdminResult<T>>> {
     const headers: Record<string, string> = {
       accept: 'application/json, application/problem+json',
       authorization: `Bearer ${this.#token}`,
@@ -271,12 +231,10 @@ export class AdminClient {
     const query = request.query && Object.keys(request.query).length ? `?${new URLSearchParams(request.query)}` : '';
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
 
-    const answer = await exchange(
-      this.#fetch,
-      `${this.#baseUrl}${request.url}${query}`,
+    const answer = await this.#connection.exchange(
+      `${request.url}${query}`,
       { method: request.method, headers, body },
-      this.#timeoutMs,
-      signal,
+      request.signal,
     );
     if (!answer.answered) return { result: lost(answer.why, attempts, answer.cause), retry: answer.retry };
     const { response, text } = answer;
@@ -315,7 +273,7 @@ export class AdminClient {
       result: { ok: false, error },
       // 409 is a conflict here (the account exists, too many keys), never a request still running.
       retry: status !== 409 && retryableStatus(status),
-      ...(retryAfter === undefined ? {} : { retryAfter }),
+      ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }),
     };
   }
 }

@@ -6,8 +6,8 @@
  * docs/openapi.json.
  */
 import type { Failure, Result } from './result.ts';
-import { mutation, read, Transport } from './transport.ts';
-import type { ApiRequest, CallOptions, ClientOptions, MutatingCallOptions } from './transport.ts';
+import { asking, changing, Transport } from './transport.ts';
+import type { Call, CallOptions, ClientOptions, MutatingCallOptions } from './transport.ts';
 import type {
   CreateLabelRequest,
   CreateLabelResult,
@@ -25,7 +25,6 @@ const TOKEN_ERROR = 1003;
 const renewAt = (issuedAtMs: number, expiresInS: number): number =>
   issuedAtMs + expiresInS * 1000 - Math.min(60_000, expiresInS * 100);
 
-type Call = Omit<ApiRequest, 'auth'>;
 type TokenState = { ok: true; token: string } | Failure;
 
 export class InterfaceAClient {
@@ -45,13 +44,8 @@ export class InterfaceAClient {
    * (this client renews its own then). The other methods issue one when they need it.
    */
   async issueToken(options?: MutatingCallOptions): Promise<Result<TokenResult>> {
-    const result = await this.#transport.send<TokenResult>({
-      method: 'POST',
-      path: '/api/auth/token',
-      body: this.#credentials,
-      ...mutation(options),
-      auth: () => ({}),
-    });
+    const call = changing('/api/auth/token', this.#credentials, options);
+    const result = await this.#transport.send<TokenResult>({ ...call, auth: () => ({}) });
     if (result.ok)
       this.#held = { token: result.data.AccessToken, renewAtMs: renewAt(this.#transport.now(), result.data.ExpiresIn) };
     return result;
@@ -59,27 +53,17 @@ export class InterfaceAClient {
 
   /** A1: the status of many parcels; unknown numbers are listed in `Errors`, and the call still succeeds. */
   lookUpStatus(trackingNumbers: string[], options?: CallOptions): Promise<Result<StatusLookupResult>> {
-    return this.#withToken({
-      method: 'POST',
-      path: '/api/status/lookup',
-      body: { TrackingNumber: trackingNumbers },
-      ...read(options),
-    });
+    return this.#withToken(asking('/api/status/lookup', { TrackingNumber: trackingNumbers }, options));
   }
 
   /** A2: the CN23 customs declaration as a Base64 PDF; records LB_GN on the parcel, so it carries an Idempotency-Key. */
   createLabel(request: CreateLabelRequest, options?: MutatingCallOptions): Promise<Result<CreateLabelResult>> {
-    return this.#withToken({ method: 'POST', path: '/api/create-label', body: request, ...mutation(options) });
+    return this.#withToken(changing('/api/create-label', request, options));
   }
 
   /** The platform tracking number of your own reference (custom_tracking_num). */
   lookUpTrackingNumber(reference: string, options?: CallOptions): Promise<Result<TrackingNumberResult>> {
-    return this.#withToken({
-      method: 'POST',
-      path: '/api/tracking-number',
-      body: { Barcode: reference },
-      ...read(options),
-    });
+    return this.#withToken(asking('/api/tracking-number', { Barcode: reference }, options));
   }
 
   /** Sends with the current token; on 1003, once more with a new one (and the same Idempotency-Key). */

@@ -4,8 +4,8 @@
  */
 import type { Result } from './result.ts';
 import { signedHeaders } from './signature.ts';
-import { mutation, read, Transport } from './transport.ts';
-import type { ApiRequest, CallOptions, ClientOptions, MutatingCallOptions } from './transport.ts';
+import { asking, changing, getting, mutation, queryOf, Transport } from './transport.ts';
+import type { Call, CallOptions, ClientOptions, MutatingCallOptions } from './transport.ts';
 import type {
   BarcodeResult,
   CancelResult,
@@ -33,18 +33,11 @@ import type {
   ZplLabel,
 } from './types.ts';
 
-type Call = Omit<ApiRequest, 'auth'>;
-
 /** A page of the delivery log: at most `limit` (1 to 100, default 20), after `cursor` (a `next_cursor` answered before). */
 export interface WebhookPage {
   limit?: number;
   cursor?: string;
 }
-
-const pageQuery = ({ limit, cursor }: WebhookPage): Record<string, string> => ({
-  ...(limit === undefined ? {} : { limit: String(limit) }),
-  ...(cursor === undefined ? {} : { cursor }),
-});
 
 export class InterfaceBClient {
   readonly #transport: Transport;
@@ -59,17 +52,12 @@ export class InterfaceBClient {
 
   /** B1: creates an order; its retries carry one Idempotency-Key, so a lost answer never creates two parcels. */
   createOrder(order: Order, options?: MutatingCallOptions): Promise<Result<CreateOrderResult>> {
-    return this.#send({ method: 'POST', path: '/v1/openapi/order/create-order', body: order, ...mutation(options) });
+    return this.#send(changing('/v1/openapi/order/create-order', order, options));
   }
 
   /** B2: creates orders in a batch (answers `Api not found` unless the server runs with PARCEL_BATCH_CREATE=on). */
   createOrders(orders: Order[], options?: MutatingCallOptions): Promise<Result<CreateOrdersResult>> {
-    return this.#send({
-      method: 'POST',
-      path: '/v1/openapi/order/create-orders',
-      body: { orders },
-      ...mutation(options),
-    });
+    return this.#send(changing('/v1/openapi/order/create-orders', { orders }, options));
   }
 
   /**
@@ -83,12 +71,7 @@ export class InterfaceBClient {
 
   /** An import's state, counts and rejected rows. */
   getImport(importId: string, options?: CallOptions): Promise<Result<ImportResult>> {
-    return this.#send({
-      method: 'GET',
-      path: '/v1/openapi/order/get-import',
-      query: { import_id: importId },
-      ...read(options),
-    });
+    return this.#send(getting('/v1/openapi/order/get-import', { import_id: importId }, options));
   }
 
   /**
@@ -114,22 +97,12 @@ export class InterfaceBClient {
    * (cancelled ones left out) on an end-of-day manifest: its PDF (Base64) and CSV (docs/bulk.md).
    */
   createManifest(carrier: string, options?: MutatingCallOptions): Promise<Result<ManifestResult>> {
-    return this.#send({
-      method: 'POST',
-      path: '/v1/openapi/manifest/create-manifest',
-      body: { carrier },
-      ...mutation(options),
-    });
+    return this.#send(changing('/v1/openapi/manifest/create-manifest', { carrier }, options));
   }
 
   /** A manifest made before, with its documents. */
   getManifest(manifestId: string, options?: CallOptions): Promise<Result<ManifestResult>> {
-    return this.#send({
-      method: 'GET',
-      path: '/v1/openapi/manifest/get-manifest',
-      query: { manifest_id: manifestId },
-      ...read(options),
-    });
+    return this.#send(getting('/v1/openapi/manifest/get-manifest', { manifest_id: manifestId }, options));
   }
 
   /** The account's manifests, newest first, without documents; `before`: the last id of the page before. */
@@ -137,47 +110,22 @@ export class InterfaceBClient {
     query: { carrier?: string; limit?: number; before?: string } = {},
     options?: CallOptions,
   ): Promise<Result<ManifestSummary[]>> {
-    const { carrier, limit, before } = query;
-    return this.#send({
-      method: 'GET',
-      path: '/v1/openapi/manifest/list-manifests',
-      query: {
-        ...(carrier === undefined ? {} : { carrier }),
-        ...(limit === undefined ? {} : { limit: String(limit) }),
-        ...(before === undefined ? {} : { before }),
-      },
-      ...read(options),
-    });
+    return this.#send(getting('/v1/openapi/manifest/list-manifests', queryOf(query), options));
   }
 
   /** B3: one parcel's status; an unknown number is a business error `fail` whose data is a QueryStatusMiss. */
   queryStatus(trackingNum: string, options?: CallOptions): Promise<Result<StatusRecordB>> {
-    return this.#send({
-      method: 'GET',
-      path: '/v1/openapi/order/query-status',
-      query: { tracking_num: trackingNum },
-      ...read(options),
-    });
+    return this.#send(getting('/v1/openapi/order/query-status', { tracking_num: trackingNum }, options));
   }
 
   /** B4: the status of many parcels; unknown numbers are listed in `errors`, and the call still succeeds. */
   queryMultiStatus(trackingNums: string[], options?: CallOptions): Promise<Result<MultiStatusResult>> {
-    return this.#send({
-      method: 'POST',
-      path: '/v1/openapi/order/query-multi-status',
-      body: { tracking_nums: trackingNums },
-      ...read(options),
-    });
+    return this.#send(asking('/v1/openapi/order/query-multi-status', { tracking_nums: trackingNums }, options));
   }
 
   /** B5: lockers and collection points within 5 km of a postal code, nearest first. */
   getStations(postcode: string, options?: CallOptions): Promise<Result<Station[]>> {
-    return this.#send({
-      method: 'GET',
-      path: '/v1/openapi/station/get-stations',
-      query: { postcode },
-      ...read(options),
-    });
+    return this.#send(getting('/v1/openapi/station/get-stations', { postcode }, options));
   }
 
   /** B6: cancels parcels; each number is answered in `success` or `errors`. */
@@ -195,7 +143,7 @@ export class InterfaceBClient {
 
   /** A change to each of 1 to 100 parcels, each answered in `success` or `errors`. */
   #perNumber(path: Call['path'], trackingNums: string[], options?: MutatingCallOptions): Promise<Result<CancelResult>> {
-    return this.#send({ method: 'POST', path, body: { tracking_nums: trackingNums }, ...mutation(options) });
+    return this.#send(changing(path, { tracking_nums: trackingNums }, options));
   }
 
   /** B7: the shipping label as a Base64 PDF. */
@@ -223,22 +171,18 @@ export class InterfaceBClient {
     document: ShippingLabelsOptions = {},
     options?: MutatingCallOptions,
   ): Promise<Result<LabelsResult>> {
-    return this.#send({
-      method: 'POST',
-      path: '/v1/openapi/order-shipping-label/get-shipping-labels',
-      body: { tracking_nums: trackingNums, ...document },
-      ...mutation(options),
-    });
+    return this.#send(
+      changing(
+        '/v1/openapi/order-shipping-label/get-shipping-labels',
+        { tracking_nums: trackingNums, ...document },
+        options,
+      ),
+    );
   }
 
   /** B10: the platform tracking number of your own reference (custom_tracking_num). */
   getBarcode(customTrackingNum: string, options?: CallOptions): Promise<Result<BarcodeResult>> {
-    return this.#send({
-      method: 'GET',
-      path: '/v1/openapi/order/get-barcode',
-      query: { custom_tracking_num: customTrackingNum },
-      ...read(options),
-    });
+    return this.#send(getting('/v1/openapi/order/get-barcode', { custom_tracking_num: customTrackingNum }, options));
   }
 
   /** Creates a webhook endpoint; the answer holds its signing secret, shown this once. */
@@ -246,27 +190,17 @@ export class InterfaceBClient {
     endpoint: CreateWebhookEndpointRequest,
     options?: MutatingCallOptions,
   ): Promise<Result<WebhookEndpointWithSecret>> {
-    return this.#send({
-      method: 'POST',
-      path: '/v1/openapi/webhook/create-endpoint',
-      body: endpoint,
-      ...mutation(options),
-    });
+    return this.#send(changing('/v1/openapi/webhook/create-endpoint', endpoint, options));
   }
 
   /** The account's webhook endpoints, oldest first, without secrets. */
   listWebhookEndpoints(options?: CallOptions): Promise<Result<WebhookEndpoint[]>> {
-    return this.#send({ method: 'GET', path: '/v1/openapi/webhook/list-endpoints', ...read(options) });
+    return this.#send(getting('/v1/openapi/webhook/list-endpoints', undefined, options));
   }
 
   /** One webhook endpoint, without its secret. */
   getWebhookEndpoint(endpointId: string, options?: CallOptions): Promise<Result<WebhookEndpoint>> {
-    return this.#send({
-      method: 'GET',
-      path: '/v1/openapi/webhook/get-endpoint',
-      query: { endpoint_id: endpointId },
-      ...read(options),
-    });
+    return this.#send(getting('/v1/openapi/webhook/get-endpoint', { endpoint_id: endpointId }, options));
   }
 
   /** Changes the fields given (url, event_types, description, enabled). */
@@ -274,22 +208,12 @@ export class InterfaceBClient {
     change: UpdateWebhookEndpointRequest,
     options?: MutatingCallOptions,
   ): Promise<Result<WebhookEndpoint>> {
-    return this.#send({
-      method: 'POST',
-      path: '/v1/openapi/webhook/update-endpoint',
-      body: change,
-      ...mutation(options),
-    });
+    return this.#send(changing('/v1/openapi/webhook/update-endpoint', change, options));
   }
 
   /** A new signing secret, shown this once; the old one keeps signing beside it for 24 h. */
   rotateWebhookSecret(endpointId: string, options?: MutatingCallOptions): Promise<Result<WebhookEndpointWithSecret>> {
-    return this.#send({
-      method: 'POST',
-      path: '/v1/openapi/webhook/rotate-secret',
-      body: { endpoint_id: endpointId },
-      ...mutation(options),
-    });
+    return this.#onEndpoint('/v1/openapi/webhook/rotate-secret', endpointId, options);
   }
 
   /** Queues a signed WebhookTest message for the endpoint; `event_id` is its webhook-id. */
@@ -297,21 +221,11 @@ export class InterfaceBClient {
     endpointId: string,
     options?: MutatingCallOptions,
   ): Promise<Result<{ endpoint_id: string; event_id: string }>> {
-    return this.#send({
-      method: 'POST',
-      path: '/v1/openapi/webhook/send-test-event',
-      body: { endpoint_id: endpointId },
-      ...mutation(options),
-    });
+    return this.#onEndpoint('/v1/openapi/webhook/send-test-event', endpointId, options);
   }
 
   deleteWebhookEndpoint(endpointId: string, options?: MutatingCallOptions): Promise<Result<{ endpoint_id: string }>> {
-    return this.#send({
-      method: 'POST',
-      path: '/v1/openapi/webhook/delete-endpoint',
-      body: { endpoint_id: endpointId },
-      ...mutation(options),
-    });
+    return this.#onEndpoint('/v1/openapi/webhook/delete-endpoint', endpointId, options);
   }
 
   /** The endpoint's messages, newest first; pass the answer's `next_cursor` as `cursor` for the next page. */
@@ -320,12 +234,12 @@ export class InterfaceBClient {
     page: WebhookPage = {},
     options?: CallOptions,
   ): Promise<Result<WebhookMessagesPage>> {
-    return this.#send({
-      method: 'GET',
-      path: '/v1/openapi/webhook/list-messages',
-      query: { endpoint_id: endpointId, ...pageQuery(page) },
-      ...read(options),
-    });
+    return this.#logPage(
+      '/v1/openapi/webhook/list-messages',
+      endpointId,
+      { limit: page.limit, cursor: page.cursor },
+      options,
+    );
   }
 
   /** The endpoint's delivery attempts, newest first, or one message's with `eventId`. */
@@ -334,12 +248,7 @@ export class InterfaceBClient {
     page: WebhookPage & { eventId?: string } = {},
     options?: CallOptions,
   ): Promise<Result<WebhookAttemptsPage>> {
-    const query = {
-      endpoint_id: endpointId,
-      ...(page.eventId === undefined ? {} : { event_id: page.eventId }),
-      ...pageQuery(page),
-    };
-    return this.#send({ method: 'GET', path: '/v1/openapi/webhook/list-attempts', query, ...read(options) });
+    return this.#logPage('/v1/openapi/webhook/list-attempts', endpointId, page, options);
   }
 
   /** Sends a message again with the same webhook-id; one still pending answers `already_pending: true`. */
@@ -348,12 +257,9 @@ export class InterfaceBClient {
     eventId: string,
     options?: MutatingCallOptions,
   ): Promise<Result<RedeliveredWebhookMessage>> {
-    return this.#send({
-      method: 'POST',
-      path: '/v1/openapi/webhook/redeliver',
-      body: { endpoint_id: endpointId, event_id: eventId },
-      ...mutation(options),
-    });
+    return this.#send(
+      changing('/v1/openapi/webhook/redeliver', { endpoint_id: endpointId, event_id: eventId }, options),
+    );
   }
 
   /** Sends the account's events recorded since `since` (ISO 8601 with a zone, or a Date) to the endpoint again. */
@@ -363,21 +269,33 @@ export class InterfaceBClient {
     options?: MutatingCallOptions,
   ): Promise<Result<WebhookReplay>> {
     const body = { endpoint_id: endpointId, since: since instanceof Date ? since.toISOString() : since };
-    return this.#send({ method: 'POST', path: '/v1/openapi/webhook/replay', body, ...mutation(options) });
+    return this.#send(changing('/v1/openapi/webhook/replay', body, options));
   }
 
   /** How far a replay is: `requested`, `running` or `done`, with its counts. */
   getWebhookReplay(endpointId: string, replayId: string, options?: CallOptions): Promise<Result<WebhookReplay>> {
-    return this.#send({
-      method: 'GET',
-      path: '/v1/openapi/webhook/get-replay',
-      query: { endpoint_id: endpointId, replay_id: replayId },
-      ...read(options),
-    });
+    return this.#send(
+      getting('/v1/openapi/webhook/get-replay', { endpoint_id: endpointId, replay_id: replayId }, options),
+    );
+  }
+
+  /** A page of an endpoint's delivery log, or of one message's part of it (`eventId`). */
+  #logPage<T>(
+    path: Call['path'],
+    endpointId: string,
+    { eventId, limit, cursor }: WebhookPage & { eventId?: string },
+    options: CallOptions | undefined,
+  ): Promise<Result<T>> {
+    return this.#send(getting(path, queryOf({ endpoint_id: endpointId, event_id: eventId, limit, cursor }), options));
+  }
+
+  /** A change to one webhook endpoint, named by its id alone. */
+  #onEndpoint<T>(path: Call['path'], endpointId: string, options: MutatingCallOptions | undefined): Promise<Result<T>> {
+    return this.#send(changing(path, { endpoint_id: endpointId }, options));
   }
 
   #label<T>(path: Call['path'], trackingNum: string, options: CallOptions | undefined): Promise<Result<T>> {
-    return this.#send({ method: 'GET', path, query: { tracking_num: trackingNum }, ...read(options) });
+    return this.#send(getting(path, { tracking_num: trackingNum }, options));
   }
 
   #send<T>(call: Call): Promise<Result<T>> {

@@ -57,6 +57,9 @@ export interface ApiRequest {
   signal?: AbortSignal;
 }
 
+/** A request as a client method builds it: everything but its authentication. */
+export type Call = Omit<ApiRequest, 'auth'>;
+
 /** The parts of a request a read sets: repeatable, no key. */
 export const read = (options: CallOptions = {}): Pick<ApiRequest, 'repeatable' | 'signal'> => ({
   repeatable: true,
@@ -71,12 +74,35 @@ export function mutation(
   return { repeatable: key !== undefined, idempotencyKey: key, signal: options.signal };
 }
 
-interface Outcome<T> {
-  result: Result<T>;
-  retry: boolean;
-  /** What the server asked for with Retry-After. */
-  retryAfterMs?: number;
-}
+/** A query of the parameters given: one left undefined is not sent, a number is sent as its text. */
+export const queryOf = (params: Record<string, string | number | undefined>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(params).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])),
+  );
+
+/** A read by GET, its parameters in the query. */
+export const getting = (path: Call['path'], query: Call['query'], options?: CallOptions): Call => ({
+  method: 'GET',
+  path,
+  query,
+  ...read(options),
+});
+
+/** A read by POST: the body asks, nothing changes, so it is sent again freely. */
+export const asking = (path: Call['path'], body: unknown, options?: CallOptions): Call => ({
+  method: 'POST',
+  path,
+  body,
+  ...read(options),
+});
+
+/** A change by POST, with the Idempotency-Key that makes its retries safe. */
+export const changing = (path: Call['path'], body: unknown, options?: MutatingCallOptions): Call => ({
+  method: 'POST',
+  path,
+  body,
+  ...mutation(options),
+});
 
 interface Parsed {
   code: number;
@@ -117,7 +143,7 @@ function describe(cause: unknown): string {
  * One request with a deadline and the caller's signal: the answer and its text, or why none came
  * (the deadline or the network, worth a retry; the caller's abort, not).
  */
-export async function exchange(
+async function exchange(
   fetchFn: FetchLike,
   url: string,
   init: { method: string; headers: Record<string, string>; body: string | undefined },
@@ -149,39 +175,78 @@ export async function exchange(
   }
 }
 
-export class Transport {
-  readonly now: () => number;
+/** What both the client interfaces and the operator API call with: where, how long an attempt may take, how often. */
+export type ConnectionOptions = Pick<ClientOptions, 'baseUrl' | 'retry' | 'timeoutMs' | 'fetch' | 'sleep'>;
+
+/** An attempt's result, whether it is worth another, and how long the server asked to wait (Retry-After). */
+export interface Attempted<R> {
+  result: R;
+  retry: boolean;
+  retryAfterMs?: number;
+}
+
+/** The base URL, the deadline of one attempt and the retry policy, for each client. */
+export class Connection {
   readonly #baseUrl: string;
-  readonly #fields: readonly [string, string, string];
   readonly #policy: RetryPolicy;
   readonly #timeoutMs: number;
   readonly #fetch: FetchLike;
   readonly #sleep: (ms: number) => Promise<void>;
 
-  constructor(options: ClientOptions, envelope: Envelope) {
-    this.now = options.now ?? Date.now;
+  constructor(options: ConnectionOptions) {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.#fields = envelope === 'A' ? ['Code', 'Message', 'Data'] : ['code', 'message', 'data'];
     this.#policy = retryPolicyOf(options.retry);
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#fetch = options.fetch ?? ((url, init) => fetch(url, init));
     this.#sleep = options.sleep ?? timer;
   }
 
-  async send<T>(request: ApiRequest): Promise<Result<T>> {
-    for (let attempt = 1; ; attempt++) {
-      if (request.signal?.aborted) return lost(ABORTED, attempt - 1);
-      const outcome = await this.#attempt<T>(request, attempt);
-      if (outcome.result.ok || !outcome.retry || !request.repeatable || attempt >= this.#policy.maxAttempts)
-        return outcome.result;
-      if (outcome.retryAfterMs !== undefined && outcome.retryAfterMs > this.#policy.maxRetryAfterMs)
-        return outcome.result;
-      await this.#sleep(outcome.retryAfterMs ?? backoffMs(attempt, this.#policy));
-    }
+  /** One attempt at `target` (a path with its query) under the base URL. */
+  exchange(target: string, init: Parameters<typeof exchange>[2], signal: AbortSignal | undefined) {
+    return exchange(this.#fetch, `${this.#baseUrl}${target}`, init, this.#timeoutMs, signal);
   }
 
-  async #attempt<T>(request: ApiRequest, attempt: number): Promise<Outcome<T>> {
-    const { signal } = request;
+  /**
+   * Attempts until one succeeds or is not worth another, or the policy's attempts run out. Only a
+   * repeatable request is sent again, and not when the server asks to wait longer than the policy allows.
+   */
+  async retrying<R extends { ok: boolean }>(
+    repeatable: boolean,
+    signal: AbortSignal | undefined,
+    aborted: (attempts: number) => R,
+    attempt: (attempts: number) => Promise<Attempted<R>>,
+  ): Promise<R> {
+    for (let attempts = 1; ; attempts++) {
+      if (signal?.aborted) return aborted(attempts - 1);
+      const { result, retry, retryAfterMs: asked } = await attempt(attempts);
+      if (result.ok || !retry || !repeatable || attempts >= this.#policy.maxAttempts) return result;
+      if (asked !== undefined && asked > this.#policy.maxRetryAfterMs) return result;
+      await this.#sleep(asked ?? backoffMs(attempts, this.#policy));
+    }
+  }
+}
+
+export class Transport {
+  readonly now: () => number;
+  readonly #fields: readonly [string, string, string];
+  readonly #connection: Connection;
+
+  constructor(options: ClientOptions, envelope: Envelope) {
+    this.now = options.now ?? Date.now;
+    this.#fields = envelope === 'A' ? ['Code', 'Message', 'Data'] : ['code', 'message', 'data'];
+    this.#connection = new Connection(options);
+  }
+
+  send<T>(request: ApiRequest): Promise<Result<T>> {
+    return this.#connection.retrying(
+      request.repeatable,
+      request.signal,
+      (attempts) => lost(ABORTED, attempts),
+      (attempts) => this.#attempt<T>(request, attempts),
+    );
+  }
+
+  async #attempt<T>(request: ApiRequest, attempt: number): Promise<Attempted<Result<T>>> {
     const headers: Record<string, string> = { accept: 'application/json', ...request.auth() };
     if (request.body !== undefined) headers['content-type'] = 'application/json';
     if (request.csv !== undefined) headers['content-type'] = 'text/csv';
@@ -190,18 +255,21 @@ export class Transport {
     // Outside the try below: a body that cannot be serialised is the caller's bug, not a lost answer.
     const body = request.csv ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
 
-    const answer = await exchange(
-      this.#fetch,
-      `${this.#baseUrl}${request.path}${query}`,
+    const answer = await this.#connection.exchange(
+      `${request.path}${query}`,
       { method: request.method, headers, body },
-      this.#timeoutMs,
-      signal,
+      request.signal,
     );
     if (!answer.answered) return { result: lost(answer.why, attempt, answer.cause), retry: answer.retry };
     return this.#read<T>(answer.response, answer.text, attempt, request.idempotencyKey);
   }
 
-  #read<T>(response: Response, text: string, attempts: number, idempotencyKey: string | undefined): Outcome<T> {
+  #read<T>(
+    response: Response,
+    text: string,
+    attempts: number,
+    idempotencyKey: string | undefined,
+  ): Attempted<Result<T>> {
     const { status } = response;
     const envelope = this.#parse(text);
     if (status >= 200 && status < 300 && envelope) {
