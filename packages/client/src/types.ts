@@ -6,6 +6,12 @@
 import type { components, operations } from './generated/openapi.ts';
 
 type Schemas = components['schemas'];
+/** The JSON body an operation of the document takes. */
+type JsonBody<Id extends keyof operations> = operations[Id] extends {
+  requestBody: { content: { 'application/json': infer Body } };
+}
+  ? Body
+  : never;
 
 export type { components, operations, paths } from './generated/openapi.ts';
 
@@ -37,17 +43,12 @@ export type ManifestSummary = Schemas['ManifestSummary'];
 /** Many labels in one document: the PDF or ZPL, the numbers labelled, and the others with their remarks. */
 export type LabelsResult = Schemas['LabelsResult'];
 /** The document's format (`pdf` when left out) and, for a PDF, its pages (`label`, the default, or `a4-4up`). */
-export type ShippingLabelsOptions = Omit<
-  operations['getShippingLabels']['requestBody']['content']['application/json'],
-  'tracking_nums'
->;
+export type ShippingLabelsOptions = Omit<JsonBody<'getShippingLabels'>, 'tracking_nums'>;
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 /** The answer of create and rotate: the endpoint and its signing secret, shown only then. */
 export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
-export type CreateWebhookEndpointRequest =
-  operations['createWebhookEndpoint']['requestBody']['content']['application/json'];
-export type UpdateWebhookEndpointRequest =
-  operations['updateWebhookEndpoint']['requestBody']['content']['application/json'];
+export type CreateWebhookEndpointRequest = JsonBody<'createWebhookEndpoint'>;
+export type UpdateWebhookEndpointRequest = JsonBody<'updateWebhookEndpoint'>;
 export type WebhookMessage = Schemas['WebhookMessage'];
 export type WebhookMessagesPage = Schemas['WebhookMessagesPage'];
 export type WebhookAttempt = Schemas['WebhookAttempt'];
@@ -66,10 +67,7 @@ export type CreateLabelResult = Schemas['CreateLabelResult'];
  * The document leaves Direction open (the server answers any other value with its generic error);
  * the client names the two that render: `vertical` (portrait) and `horizontal` (landscape, the default).
  */
-export type CreateLabelRequest = Omit<
-  operations['createLabel']['requestBody']['content']['application/json'],
-  'Direction'
-> & {
+export type CreateLabelRequest = Omit<JsonBody<'createLabel'>, 'Direction'> & {
   Direction?: 'horizontal' | 'vertical';
 };
 
@@ -84,12 +82,12 @@ export type AuditEntry = Schemas['AuditEntry'];
 export type AuditPage = Schemas['AuditPage'];
 /** An RFC 9457 problem document: what the operator API answers on failure. */
 export type Problem = Schemas['Problem'];
-type CreateAccountBody = operations['createAccount']['requestBody']['content']['application/json'];
+type CreateAccountBody = JsonBody<'createAccount'>;
 type Defaulted = 'weightUnit' | 'serviceTypes' | 'canCancel';
 /** The document gives weightUnit, serviceTypes and canCancel defaults (`kg`, every type, no): the client may leave them out. */
 export type CreateAccountRequest = Omit<CreateAccountBody, Defaulted> & Partial<Pick<CreateAccountBody, Defaulted>>;
 /** The settings to change; `null` clears an optional one back to the service's own. */
-export type UpdateAccountRequest = operations['updateAccount']['requestBody']['content']['application/json'];
+export type UpdateAccountRequest = JsonBody<'updateAccount'>;
 
 // Shared
 export type TrackingNumber = Schemas['TrackingNumber'];

@@ -2,8 +2,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { signedHeaders } from '../signature.ts';
+import type { InterfaceBClient } from '../interfaceB.ts';
+import type { Result } from '../result.ts';
 import type { MutatingCallOptions } from '../transport.ts';
-import type { CreateLabelRequest, Order } from '../types.ts';
+import type { CancelResult, CreateLabelRequest, Order } from '../types.ts';
 import { EXIT, mapData, printJson, report, UsageError } from './output.ts';
 import { webhook } from './webhookCommand.ts';
 import { admin } from './adminCommand.ts';
@@ -228,58 +230,77 @@ ${IDEMPOTENCY_HELP}`,
 /** No number could be labelled: there is no document to write. */
 class NoneLabelled extends Error {}
 
-const cancel: Command = {
-  name: 'cancel',
-  usage: 'cancel <tracking...>',
-  summary: 'cancel parcels (accounts that may cancel)',
-  details: `Prints {success, errors}: the numbers cancelled, and the others with the reason in remarks
-(the command succeeds even when every number failed; look at errors).
+type Described = Pick<Command, 'name' | 'usage' | 'summary' | 'details'>;
+
+/** A change to each of the tracking numbers given, each answered in {success, errors}. */
+const perNumber = (
+  command: Described,
+  call: (b: InterfaceBClient, numbers: string[], options: MutatingCallOptions) => Promise<Result<CancelResult>>,
+): Command => ({
+  ...command,
+  details: `${command.details}
 
 Options:
 ${IDEMPOTENCY_HELP}`,
   options: ['idempotency-key'],
-  async run(context) {
-    return report(await context.b().cancelOrders(atLeastOne(context, 'tracking number'), mutating(context)));
-  },
-};
+  run: async (context) => report(await call(context.b(), atLeastOne(context, 'tracking number'), mutating(context))),
+});
 
-const erase: Command = {
-  name: 'erase',
-  usage: 'erase <tracking...>',
-  summary: 'erase the personal data of parcels, for good',
-  details: `Prints {success, errors}: the numbers whose personal data is erased (now or before), and the
+/** A read of the one thing the command line names (`what`). */
+const lookUp = <T>(
+  command: Described,
+  what: string,
+  call: (b: InterfaceBClient, arg: string) => Promise<Result<T>>,
+): Command => ({
+  ...command,
+  options: [],
+  run: async (context) => report(await call(context.b(), exactlyOne(context, what))),
+});
+
+const cancel = perNumber(
+  {
+    name: 'cancel',
+    usage: 'cancel <tracking...>',
+    summary: 'cancel parcels (accounts that may cancel)',
+    details: `Prints {success, errors}: the numbers cancelled, and the others with the reason in remarks
+(the command succeeds even when every number failed; look at errors).`,
+  },
+  (b, numbers, options) => b.cancelOrders(numbers, options),
+);
+
+const erase = perNumber(
+  {
+    name: 'erase',
+    usage: 'erase <tracking...>',
+    summary: 'erase the personal data of parcels, for good',
+    details: `Prints {success, errors}: the numbers whose personal data is erased (now or before), and the
 others with the reason in remarks. The parcels stay (status, history, tracking page); their labels
-are refused from then on.
-
-Options:
-${IDEMPOTENCY_HELP}`,
-  options: ['idempotency-key'],
-  async run(context) {
-    return report(await context.b().erasePersonalData(atLeastOne(context, 'tracking number'), mutating(context)));
+are refused from then on.`,
   },
-};
+  (b, numbers, options) => b.erasePersonalData(numbers, options),
+);
 
-const stations: Command = {
-  name: 'stations',
-  usage: 'stations <postcode>',
-  summary: 'lockers and collection points within 5 km of a postal code',
-  details: 'Prints the stations, nearest first (at most 20); an unknown postal code prints [].',
-  options: [],
-  async run(context) {
-    return report(await context.b().getStations(exactlyOne(context, 'postal code')));
+const stations = lookUp(
+  {
+    name: 'stations',
+    usage: 'stations <postcode>',
+    summary: 'lockers and collection points within 5 km of a postal code',
+    details: 'Prints the stations, nearest first (at most 20); an unknown postal code prints [].',
   },
-};
+  'postal code',
+  (b, postcode) => b.getStations(postcode),
+);
 
-const barcode: Command = {
-  name: 'barcode',
-  usage: 'barcode <reference>',
-  summary: 'the tracking number of your own reference (custom_tracking_num)',
-  details: 'Prints {barcode}; a reference the account never used is the business error "Order Not Found!" (exit 1).',
-  options: [],
-  async run(context) {
-    return report(await context.b().getBarcode(exactlyOne(context, 'reference')));
+const barcode = lookUp(
+  {
+    name: 'barcode',
+    usage: 'barcode <reference>',
+    summary: 'the tracking number of your own reference (custom_tracking_num)',
+    details: 'Prints {barcode}; a reference the account never used is the business error "Order Not Found!" (exit 1).',
   },
-};
+  'reference',
+  (b, reference) => b.getBarcode(reference),
+);
 
 const sign: Command = {
   name: 'sign',
