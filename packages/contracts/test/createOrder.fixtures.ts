@@ -128,6 +128,13 @@ export const row = (
   expected,
 });
 
+/** A case of a rule: what it sends, its patch, the failure message or expected subset, and the account when not demo. */
+export type Case = [desc: string, patch: Body, expected: string | Body, account?: Account];
+
+/** The rows of one rule, a case each. */
+export const cases = (rule: string, list: Case[]): Row[] =>
+  list.map(([desc, patch, expected, account]) => row(rule, desc, patch, expected, account));
+
 export function check({ body, account, expected }: Row): void {
   const result = run(body, account);
   if (typeof expected === 'string') {

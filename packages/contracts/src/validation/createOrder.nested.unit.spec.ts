@@ -30,6 +30,17 @@ const IT = (field: string, rule: string) => `Item table, ${field} "${rule}"`;
 const ITEM = 'Order table, item "array of item; required"';
 const many = (n: number) => ({ item: Array.from({ length: n }, baseItem) });
 
+/** An item field's length limit: `max` characters (`ch`) are stored, one more answers `Item 1 <field> invalid`. */
+const itemAtMost = (field: string, max: number, ch = 'a'): Row[] => [
+  row(
+    IT(field, `max ${max}`),
+    `${max} chars`,
+    itemPatch({ [field]: str(max, ch) }),
+    storedItem({ [field]: str(max, ch) }),
+  ),
+  row(IT(field, `max ${max}`), `${max + 1} chars`, itemPatch({ [field]: str(max + 1, ch) }), `Item 1 ${field} invalid`),
+];
+
 const itemRows: Row[] = [
   row(ITEM, 'missing', { item: DEL }, 'item require'),
   row(ITEM, 'null', { item: null }, 'item require'),
@@ -48,13 +59,7 @@ const itemRows: Row[] = [
   // description
   row(IT('description', 'required'), 'missing', itemPatch({ description: DEL }), 'Item 1 description require'),
   row(IT('description', 'required'), '"  "', itemPatch({ description: '  ' }), 'Item 1 description require'),
-  row(
-    IT('description', 'max 255'),
-    '255 chars',
-    itemPatch({ description: str(255) }),
-    storedItem({ description: str(255) }),
-  ),
-  row(IT('description', 'max 255'), '256 chars', itemPatch({ description: str(256) }), 'Item 1 description invalid'),
+  ...itemAtMost('description', 255),
   row(IT('description', 'max 255'), 'number', itemPatch({ description: 5 }), 'Item 1 description invalid'),
   row(
     IT('description', 'max 255'),
@@ -112,20 +117,8 @@ const itemRows: Row[] = [
     itemPatch({ countryOfOrigin: '' }),
     itemLacks('countryOfOrigin'),
   ),
-  row(
-    IT('itemHSCode', 'max 255'),
-    '255 chars',
-    itemPatch({ itemHSCode: str(255, '1') }),
-    storedItem({ itemHSCode: str(255, '1') }),
-  ),
-  row(IT('itemHSCode', 'max 255'), '256 chars', itemPatch({ itemHSCode: str(256, '1') }), 'Item 1 itemHSCode invalid'),
-  row(
-    IT('productURL', 'max 500'),
-    '500 chars',
-    itemPatch({ productURL: str(500) }),
-    storedItem({ productURL: str(500) }),
-  ),
-  row(IT('productURL', 'max 500'), '501 chars', itemPatch({ productURL: str(501) }), 'Item 1 productURL invalid'),
+  ...itemAtMost('itemHSCode', 255, '1'),
+  ...itemAtMost('productURL', 500),
   row(IT('productURL', 'max 500'), 'number', itemPatch({ productURL: 1 }), 'Item 1 productURL invalid'),
   row(
     'decisions "item rows: Item <row> <field>, rows counted from 1"',
