@@ -5,9 +5,8 @@
 import { z } from 'zod';
 import { B } from '../messages.ts';
 import { IMPORT_LIMITS, IMPORT_ORDER_COLUMNS, ImportMessages, ImportQuery, ImportResult } from '../orderImport.ts';
-import { business, failB, okB } from './operation.ts';
+import { business, failB, okB, requiredB, signedB } from './operation.ts';
 import type { Operation } from './operation.ts';
-import { successB } from './schemas.ts';
 
 export const IMPORT_SAMPLE = {
   importId: '0b6f3c1e-8a2d-4f5b-9c7e-1d3a5b7c9e2f',
@@ -41,9 +40,8 @@ const columns =
   'empty cell is a field not sent.';
 
 export const IMPORT_OPERATIONS: Operation[] = [
-  {
+  signedB({
     id: 'importOrders',
-    tag: 'Interface B',
     method: 'post',
     path: '/v1/openapi/order/import-orders',
     summary: 'Import orders from a CSV file',
@@ -54,10 +52,9 @@ export const IMPORT_OPERATIONS: Operation[] = [
       'orders are then created in the background, each once, even across a restart. get-import tells how far it is. ' +
       'Send an Idempotency-Key to make a resent file the same import. ' +
       columns,
-    security: 'signed',
     consumes: 'text/csv',
     body: z.string().meta({ description: 'The CSV file.' }),
-    success: successB(ImportResult),
+    data: ImportResult,
     errors: [
       business(ImportMessages.notCsv, 'the body was sent as JSON, not as text/csv'),
       business(ImportMessages.notUtf8, 'the file is not valid UTF-8'),
@@ -89,10 +86,9 @@ export const IMPORT_OPERATIONS: Operation[] = [
         response: failB(ImportMessages.noRows),
       },
     ],
-  },
-  {
+  }),
+  signedB({
     id: 'getImport',
-    tag: 'Interface B',
     method: 'get',
     path: '/v1/openapi/order/get-import',
     summary: 'How far an import is',
@@ -100,12 +96,10 @@ export const IMPORT_OPERATIONS: Operation[] = [
       'The import’s state, its counts, and its rejected rows with create-order’s message each: at once those ' +
       'validation refused, then, as the orders are created, those whose reference another order took meanwhile. ' +
       'Another account’s import reads as unknown.',
-    security: 'signed',
     query: ImportQuery,
-    success: successB(ImportResult),
+    data: ImportResult,
     errors: [
-      business(B.require('import_id'), 'import_id is missing or blank'),
-      business(B.invalid('import_id'), 'import_id is longer than 64'),
+      ...requiredB('import_id', 'is longer than 64'),
       business(ImportMessages.notFound, 'no import of the account has this id'),
     ],
     examples: [
@@ -122,5 +116,5 @@ export const IMPORT_OPERATIONS: Operation[] = [
         response: failB(ImportMessages.notFound),
       },
     ],
-  },
+  }),
 ];

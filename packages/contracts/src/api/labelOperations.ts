@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { B } from '../messages.ts';
 import { GetShippingLabelsRequest } from '../requests.ts';
 import type { Operation } from './operation.ts';
-import { successB, TrackingNumber } from './schemas.ts';
-import { business, failB, okB } from './operation.ts';
+import { TrackingNumber } from './schemas.ts';
+import { business, failB, okB, signedB, trackingNumsErrors } from './operation.ts';
 
 export const LabelsResult = z
   .strictObject({
@@ -30,9 +30,8 @@ export const LabelsResult = z
   .meta({ id: 'LabelsResult' });
 
 export const labelOperations = (sample: { trackingNumber: string; unknownTrackingNumber: string }): Operation[] => [
-  {
+  signedB({
     id: 'getShippingLabels',
-    tag: 'Interface B',
     method: 'post',
     path: '/v1/openapi/order-shipping-label/get-shipping-labels',
     summary: 'Many shipping labels in one document',
@@ -43,13 +42,10 @@ export const labelOperations = (sample: { trackingNumber: string; unknownTrackin
       'create-label does; the document is rendered once, before any is recorded, and a failed render records nothing. A number ' +
       'asked twice is labelled once. Each number that cannot be labelled is answered in `errors` with its remark, and the code ' +
       'stays 0 even when none can be labelled (then `labels` is empty and the document field absent).',
-    security: 'signed',
     body: GetShippingLabelsRequest,
-    success: successB(LabelsResult),
+    data: LabelsResult,
     errors: [
-      business(B.trackingNumsRequired, 'tracking_nums is missing or an empty array'),
-      business(B.invalid('tracking_nums'), 'tracking_nums is not an array of strings'),
-      business(B.batchLabelMaximum, 'more than 100 numbers'),
+      ...trackingNumsErrors(B.batchLabelMaximum),
       business(B.invalid('format'), 'format is neither pdf nor zpl'),
       business(B.invalid('layout'), 'layout is neither label nor a4-4up'),
       business(B.layoutNeedsPdf, 'layout a4-4up with format zpl'),
@@ -90,5 +86,5 @@ export const labelOperations = (sample: { trackingNumber: string; unknownTrackin
         }),
       },
     ],
-  },
+  }),
 ];

@@ -16,9 +16,8 @@ import {
   ManifestResult,
   ManifestSummary,
 } from '../manifests.ts';
-import { business, failB, okB } from './operation.ts';
+import { business, failB, okB, requiredB, signedB } from './operation.ts';
 import type { Operation } from './operation.ts';
-import { successB } from './schemas.ts';
 
 export const MANIFEST_SAMPLE = {
   manifestId: 'MF7D2K9Q4W1X8ZP3N6',
@@ -41,15 +40,13 @@ const documents = {
     `${MANIFEST_SAMPLE.trackingNumber},ORDER-1001,LMX7Q2K9D4M1X8ZP,LMD,SG,1.2,kg,2\r\n`,
 };
 const idErrors = [
-  business(B.require('manifest_id'), 'manifest_id is missing or blank'),
-  business(B.invalid('manifest_id'), 'manifest_id is longer than 64'),
+  ...requiredB('manifest_id', 'is longer than 64'),
   business(Manifest.notFound, 'the account has no manifest of this id (another account’s id reads the same)'),
 ];
 
 export const MANIFEST_OPERATIONS: readonly Operation[] = [
-  {
+  signedB({
     id: 'createManifest',
-    tag: 'Interface B',
     method: 'post',
     path: '/v1/openapi/manifest/create-manifest',
     summary: 'Close the day’s parcels of a carrier on a manifest',
@@ -61,14 +58,12 @@ export const MANIFEST_OPERATIONS: readonly Operation[] = [
       'Two concurrent calls never put one parcel on two manifests. With nothing to close it answers a failure and ' +
       'records no manifest. A manifest holds nothing personal: numbers, references, service, destination country, ' +
       'weight and pieces.',
-    security: 'signed',
     body: CreateManifestRequest,
-    success: successB(ManifestResult),
+    data: ManifestResult,
     errors: [
-      business(B.require('carrier'), 'carrier is missing or blank'),
-      business(
-        B.invalid('carrier'),
-        'carrier is not a string, or not a carrier that registers parcels (manifests are made for `LMX` and `LMX-PU`)',
+      ...requiredB(
+        'carrier',
+        'is not a string, or not a carrier that registers parcels (manifests are made for `LMX` and `LMX-PU`)',
       ),
       business(
         Manifest.nothingToClose,
@@ -95,17 +90,15 @@ export const MANIFEST_OPERATIONS: readonly Operation[] = [
         response: failB(B.require('carrier')),
       },
     ],
-  },
-  {
+  }),
+  signedB({
     id: 'getManifest',
-    tag: 'Interface B',
     method: 'get',
     path: '/v1/openapi/manifest/get-manifest',
     summary: 'One manifest, with its documents',
     description: 'The manifest as create-manifest answered it, its PDF and CSV made again.',
-    security: 'signed',
     query: ManifestIdQuery,
-    success: successB(ManifestResult),
+    data: ManifestResult,
     errors: idErrors,
     examples: [
       {
@@ -121,19 +114,17 @@ export const MANIFEST_OPERATIONS: readonly Operation[] = [
         response: failB(Manifest.notFound),
       },
     ],
-  },
-  {
+  }),
+  signedB({
     id: 'listManifests',
-    tag: 'Interface B',
     method: 'get',
     path: '/v1/openapi/manifest/list-manifests',
     summary: 'The account’s manifests, newest first',
     description:
       `The account’s manifests, newest first, without their documents: at most \`limit\` (${MANIFEST_LIST_DEFAULT} when ` +
       `omitted, ${MANIFEST_LIST_MAX} at most). The next page: \`before\` = the last id of this one; an empty list is the end.`,
-    security: 'signed',
     query: ListManifestsQuery,
-    success: successB(z.array(ManifestSummary)),
+    data: z.array(ManifestSummary),
     errors: [
       business(B.invalid('carrier'), 'carrier is longer than 16'),
       business(B.invalid('limit'), `limit is not a whole number from 1 to ${MANIFEST_LIST_MAX}`),
@@ -143,5 +134,5 @@ export const MANIFEST_OPERATIONS: readonly Operation[] = [
       { name: 'one', summary: 'One manifest', query: { carrier: 'LMX', limit: '10' }, response: okB([summary]) },
       { name: 'badLimit', summary: 'A limit too large', query: { limit: '1000' }, response: failB(B.invalid('limit')) },
     ],
-  },
+  }),
 ];

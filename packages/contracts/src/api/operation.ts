@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { ReferenceData } from '@parcel-logistics/reference-data';
 import type { ProblemName } from '../admin.ts';
 import { B } from '../messages.ts';
+import { successB } from './schemas.ts';
 
 /** `credentials`: the API name and key in the body (token issuance); `carrier`: a carrier's HMAC signature. */
 export type Security = 'bearer' | 'signed' | 'credentials' | 'carrier' | 'none';
@@ -30,12 +31,40 @@ export const business = (message: string, when: string): ErrorDoc => ({ status: 
 export const okB = (data: unknown) => ({ code: 0, message: B.success, data });
 export const failB = (message: string) => ({ code: 1, message, data: [] });
 
-export interface Example {
+/** An operation of interface B: signed, its answer's `data` in the B envelope. */
+export const signedB = ({
+  data,
+  ...op
+}: Omit<Operation, 'tag' | 'security' | 'success'> & { data: z.ZodType }): Operation => ({
+  ...op,
+  tag: 'Interface B',
+  security: 'signed',
+  success: successB(data),
+});
+
+/** A required string of interface B: missing or blank answers `<field> require`, and `invalid` says when `<field> invalid`. */
+export const requiredB = (field: string, invalid: string): ErrorDoc[] => [
+  business(B.require(field), `${field} is missing or blank`),
+  business(B.invalid(field), `${field} ${invalid}`),
+];
+
+/** The tracking_nums of a change to 1 to 100 parcels: missing, not strings, or more than 100 (`maximum`). */
+export const trackingNumsErrors = (maximum: string): ErrorDoc[] => [
+  business(B.trackingNumsRequired, 'tracking_nums is missing or an empty array'),
+  business(B.invalid('tracking_nums'), 'tracking_nums is not an array of strings'),
+  business(maximum, 'more than 100 numbers'),
+];
+
+/** What an example sends: its name and summary, and the query, path parameters and body of its request. */
+export interface ExampleRequest {
   name: string;
   summary: string;
   query?: Record<string, string>;
   params?: Record<string, string>;
   body?: unknown;
+}
+
+export interface Example extends ExampleRequest {
   /** The answer the example gets; `status` defaults to 200. */
   response: unknown;
   status?: number;
@@ -80,12 +109,7 @@ export interface ProblemDoc {
   when: string;
 }
 
-export interface AdminExample {
-  name: string;
-  summary: string;
-  query?: Record<string, string>;
-  params?: Record<string, string>;
-  body?: unknown;
+export interface AdminExample extends ExampleRequest {
   /** The answer's status; the body (absent for 204) is JSON on success, a problem document otherwise. */
   status: number;
   response?: unknown;

@@ -53,7 +53,7 @@ import { IMPORT_OPERATIONS } from './importOperations.ts';
 import { WEBHOOK_LOG_OPERATIONS } from './webhookLogOperations.ts';
 import { WEBHOOK_OPERATIONS } from './webhookOperations.ts';
 import { MANIFEST_OPERATIONS } from './manifestOperations.ts';
-import { business, failB, forAccount, okB } from './operation.ts';
+import { business, failB, forAccount, okB, requiredB, signedB, trackingNumsErrors } from './operation.ts';
 import type { ErrorDoc, Operation, Tag } from './operation.ts';
 
 /** The values examples use; contract tests replace them with real ones. */
@@ -132,6 +132,13 @@ const lockedOut: ErrorDoc = {
     'exists or not; Retry-After says when to try again (docs/operations.md, "Failed authentication")',
 };
 
+/** A required string of interface A, at most `max` long: missing or blank, not a string, or too long. */
+const stringA = (field: string, max: number): ErrorDoc[] => [
+  business(A.require(field), `${field} is missing or blank`),
+  business(A.invalid(field), `${field} is not a string`),
+  business(A.maxSize(field, max), `${field} is longer than ${max}`),
+];
+
 const withCommon = (op: Operation): Operation => {
   const post = op.method === 'post';
   const account = forAccount(op.security);
@@ -148,6 +155,9 @@ const withCommon = (op: Operation): Operation => {
     ],
   };
 };
+
+/** An operation of interface B, with the answers every signed operation shares. */
+const signedWithCommon = (op: Parameters<typeof signedB>[0]): Operation => withCommon(signedB(op));
 
 // ---- shared example pieces ----
 
@@ -217,12 +227,8 @@ export const OPERATIONS: readonly Operation[] = [
     body: TokenRequest,
     success: successA(TokenResult),
     errors: [
-      business(A.require('ApiName'), 'ApiName is missing or blank'),
-      business(A.invalid('ApiName'), 'ApiName is not a string'),
-      business(A.maxSize('ApiName', 64), 'ApiName is longer than 64'),
-      business(A.require('ApiKey'), 'ApiKey is missing or blank'),
-      business(A.invalid('ApiKey'), 'ApiKey is not a string'),
-      business(A.maxSize('ApiKey', 256), 'ApiKey is longer than 256'),
+      ...stringA('ApiName', 64),
+      ...stringA('ApiKey', 256),
       business(A.invalidCredentials, 'no account has this name and key'),
     ],
     examples: [
@@ -298,14 +304,10 @@ export const OPERATIONS: readonly Operation[] = [
     body: CreateLabelRequest,
     success: successA(CreateLabelResult),
     errors: [
-      ...(['Barcode', 'LabelType', 'Origin', 'Destination'] as const).flatMap((f) => {
-        const max = { Barcode: 50, LabelType: 10, Origin: 2, Destination: 2 }[f];
-        return [
-          business(A.require(f), `${f} is missing or blank`),
-          business(A.invalid(f), `${f} is not a string`),
-          business(A.maxSize(f, max), `${f} is longer than ${max}`),
-        ];
-      }),
+      ...stringA('Barcode', 50),
+      ...stringA('LabelType', 10),
+      ...stringA('Origin', 2),
+      ...stringA('Destination', 2),
       business(A.genericError('<support mailbox>'), 'Direction is neither horizontal nor vertical'),
       business(A.parcelNotFound, 'no parcel of the account matches Barcode, Origin and Destination'),
       business(A.cannotUndergoOperation, 'the parcel ships under a self-label service type'),
@@ -344,12 +346,7 @@ export const OPERATIONS: readonly Operation[] = [
     security: 'bearer',
     body: TrackingNumberRequest,
     success: successA(TrackingNumberResult),
-    errors: [
-      business(A.require('Barcode'), 'Barcode is missing or blank'),
-      business(A.invalid('Barcode'), 'Barcode is not a string'),
-      business(A.maxSize('Barcode', 50), 'Barcode is longer than 50'),
-      business(A.parcelNotFound, 'the account has no order with this reference'),
-    ],
+    errors: [...stringA('Barcode', 50), business(A.parcelNotFound, 'the account has no order with this reference')],
     examples: [
       {
         name: 'found',
@@ -365,10 +362,9 @@ export const OPERATIONS: readonly Operation[] = [
       },
     ],
   }),
-  withCommon({
+  signedWithCommon({
     id: 'createOrder',
     label: 'B1',
-    tag: 'Interface B',
     method: 'post',
     path: '/v1/openapi/order/create-order',
     summary: 'Create an order',
@@ -378,9 +374,8 @@ export const OPERATIONS: readonly Operation[] = [
       'account: of concurrent orders with one reference exactly one is created. Registration with the carrier follows in the ' +
       'background (partner_tracking_no fills in within seconds). The checks, in the order they run, with their messages, are in ' +
       'the Order schema and below.',
-    security: 'signed',
     body: z.unknown().meta({ id: SUPPLIED.order }),
-    success: successB(CreateOrderResult),
+    data: CreateOrderResult,
     errors: [
       business(B.require('<field>'), 'a required field is missing, null or blank'),
       business(B.invalid('<field>'), 'a field has the wrong type, length, format, range or value'),
@@ -428,10 +423,9 @@ export const OPERATIONS: readonly Operation[] = [
       },
     ],
   }),
-  withCommon({
+  signedWithCommon({
     id: 'createOrders',
     label: 'B2',
-    tag: 'Interface B',
     method: 'post',
     path: '/v1/openapi/order/create-orders',
     summary: 'Create orders in a batch (off by default)',
@@ -439,9 +433,8 @@ export const OPERATIONS: readonly Operation[] = [
       'Off unless the service runs with `PARCEL_BATCH_CREATE=on`: until then every request answers `Api not found`. When on, each ' +
       'order gets create-order’s checks, and a reference repeated in the batch or used before is rejected with create-order’s ' +
       'message as its `reason`. The accepted orders are recorded before the answer and created from the log right after.',
-    security: 'signed',
     body: CreateOrdersRequest,
-    success: successB(CreateOrdersResult),
+    data: CreateOrdersResult,
     errors: [
       business(B.apiNotFound, 'batch creation is off (the default)'),
       business(B.require('orders'), 'orders is missing or an empty array'),
@@ -472,23 +465,20 @@ export const OPERATIONS: readonly Operation[] = [
       },
     ],
   }),
-  withCommon({
+  signedWithCommon({
     id: 'queryStatus',
     label: 'B3',
-    tag: 'Interface B',
     method: 'get',
     path: '/v1/openapi/order/query-status',
     summary: 'Status of one parcel',
     description:
       'The parcel’s client-visible history, most recent first, with the carrier and its number once registered, and the locker ' +
       'station when the order goes to one. A number of another account reads as not found.',
-    security: 'signed',
     query: TrackingNumQuery,
-    success: successB(StatusRecordB),
+    data: StatusRecordB,
     failure: failureBWith(QueryStatusMiss),
     errors: [
-      business(B.require('tracking_num'), 'tracking_num is missing or blank'),
-      business(B.invalid('tracking_num'), 'tracking_num is repeated or longer than 64'),
+      ...requiredB('tracking_num', 'is repeated or longer than 64'),
       business(
         B.fail,
         'no parcel of the account has this number; data is `{tracking_number, remarks: "No Record(s)"}`',
@@ -513,18 +503,16 @@ export const OPERATIONS: readonly Operation[] = [
       },
     ],
   }),
-  withCommon({
+  signedWithCommon({
     id: 'queryMultiStatus',
     label: 'B4',
-    tag: 'Interface B',
     method: 'post',
     path: '/v1/openapi/order/query-multi-status',
     summary: 'Status of many parcels',
     description:
       'Found numbers go to `success`, the others to `errors` with `No Record(s)`; misses never change the code. An empty array answers two empty arrays.',
-    security: 'signed',
     body: QueryMultiStatusRequest,
-    success: successB(MultiStatusResult),
+    data: MultiStatusResult,
     errors: [business(B.somethingError, 'tracking_nums is missing or not an array of strings')],
     remarks: [{ remark: Remarks.noRecord, when: 'no parcel of the account has this number' }],
     examples: [
@@ -545,19 +533,17 @@ export const OPERATIONS: readonly Operation[] = [
       },
     ],
   }),
-  withCommon({
+  signedWithCommon({
     id: 'getStations',
     label: 'B5',
-    tag: 'Interface B',
     method: 'get',
     path: '/v1/openapi/station/get-stations',
     summary: 'Lockers and collection points near a postal code',
     description:
       'Stations within 5 km of the postal code’s location, nearest first, at most 20, `Distance` in metres to one decimal. An ' +
       'omitted or unknown postal code answers an empty list. The station data covers Singapore.',
-    security: 'signed',
     query: StationsQuery,
-    success: successB(z.array(Station)),
+    data: z.array(Station),
     errors: [],
     examples: [
       {
@@ -583,13 +569,17 @@ export const OPERATIONS: readonly Operation[] = [
           },
         ]),
       },
-      { name: 'unknown', summary: 'A postal code with no location', query: { postcode: '999999' }, response: okB([]) },
+      {
+        name: 'unknown',
+        summary: 'A postal code with no location',
+        query: { postcode: '999999' },
+        response: okB([]),
+      },
     ],
   }),
-  withCommon({
+  signedWithCommon({
     id: 'cancelOrders',
     label: 'B6',
-    tag: 'Interface B',
     method: 'post',
     path: '/v1/openapi/order/cancel-orders',
     summary: 'Cancel orders of the LMX carrier',
@@ -598,15 +588,9 @@ export const OPERATIONS: readonly Operation[] = [
       'carrier is asked first; a cancelled parcel records `CN_CN`. Each number is answered on its own, and the code stays 0 ' +
       'even when every number fails (see the remarks below). A number repeated in one request is answered for each ' +
       `occurrence; the repeat reads \`${Remarks.canceled}\`.`,
-    security: 'signed',
     body: CancelOrdersRequest,
-    success: successB(CancelResult),
-    errors: [
-      business(B.permissionDenied, 'the account may not cancel'),
-      business(B.trackingNumsRequired, 'tracking_nums is missing or an empty array'),
-      business(B.invalid('tracking_nums'), 'tracking_nums is not an array of strings'),
-      business(B.batchCancelMaximum, 'more than 100 numbers'),
-    ],
+    data: CancelResult,
+    errors: [business(B.permissionDenied, 'the account may not cancel'), ...trackingNumsErrors(B.batchCancelMaximum)],
     remarks: [
       { remark: Remarks.noRecord, when: 'not a parcel of the account, or not one of the LMX carrier' },
       { remark: Remarks.canceled, when: 'cancelled before' },
@@ -631,9 +615,8 @@ export const OPERATIONS: readonly Operation[] = [
       { name: 'empty', summary: 'No numbers', body: { tracking_nums: [] }, response: failB(B.trackingNumsRequired) },
     ],
   }),
-  withCommon({
+  signedWithCommon({
     id: 'erasePersonalData',
-    tag: 'Interface B',
     method: 'post',
     path: '/v1/openapi/order/erase-personal-data',
     summary: 'Erase the personal data of orders',
@@ -644,14 +627,9 @@ export const OPERATIONS: readonly Operation[] = [
       B.personalDataErased +
       '`. Answered as cancel-orders is: each number on its own, the code 0 even when every number fails. A number ' +
       'erased before is erased again, and answered as erased.',
-    security: 'signed',
     body: ErasePersonalDataRequest,
-    success: successB(CancelResult),
-    errors: [
-      business(B.trackingNumsRequired, 'tracking_nums is missing or an empty array'),
-      business(B.invalid('tracking_nums'), 'tracking_nums is not an array of strings'),
-      business(B.batchEraseMaximum, 'more than 100 numbers'),
-    ],
+    data: CancelResult,
+    errors: [...trackingNumsErrors(B.batchEraseMaximum)],
     remarks: [{ remark: Remarks.noRecord, when: 'not a parcel of the account' }],
     examples: [
       {
@@ -694,10 +672,9 @@ export const OPERATIONS: readonly Operation[] = [
       },
     ] as const
   ).map(({ id, label, suffix, what, schema, data }) =>
-    withCommon({
+    signedWithCommon({
       id,
       label,
-      tag: 'Interface B',
       method: 'get',
       path: `/v1/openapi/order-shipping-label/get-shipping-label${suffix}`,
       summary: `Shipping label (${what})`,
@@ -705,12 +682,10 @@ export const OPERATIONS: readonly Operation[] = [
         `The parcel’s shipping label as ${what}. The size follows the service type: 100 x 150 mm for last-mile and pickup ` +
         'parcels, A6 for self-label ones, 4 x 6 in to the US. The three formats show the same data; every barcode decodes to the ' +
         'tracking number. No event is recorded.',
-      security: 'signed',
       query: TrackingNumQuery,
-      success: successB(schema),
+      data: schema,
       errors: [
-        business(B.require('tracking_num'), 'tracking_num is missing or blank'),
-        business(B.invalid('tracking_num'), 'tracking_num is repeated or longer than 64'),
+        ...requiredB('tracking_num', 'is repeated or longer than 64'),
         business(B.orderNotFound, 'no parcel of the account has this number'),
         business(B.personalDataErased, 'the parcel’s personal data was erased (erase-personal-data, or retention)'),
         business('<renderer message>', 'the label could not be rendered'),
@@ -731,21 +706,18 @@ export const OPERATIONS: readonly Operation[] = [
       ],
     }),
   ),
-  withCommon({
+  signedWithCommon({
     id: 'getBarcode',
     label: 'B10',
-    tag: 'Interface B',
     method: 'get',
     path: '/v1/openapi/order/get-barcode',
     summary: 'Platform number of your own reference',
     description:
       'The platform tracking number of the order created with this reference, matched exactly (case-sensitive).',
-    security: 'signed',
     query: CustomTrackingNumQuery,
-    success: successB(BarcodeResult),
+    data: BarcodeResult,
     errors: [
-      business(B.require('custom_tracking_num'), 'custom_tracking_num is missing or blank'),
-      business(B.invalid('custom_tracking_num'), 'custom_tracking_num is repeated or longer than 64'),
+      ...requiredB('custom_tracking_num', 'is repeated or longer than 64'),
       business(B.orderNotFound, 'the account has no order with this reference'),
     ],
     examples: [

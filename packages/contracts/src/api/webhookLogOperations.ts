@@ -18,15 +18,13 @@ import {
   WebhookReplayView,
 } from '../webhookLog.ts';
 import type { Operation } from './operation.ts';
-import { successB } from './schemas.ts';
-import { business, failB, okB } from './operation.ts';
-import { endpointIdErrors, WEBHOOK_SAMPLE } from './webhookOperations.ts';
+import { business, failB, okB, requiredB, signedB } from './operation.ts';
+import { endpointIdErrors, unknownEndpoint, WEBHOOK_SAMPLE } from './webhookOperations.ts';
 
 /** The replay cap of the default configuration (PARCEL_WEBHOOK_REPLAY_MAX_AGE_MS), in days. */
 const DEFAULT_WEBHOOK_REPLAY_MAX_DAYS = 30;
 
 const id = WEBHOOK_SAMPLE.endpointId;
-const unknownId = WEBHOOK_SAMPLE.unknownEndpointId;
 const pageErrors = [
   business(B.invalid('limit'), `limit is not a whole number from 1 to ${WEBHOOK_LOG_PAGE.max}`),
   business(B.invalid('cursor'), 'cursor is not a next_cursor this operation answered'),
@@ -62,8 +60,7 @@ const sampleReplay = {
   finished_at: null,
 };
 const replayErrors = [
-  business(B.require('since'), 'since is missing or blank'),
-  business(B.invalid('since'), 'since is not an ISO 8601 time with seconds and `Z` or an offset'),
+  ...requiredB('since', 'is not an ISO 8601 time with seconds and `Z` or an offset'),
   business(
     Webhook.replayTooOld(DEFAULT_WEBHOOK_REPLAY_MAX_DAYS),
     'since is further back than PARCEL_WEBHOOK_REPLAY_MAX_AGE_MS',
@@ -72,9 +69,8 @@ const replayErrors = [
 ];
 
 export const WEBHOOK_LOG_OPERATIONS: readonly Operation[] = [
-  {
+  signedB({
     id: 'listWebhookMessages',
-    tag: 'Interface B',
     method: 'get',
     path: '/v1/openapi/webhook/list-messages',
     summary: 'The messages of a webhook endpoint',
@@ -82,9 +78,8 @@ export const WEBHOOK_LOG_OPERATIONS: readonly Operation[] = [
       'The endpoint’s messages, newest (latest in the log) first, a page at a time: pending, delivered, failed (given up on) and ' +
       'waiting (pending for a disabled endpoint), with their attempts and next attempt. Delivered and failed messages are kept ' +
       `for PARCEL_WEBHOOK_RETENTION_MS (30 days). \`limit\` defaults to ${WEBHOOK_LOG_PAGE.default}, at most ${WEBHOOK_LOG_PAGE.max}.`,
-    security: 'signed',
     query: WebhookMessagesQuery,
-    success: successB(WebhookMessagesPage),
+    data: WebhookMessagesPage,
     errors: [...endpointIdErrors, ...pageErrors],
     examples: [
       {
@@ -93,12 +88,7 @@ export const WEBHOOK_LOG_OPERATIONS: readonly Operation[] = [
         query: { endpoint_id: id, limit: '1' },
         response: okB({ messages: [sampleMessage], next_cursor: 'MTA0MS5hYmM' }),
       },
-      {
-        name: 'unknown',
-        summary: 'An id the account does not have',
-        query: { endpoint_id: unknownId },
-        response: failB(Webhook.notFound),
-      },
+      unknownEndpoint('query'),
       {
         name: 'badLimit',
         summary: 'limit 0',
@@ -106,19 +96,17 @@ export const WEBHOOK_LOG_OPERATIONS: readonly Operation[] = [
         response: failB(B.invalid('limit')),
       },
     ],
-  },
-  {
+  }),
+  signedB({
     id: 'listWebhookAttempts',
-    tag: 'Interface B',
     method: 'get',
     path: '/v1/openapi/webhook/list-attempts',
     summary: 'The delivery attempts of a webhook endpoint',
     description:
       'Every attempt at the endpoint’s messages, newest first, or at one message with `event_id`: when, how long, the HTTP status ' +
       '(null when there was no answer), the first 256 bytes of the answer and why it failed. Kept for PARCEL_WEBHOOK_RETENTION_MS.',
-    security: 'signed',
     query: WebhookAttemptsQuery,
-    success: successB(WebhookAttemptsPage),
+    data: WebhookAttemptsPage,
     errors: [
       ...endpointIdErrors,
       business(B.require('event_id'), 'event_id is blank'),
@@ -132,12 +120,7 @@ export const WEBHOOK_LOG_OPERATIONS: readonly Operation[] = [
         query: { endpoint_id: id },
         response: okB({ attempts: [sampleAttempt], next_cursor: null }),
       },
-      {
-        name: 'unknown',
-        summary: 'An id the account does not have',
-        query: { endpoint_id: unknownId },
-        response: failB(Webhook.notFound),
-      },
+      unknownEndpoint('query'),
       {
         name: 'badCursor',
         summary: 'A cursor no page answered',
@@ -145,10 +128,9 @@ export const WEBHOOK_LOG_OPERATIONS: readonly Operation[] = [
         response: failB(B.invalid('cursor')),
       },
     ],
-  },
-  {
+  }),
+  signedB({
     id: 'redeliverWebhookMessage',
-    tag: 'Interface B',
     method: 'post',
     path: '/v1/openapi/webhook/redeliver',
     summary: 'Send a webhook message again',
@@ -156,13 +138,11 @@ export const WEBHOOK_LOG_OPERATIONS: readonly Operation[] = [
       'Queues the message again, pending from now with no attempts: it goes out with the same `webhook-id` and a fresh timestamp ' +
       'and signature, in its place in the log order (before messages queued after it that still wait). A message still pending is ' +
       'left as it is: the answer says `already_pending: true` and nothing is queued twice.',
-    security: 'signed',
     body: RedeliverWebhookRequest,
-    success: successB(RedeliveredWebhookMessage),
+    data: RedeliveredWebhookMessage,
     errors: [
       ...endpointIdErrors,
-      business(B.require('event_id'), 'event_id is missing or blank'),
-      business(B.invalid('event_id'), 'event_id is not a string, or longer than 64'),
+      ...requiredB('event_id', 'is not a string, or longer than 64'),
       business(Webhook.messageNotFound, 'the endpoint has no message of this event id (or retention pruned it)'),
     ],
     examples: [
@@ -180,10 +160,9 @@ export const WEBHOOK_LOG_OPERATIONS: readonly Operation[] = [
       },
       { name: 'noEvent', summary: 'No event id', body: { endpoint_id: id }, response: failB(B.require('event_id')) },
     ],
-  },
-  {
+  }),
+  signedB({
     id: 'replayWebhookEndpoint',
-    tag: 'Interface B',
     method: 'post',
     path: '/v1/openapi/webhook/replay',
     summary: 'Replay a webhook endpoint’s events since a time',
@@ -192,9 +171,8 @@ export const WEBHOOK_LOG_OPERATIONS: readonly Operation[] = [
       'read from the event store’s log (delivered ones too), in log order: so in order per parcel. The webhook service performs it ' +
       'in the background; get-replay says how far it is. One replay per endpoint at a time; `since` at most ' +
       `${DEFAULT_WEBHOOK_REPLAY_MAX_DAYS} days back (PARCEL_WEBHOOK_REPLAY_MAX_AGE_MS). The endpoint’s deliveries wait while its replay is queued.`,
-    security: 'signed',
     body: ReplayWebhookRequest,
-    success: successB(WebhookReplayView),
+    data: WebhookReplayView,
     errors: [...endpointIdErrors, ...replayErrors],
     examples: [
       {
@@ -216,22 +194,19 @@ export const WEBHOOK_LOG_OPERATIONS: readonly Operation[] = [
         response: failB(Webhook.replayTooOld(DEFAULT_WEBHOOK_REPLAY_MAX_DAYS)),
       },
     ],
-  },
-  {
+  }),
+  signedB({
     id: 'getWebhookReplay',
-    tag: 'Interface B',
     method: 'get',
     path: '/v1/openapi/webhook/get-replay',
     summary: 'How far a webhook replay is',
     description:
       'The replay’s status (`requested`, `running`, `done`), the events of the log read so far and how many were queued again.',
-    security: 'signed',
     query: WebhookReplayQuery,
-    success: successB(WebhookReplayView),
+    data: WebhookReplayView,
     errors: [
       ...endpointIdErrors,
-      business(B.require('replay_id'), 'replay_id is missing or blank'),
-      business(B.invalid('replay_id'), 'replay_id is longer than 64'),
+      ...requiredB('replay_id', 'is longer than 64'),
       business(Webhook.replayNotFound, 'the endpoint has no replay of this id'),
     ],
     examples: [
@@ -248,5 +223,5 @@ export const WEBHOOK_LOG_OPERATIONS: readonly Operation[] = [
         response: failB(Webhook.replayNotFound),
       },
     ],
-  },
+  }),
 ];

@@ -14,9 +14,8 @@ import {
   WebhookEndpointIdRequest,
   WebhookEndpointView,
 } from '../webhooks.ts';
-import { business, failB, okB } from './operation.ts';
-import type { Operation } from './operation.ts';
-import { successB } from './schemas.ts';
+import { business, failB, okB, requiredB, signedB } from './operation.ts';
+import type { Example, Operation } from './operation.ts';
 
 /** The endpoint cap of the default configuration (PARCEL_WEBHOOK_MAX_ENDPOINTS). */
 export const DEFAULT_WEBHOOK_MAX_ENDPOINTS = 10;
@@ -32,15 +31,20 @@ export const WEBHOOK_SAMPLE = {
 } as const;
 
 export const endpointIdErrors = [
-  business(B.require('endpoint_id'), 'endpoint_id is missing or blank'),
-  business(B.invalid('endpoint_id'), 'endpoint_id is not a string, or longer than 64'),
+  ...requiredB('endpoint_id', 'is not a string, or longer than 64'),
   business(Webhook.notFound, 'the account has no endpoint of this id (another account’s id reads the same)'),
 ];
+/** The example of an endpoint id the account does not have, sent in the query or in the body. */
+export const unknownEndpoint = (where: 'query' | 'body'): Example => ({
+  name: 'unknown',
+  summary: 'An id the account does not have',
+  [where]: { endpoint_id: WEBHOOK_SAMPLE.unknownEndpointId },
+  response: failB(Webhook.notFound),
+});
 const urlErrors = [
-  business(B.require('url'), 'url is missing or blank'),
-  business(
-    B.invalid('url'),
-    'url is not an absolute http or https URL, carries a user name or password, or is over 2048 characters',
+  ...requiredB(
+    'url',
+    'is not an absolute http or https URL, carries a user name or password, or is over 2048 characters',
   ),
   business(
     Webhook.urlRefused,
@@ -71,9 +75,8 @@ const createBody = {
 };
 
 export const WEBHOOK_OPERATIONS: readonly Operation[] = [
-  {
+  signedB({
     id: 'createWebhookEndpoint',
-    tag: 'Interface B',
     method: 'post',
     path: '/v1/openapi/webhook/create-endpoint',
     summary: 'Create a webhook endpoint',
@@ -81,9 +84,8 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = [
       'Subscribes a URL to the account’s parcel events of the given types, enabled. The answer holds the endpoint’s signing ' +
       'secret, `whsec_` plus base64 as Standard Webhooks defines it: it is shown only here, never again. An account has at most ' +
       `${DEFAULT_WEBHOOK_MAX_ENDPOINTS} endpoints (PARCEL_WEBHOOK_MAX_ENDPOINTS).`,
-    security: 'signed',
     body: CreateWebhookEndpointRequest,
-    success: successB(CreatedWebhookEndpoint),
+    data: CreatedWebhookEndpoint,
     secretAnswer: true,
     errors: [
       ...urlErrors,
@@ -110,29 +112,25 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = [
         response: failB(B.invalid('event_types')),
       },
     ],
-  },
-  {
+  }),
+  signedB({
     id: 'listWebhookEndpoints',
-    tag: 'Interface B',
     method: 'get',
     path: '/v1/openapi/webhook/list-endpoints',
     summary: 'The account’s webhook endpoints',
     description: 'Every endpoint of the account, oldest first, without secrets.',
-    security: 'signed',
-    success: successB(z.array(WebhookEndpointView)),
+    data: z.array(WebhookEndpointView),
     errors: [],
     examples: [{ name: 'one', summary: 'One endpoint', response: okB([sampleEndpoint]) }],
-  },
-  {
+  }),
+  signedB({
     id: 'getWebhookEndpoint',
-    tag: 'Interface B',
     method: 'get',
     path: '/v1/openapi/webhook/get-endpoint',
     summary: 'One webhook endpoint',
     description: 'The endpoint without its secret; `disabled_reason` says why delivery disabled it.',
-    security: 'signed',
     query: WebhookEndpointIdQuery,
-    success: successB(WebhookEndpointView),
+    data: WebhookEndpointView,
     errors: endpointIdErrors,
     examples: [
       {
@@ -141,26 +139,19 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = [
         query: { endpoint_id: WEBHOOK_SAMPLE.endpointId },
         response: okB(sampleEndpoint),
       },
-      {
-        name: 'unknown',
-        summary: 'An id the account does not have',
-        query: { endpoint_id: WEBHOOK_SAMPLE.unknownEndpointId },
-        response: failB(Webhook.notFound),
-      },
+      unknownEndpoint('query'),
     ],
-  },
-  {
+  }),
+  signedB({
     id: 'updateWebhookEndpoint',
-    tag: 'Interface B',
     method: 'post',
     path: '/v1/openapi/webhook/update-endpoint',
     summary: 'Change a webhook endpoint',
     description:
       'Changes the fields the body names: url, event_types, description, and `enabled` (false disables the endpoint; true ' +
       'enables it again and clears `disabled_reason`). The secret stays.',
-    security: 'signed',
     body: UpdateWebhookEndpointRequest,
-    success: successB(WebhookEndpointView),
+    data: WebhookEndpointView,
     errors: [
       ...endpointIdErrors,
       ...urlErrors,
@@ -181,19 +172,17 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = [
         response: failB(B.invalid('enabled')),
       },
     ],
-  },
-  {
+  }),
+  signedB({
     id: 'rotateWebhookSecret',
-    tag: 'Interface B',
     method: 'post',
     path: '/v1/openapi/webhook/rotate-secret',
     summary: 'Rotate a webhook endpoint’s signing secret',
     description:
       'Makes a new signing secret, shown only in this answer. The secret it replaces keeps signing alongside it for 24 hours, ' +
       'so each delivery carries both signatures (space-separated in `webhook-signature`) while receivers switch over.',
-    security: 'signed',
     body: WebhookEndpointIdRequest,
-    success: successB(CreatedWebhookEndpoint),
+    data: CreatedWebhookEndpoint,
     secretAnswer: true,
     errors: endpointIdErrors,
     examples: [
@@ -203,17 +192,11 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = [
         body: { endpoint_id: WEBHOOK_SAMPLE.endpointId },
         response: okB({ ...sampleEndpoint, secret: WEBHOOK_SAMPLE.secret }),
       },
-      {
-        name: 'unknown',
-        summary: 'An id the account does not have',
-        body: { endpoint_id: WEBHOOK_SAMPLE.unknownEndpointId },
-        response: failB(Webhook.notFound),
-      },
+      unknownEndpoint('body'),
     ],
-  },
-  {
+  }),
+  signedB({
     id: 'sendWebhookTestEvent',
-    tag: 'Interface B',
     method: 'post',
     path: '/v1/openapi/webhook/send-test-event',
     summary: 'Send a test event to a webhook endpoint',
@@ -221,9 +204,8 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = [
       'Queues a `WebhookTest` message for the endpoint: signed, retried and ordered like parcel events (after those already ' +
       'queued for it), sent once the endpoint is enabled. Its body is `{type: "WebhookTest", schema: "WebhookTest.v1", eventId, ' +
       'clientId, endpointId, time}`; `data.event_id` is its `webhook-id`.',
-    security: 'signed',
     body: WebhookEndpointIdRequest,
-    success: successB(z.strictObject({ endpoint_id: z.string(), event_id: z.string() })),
+    data: z.strictObject({ endpoint_id: z.string(), event_id: z.string() }),
     errors: endpointIdErrors,
     examples: [
       {
@@ -232,24 +214,17 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = [
         body: { endpoint_id: WEBHOOK_SAMPLE.endpointId },
         response: okB({ endpoint_id: WEBHOOK_SAMPLE.endpointId, event_id: WEBHOOK_SAMPLE.eventId }),
       },
-      {
-        name: 'unknown',
-        summary: 'An id the account does not have',
-        body: { endpoint_id: WEBHOOK_SAMPLE.unknownEndpointId },
-        response: failB(Webhook.notFound),
-      },
+      unknownEndpoint('body'),
     ],
-  },
-  {
+  }),
+  signedB({
     id: 'deleteWebhookEndpoint',
-    tag: 'Interface B',
     method: 'post',
     path: '/v1/openapi/webhook/delete-endpoint',
     summary: 'Delete a webhook endpoint',
     description: 'Removes the endpoint; nothing more is sent to it. `data` is the id deleted.',
-    security: 'signed',
     body: WebhookEndpointIdRequest,
-    success: successB(z.strictObject({ endpoint_id: z.string() })),
+    data: z.strictObject({ endpoint_id: z.string() }),
     errors: endpointIdErrors,
     examples: [
       {
@@ -265,5 +240,5 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = [
         response: failB(Webhook.notFound),
       },
     ],
-  },
+  }),
 ];
