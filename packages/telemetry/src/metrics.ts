@@ -80,34 +80,29 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   const shared = options.processMetrics === false ? undefined : processMetrics();
   const registers = [registry];
 
-  const httpRequestDuration = new Histogram({
-    name: 'parcel_http_request_duration_seconds',
-    help: 'HTTP requests of the gateway, from arrival to the last byte of the answer, by route template, method and status class.',
-    labelNames: ['route', 'method', 'status_class'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers,
-  });
-  const busRequestDuration = new Histogram({
-    name: 'parcel_bus_request_duration_seconds',
-    help: 'Bus requests (commands) from send to reply, by topic and outcome (ok, timeout, remote_error, error).',
-    labelNames: ['topic', 'outcome'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers,
-  });
-  const busHandleDuration = new Histogram({
-    name: 'parcel_bus_handle_duration_seconds',
-    help: 'Bus requests handled by this process, from receipt to reply, by topic and outcome (ok, error).',
-    labelNames: ['topic', 'outcome'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers,
-  });
-  const appendDuration = new Histogram({
-    name: 'parcel_eventstore_append_duration_seconds',
-    help: 'Event store appends from call to commit, by operation (append, appendMany) and outcome (ok, wrong_expected_revision, duplicate_event_id, error).',
-    labelNames: ['operation', 'outcome'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers,
-  });
+  const latency = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Histogram<L>({ name, help, labelNames, buckets: LATENCY_BUCKETS, registers });
+
+  const httpRequestDuration = latency(
+    'parcel_http_request_duration_seconds',
+    'HTTP requests of the gateway, from arrival to the last byte of the answer, by route template, method and status class.',
+    ['route', 'method', 'status_class'],
+  );
+  const busRequestDuration = latency(
+    'parcel_bus_request_duration_seconds',
+    'Bus requests (commands) from send to reply, by topic and outcome (ok, timeout, remote_error, error).',
+    ['topic', 'outcome'],
+  );
+  const busHandleDuration = latency(
+    'parcel_bus_handle_duration_seconds',
+    'Bus requests handled by this process, from receipt to reply, by topic and outcome (ok, error).',
+    ['topic', 'outcome'],
+  );
+  const appendDuration = latency(
+    'parcel_eventstore_append_duration_seconds',
+    'Event store appends from call to commit, by operation (append, appendMany) and outcome (ok, wrong_expected_revision, duplicate_event_id, error).',
+    ['operation', 'outcome'],
+  );
   const commitGroupSize = new Histogram({
     name: 'parcel_eventstore_commit_group_size',
     help: 'Append calls carried by one group commit of the event store (SQLite, PostgreSQL).',
