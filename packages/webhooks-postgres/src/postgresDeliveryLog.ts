@@ -4,7 +4,7 @@
  */
 import type pg from 'pg';
 import type { WebhookDeliveries } from '@parcel-logistics/webhooks';
-import { attemptOf, messageOf, replayOf } from '@parcel-logistics/webhooks/adapter';
+import { attemptColumns, attemptOf, messageOf, replayColumns, replayOf } from '@parcel-logistics/webhooks/adapter';
 import type { AttemptRow, MessageRow, ReplayRow } from '@parcel-logistics/webhooks/adapter';
 import { inTransaction } from '@parcel-logistics/postgres';
 import type { WebhookTables } from './postgresSchema.ts';
@@ -54,16 +54,7 @@ export function deliveryLog(pool: pg.Pool, t: WebhookTables): DeliveryLog {
 
   return {
     async recordAttempt(a) {
-      await pool.query(sql.recordAttempt, [
-        a.endpointId,
-        a.eventId,
-        a.attempt,
-        a.at.getTime(),
-        Math.round(a.durationMs),
-        a.status,
-        a.answer,
-        a.reason,
-      ]);
+      await pool.query(sql.recordAttempt, [...attemptColumns(a)]);
     },
     async messages(endpointId, { limit, before }) {
       const { rows } = before
@@ -89,18 +80,7 @@ export function deliveryLog(pool: pg.Pool, t: WebhookTables): DeliveryLog {
         return 'queued';
       }),
     async requestReplay(r) {
-      const values = [
-        r.id,
-        r.endpointId,
-        r.since.getTime(),
-        r.requestedAt.getTime(),
-        r.status,
-        r.position,
-        r.scanned,
-        r.queued,
-        r.finishedAt?.getTime() ?? null,
-      ];
-      return (await pool.query(sql.requestReplay, values)).rowCount === 1 ? 'requested' : 'busy';
+      return (await pool.query(sql.requestReplay, [...replayColumns(r)])).rowCount === 1 ? 'requested' : 'busy';
     },
     async getReplay(endpointId, id) {
       const row = (await pool.query<ReplayRow>(sql.getReplay, [endpointId, id])).rows[0];

@@ -2,7 +2,14 @@
 import { DatabaseSync } from 'node:sqlite';
 import { inWriteTransaction, shredSqliteFile } from '@parcel-logistics/sqlite';
 import type { WebhookDeliveries } from '@parcel-logistics/webhooks';
-import { attemptOf, messageOf, pendingOf, replayOf } from '@parcel-logistics/webhooks/adapter';
+import {
+  attemptColumns,
+  attemptOf,
+  messageOf,
+  pendingOf,
+  replayColumns,
+  replayOf,
+} from '@parcel-logistics/webhooks/adapter';
 import type { AttemptRow, MessageRow, ReplayRow } from '@parcel-logistics/webhooks/adapter';
 import { migrateDeliveries } from './deliveriesSchema.ts';
 
@@ -113,16 +120,7 @@ export function createSqliteWebhookDeliveries(options: { file: string; busyTimeo
       retry.run(count, at.getTime(), failingSince.getTime(), endpointId, eventId);
     },
     async recordAttempt(a) {
-      recordAttempt.run(
-        a.endpointId,
-        a.eventId,
-        a.attempt,
-        a.at.getTime(),
-        Math.round(a.durationMs),
-        a.status,
-        a.answer,
-        a.reason,
-      );
+      recordAttempt.run(...attemptColumns(a));
     },
     async messages(endpointId, { limit, before }) {
       const rows = before
@@ -144,17 +142,7 @@ export function createSqliteWebhookDeliveries(options: { file: string; busyTimeo
       });
     },
     async requestReplay(r) {
-      const values = [
-        r.id,
-        r.endpointId,
-        r.since.getTime(),
-        r.requestedAt.getTime(),
-        r.status,
-        r.position,
-        r.scanned,
-        r.queued,
-        r.finishedAt?.getTime() ?? null,
-      ];
+      const values = replayColumns(r);
       return synced(() => requestReplay.run(...values, r.endpointId).changes === 1) ? 'requested' : 'busy';
     },
     async getReplay(endpointId, id) {

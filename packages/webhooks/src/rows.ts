@@ -6,6 +6,7 @@
  */
 import type { WebhookEventType } from '@parcel-logistics/contracts';
 import type {
+  DeliveryAttempt,
   DeliveryMessage,
   DeliveryState,
   PendingDelivery,
@@ -110,6 +111,24 @@ export const endpointColumns = <Flag>(e: WebhookEndpoint, flag: (on: boolean) =>
     ),
     e.createdAt.getTime(),
     e.updatedAt.getTime(),
+  ] as const;
+
+/** An attempt's columns from `endpoint_id` to `reason`, in the attempts table's order (`seq` is the table's). */
+export const attemptColumns = (a: DeliveryAttempt) =>
+  [a.endpointId, a.eventId, a.attempt, a.at.getTime(), Math.round(a.durationMs), a.status, a.answer, a.reason] as const;
+
+/** A replay's columns, every one in the replays table's order. */
+export const replayColumns = (r: ReplayRequest) =>
+  [
+    r.id,
+    r.endpointId,
+    r.since.getTime(),
+    r.requestedAt.getTime(),
+    r.status,
+    r.position,
+    r.scanned,
+    r.queued,
+    r.finishedAt?.getTime() ?? null,
   ] as const;
 
 export const pendingOf = (row: MessageRow): PendingDelivery => ({

@@ -1,5 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { attemptOf, endpointColumns, endpointOfRow, messageOf, replayOf } from './rows.ts';
+import {
+  attemptColumns,
+  attemptOf,
+  endpointColumns,
+  endpointOfRow,
+  messageOf,
+  replayColumns,
+  replayOf,
+} from './rows.ts';
 import type { EndpointRow } from './rows.ts';
 
 const t0 = 1_763_791_509_000;
@@ -113,5 +121,26 @@ describe('webhook rows read the same from either driver', () => {
     const pgReplay = { ...replay, since: String(t0), requested_at: String(t0), position: '9', finished_at: String(t0) };
     expect(replayOf(pgReplay)).toEqual(replayOf(replay));
     expect(replayOf({ ...replay, finished_at: null })).toMatchObject({ position: 9, finishedAt: null });
+  });
+
+  it('an attempt and a replay written and read back are the same (the duration in whole milliseconds)', () => {
+    const attempt = { endpointId: 'we_1', eventId: 'ev_1', attempt: 2, at: new Date(t0), durationMs: 11.6 };
+    const sent = { ...attempt, status: 502, answer: 'bad gateway', reason: 'HTTP 502' };
+    const [endpoint_id, event_id, n, at, duration_ms, status, answer, reason] = attemptColumns(sent);
+    const stored = { seq: 3, endpoint_id, event_id, attempt: n, at, duration_ms, status, answer, reason };
+    expect(attemptOf(stored)).toEqual({ ...sent, seq: 3, durationMs: 12 });
+
+    const replay = { id: 'rp_1', endpointId: 'we_1', since: new Date(t0 - 5), requestedAt: new Date(t0) };
+    for (const progress of [
+      { status: 'running' as const, position: 4, scanned: 2, queued: 0, finishedAt: null },
+      { status: 'done' as const, position: 9, scanned: 3, queued: 1, finishedAt: new Date(t0 + 9) },
+    ]) {
+      const [id, endpoint_id, since, requested_at, status, position, scanned, queued, finished_at] = replayColumns({
+        ...replay,
+        ...progress,
+      });
+      const row = { id, endpoint_id, since, requested_at, status, position, scanned, queued, finished_at };
+      expect(replayOf(row)).toEqual({ ...replay, ...progress });
+    }
   });
 });
