@@ -59,6 +59,27 @@ wait_until() { # <what> <pidfile> <marker> <logfiles> <check...>
   done
 }
 
+# Whether <name> is to be started: prints `up` when 127.0.0.1:<port> answers already (ours or
+# another's: reused), `starting` when the process we started is alive but not answering yet
+# (waited for), `down` otherwise; says which on stderr.
+prior_state() { # <name> <pidfile> <marker> <port>
+  local name="$1" pidfile="$2" marker="$3" port="$4" pid
+  pid="$(live_pid "$pidfile" "$marker")"
+  if port_open "$port"; then
+    if [ -n "$pid" ]; then
+      log "$name: already running (pid $pid) on 127.0.0.1:$port"
+    else
+      log "$name: 127.0.0.1:$port already answers (not started by infra/up.sh); reusing it"
+    fi
+    echo up
+  elif [ -n "$pid" ]; then
+    log "$name: pid $pid is still starting; waiting for it"
+    echo starting
+  else
+    echo down
+  fi
+}
+
 # ---------------------------------------------------------------- Kafka
 kafka_started=0
 kafka_write_config() {
@@ -110,21 +131,10 @@ EOF
 }
 
 kafka_start() {
-  local pid
-  pid="$(live_pid "$KAFKA_PID" "parcel.infra=kafka")"
-  if port_open "$KAFKA_PORT"; then
-    if [ -n "$pid" ]; then
-      log "kafka: already running (pid $pid) on 127.0.0.1:$KAFKA_PORT"
-    else
-      log "kafka: 127.0.0.1:$KAFKA_PORT already answers (not started by infra/up.sh); reusing it"
-    fi
-    return 0
-  fi
-  if [ -n "$pid" ]; then
-    log "kafka: pid $pid is still starting; waiting for it"
-    kafka_started=1
-    return 0
-  fi
+  case "$(prior_state kafka "$KAFKA_PID" "parcel.infra=kafka" "$KAFKA_PORT")" in
+    up) return 0 ;;
+    starting) kafka_started=1; return 0 ;;
+  esac
   if port_open "$KAFKA_CONTROLLER_PORT"; then
     die "kafka: controller port 127.0.0.1:$KAFKA_CONTROLLER_PORT is taken by another process" \
       "(set PARCEL_KAFKA_CONTROLLER_PORT)"
@@ -203,21 +213,10 @@ kafka_warm_coordinators() {
 # ---------------------------------------------------------------- MongoDB
 mongo_started=0
 mongo_start() {
-  local pid
-  pid="$(live_pid "$MONGO_PID" "parcel.infra=mongo")"
-  if port_open "$MONGO_PORT"; then
-    if [ -n "$pid" ]; then
-      log "mongo: already running (pid $pid) on 127.0.0.1:$MONGO_PORT"
-    else
-      log "mongo: 127.0.0.1:$MONGO_PORT already answers (not started by infra/up.sh); reusing it"
-    fi
-    return 0
-  fi
-  if [ -n "$pid" ]; then
-    log "mongo: pid $pid is still starting; waiting for it"
-    mongo_started=1
-    return 0
-  fi
+  case "$(prior_state mongo "$MONGO_PID" "parcel.infra=mongo" "$MONGO_PORT")" in
+    up) return 0 ;;
+    starting) mongo_started=1; return 0 ;;
+  esac
   rm -f "$MONGO_PID"
   fetch_jars mongo
   [ -f "$MONGO_LOG" ] && mv -f "$MONGO_LOG" "$MONGO_LOG.1"
