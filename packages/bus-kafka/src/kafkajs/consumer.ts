@@ -1,7 +1,7 @@
 import type { Consumer, ConsumerConfig, EachBatchPayload, Kafka } from 'kafkajs';
 import { createCommitter } from '../shared/committer.ts';
 import type { CommitOffsets, Committer } from '../shared/committer.ts';
-import { bounded } from '../shared/consumer.ts';
+import { bounded, restarter, startOrAbandon } from '../shared/consumer.ts';
 import type { BatchContext, GroupConsumer } from '../shared/consumer.ts';
 import type { BusLogger } from '../shared/log.ts';
 import type { MemberTiming } from '../shared/tuning.ts';
@@ -48,7 +48,6 @@ export async function startGroupConsumer(
   ready.promise.catch(() => undefined); // awaited below; a crash during run() must not count as unhandled
   let started = false;
   let current: Consumer | undefined;
-  let replacing: NodeJS.Timeout | undefined;
   const topicOffsets = (offsets: Array<{ partition: number; offset: string }>) => [{ topic, partitions: offsets }];
   // Outside a batch, through the consumer (kafkajs skips it while the consumer is not running: the
   // positions then stay outstanding and go with the next flush).
@@ -112,7 +111,7 @@ export async function startGroupConsumer(
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (!started) return ready.reject(payload.error);
       log.error({ topic, groupId, error: payload.error.message, restart: payload.restart }, 'consumer crashed');
-      if (!payload.restart && !stopping.signal.aborted) replacing = setTimeout(() => void relaunch(), 1_000);
+      if (!payload.restart) replacement.schedule();
     });
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: false });
@@ -126,18 +125,18 @@ export async function startGroupConsumer(
     if (started && stopping.signal.aborted) await consumer.disconnect();
   }
 
-  async function relaunch(): Promise<void> {
-    if (stopping.signal.aborted) return;
-    log.warn({ topic, groupId }, 'kafkajs gave up on the consumer: starting a new one');
-    await launch().catch((error: unknown) => {
-      log.error({ topic, groupId, error: (error as Error).message }, 'consumer could not be started again');
-      if (!stopping.signal.aborted) replacing = setTimeout(() => void relaunch(), 1_000);
-    });
-  }
+  const replacement = restarter(
+    stopping.signal,
+    async () => {
+      log.warn({ topic, groupId }, 'kafkajs gave up on the consumer: starting a new one');
+      await launch();
+    },
+    (error) => log.error({ topic, groupId, error: error.message }, 'consumer could not be started again'),
+  );
 
   const stop = async (mode: 'drain' | 'abandon') => {
     stopping.abort();
-    clearTimeout(replacing);
+    replacement.cancel();
     if (mode === 'abandon') abandon.abort();
     const drainLimit = setTimeout(() => abandon.abort(), tuning.drainTimeoutMs);
     try {
@@ -153,22 +152,15 @@ export async function startGroupConsumer(
     }
   };
 
-  const startLimit = setTimeout(
-    () =>
-      ready.reject(new Error(`consumer group ${groupId} on ${topic} did not start within ${tuning.startTimeoutMs} ms`)),
-    tuning.startTimeoutMs,
+  return startOrAbandon(
+    { stop },
+    async () => {
+      await launch();
+      await ready.promise;
+      started = true;
+      // The starting positions of a new group, committed before anyone relies on them.
+      if (committer?.pending()) await committer.flush();
+    },
+    { ms: tuning.startTimeoutMs, what: `consumer group ${groupId} on ${topic}`, expired: ready.reject },
   );
-  try {
-    await launch();
-    await ready.promise;
-    started = true;
-    // The starting positions of a new group, committed before anyone relies on them.
-    if (committer?.pending()) await committer.flush();
-    return { stop };
-  } catch (error) {
-    await stop('abandon');
-    throw error;
-  } finally {
-    clearTimeout(startLimit);
-  }
 }

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Consumer, MessagesStreamFallbackModes, MessagesStreamModes } from '@platformatic/kafka';
 import type { BaseOptions, Message as PlatformaticMessage, MessagesStream } from '@platformatic/kafka';
 import { createCommitter } from '../shared/committer.ts';
-import { bounded } from '../shared/consumer.ts';
+import { bounded, restarter, startOrAbandon } from '../shared/consumer.ts';
 import type { BatchContext, GroupConsumer } from '../shared/consumer.ts';
 import type { Deliver } from '../shared/delivery.ts';
 import { createPartitionFlow } from '../shared/flow.ts';
@@ -76,7 +76,6 @@ export async function startStreamConsumer(
   const partitions = new Map<number, PartitionState>();
   let stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | undefined;
   let queuedTotal = 0;
-  let restarting: NodeJS.Timeout | undefined;
 
   const committer = createCommitter(
     async (offsets) => {
@@ -181,21 +180,17 @@ export async function startStreamConsumer(
       if (stopping.signal.aborted) return;
       // The stream ends on a fetch error (a broker that went away): start a new one.
       log.warn({ topic, groupId, error: error.message }, 'message stream failed: starting a new one');
-      restarting = setTimeout(() => void reopen(), 1_000);
+      reopening.schedule();
     });
   }
 
-  async function reopen(): Promise<void> {
-    if (stopping.signal.aborted) return;
-    await open().catch((error: unknown) => {
-      log.error({ topic, groupId, error: (error as Error).message }, 'message stream could not be started again');
-      if (!stopping.signal.aborted) restarting = setTimeout(() => void reopen(), 1_000);
-    });
-  }
+  const reopening = restarter(stopping.signal, open, (error) =>
+    log.error({ topic, groupId, error: error.message }, 'message stream could not be started again'),
+  );
 
   const stop = async (mode: 'drain' | 'abandon') => {
     stopping.abort();
-    clearTimeout(restarting);
+    reopening.cancel();
     if (mode === 'abandon') abandon.abort();
     stream?.pause();
     const running = [...partitions.values()].map((state) => state.flow.idle());
@@ -210,32 +205,24 @@ export async function startStreamConsumer(
       );
   };
 
-  let startLimit: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      (async () => {
-        await open();
-        // Joined and assigned; wait for the stream to know where to start and to fetch once.
-        const assigned = () =>
-          (consumer.assignments ?? []).some(
-            (assignment) => assignment.topic === topic && assignment.partitions.length > 0,
-          );
-        if (stream) await once(stream, 'offsets');
-        if (stream && assigned()) await once(stream, 'fetch');
-      })(),
-      new Promise((_, reject) => {
-        startLimit = setTimeout(
-          () =>
-            reject(new Error(`consumer group ${groupId} on ${topic} did not start within ${tuning.startTimeoutMs} ms`)),
-          tuning.startTimeoutMs,
-        );
-      }),
-    ]);
-    return { stop };
-  } catch (error) {
-    await stop('abandon');
-    throw error;
-  } finally {
-    clearTimeout(startLimit);
-  }
+  const late = Promise.withResolvers<never>();
+  return startOrAbandon(
+    { stop },
+    async () => {
+      await Promise.race([
+        (async () => {
+          await open();
+          // Joined and assigned; wait for the stream to know where to start and to fetch once.
+          const assigned = () =>
+            (consumer.assignments ?? []).some(
+              (assignment) => assignment.topic === topic && assignment.partitions.length > 0,
+            );
+          if (stream) await once(stream, 'offsets');
+          if (stream && assigned()) await once(stream, 'fetch');
+        })(),
+        late.promise,
+      ]);
+    },
+    { ms: tuning.startTimeoutMs, what: `consumer group ${groupId} on ${topic}`, expired: late.reject },
+  );
 }

@@ -25,3 +25,51 @@ export async function bounded(work: Promise<unknown>, ms: number): Promise<void>
     clearTimeout(timer);
   }
 }
+
+/**
+ * Starts a consumer (or its message stream) again, a second after `schedule()` and a second after
+ * each failed start (told to `failed`), until `stopping` is aborted. `cancel` drops a start not
+ * begun yet, when the consumer stops.
+ */
+export function restarter(
+  stopping: AbortSignal,
+  start: () => Promise<void>,
+  failed: (error: Error) => void,
+): { schedule(): void; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const again = async (): Promise<void> => {
+    if (stopping.aborted) return;
+    await start().catch((error: unknown) => {
+      failed(error as Error);
+      schedule();
+    });
+  };
+  const schedule = (): void => {
+    if (!stopping.aborted) timer = setTimeout(() => void again(), 1_000);
+  };
+  return { schedule, cancel: () => clearTimeout(timer) };
+}
+
+/**
+ * Starts a consumer: `start` resolves once it serves. After `limit.ms` `limit.expired` gets the
+ * error to fail the start with; a start that fails stops the consumer, abandoning what runs, and throws.
+ */
+export async function startOrAbandon(
+  consumer: GroupConsumer,
+  start: () => Promise<void>,
+  limit: { ms: number; what: string; expired: (error: Error) => void },
+): Promise<GroupConsumer> {
+  const timer = setTimeout(
+    () => limit.expired(new Error(`${limit.what} did not start within ${limit.ms} ms`)),
+    limit.ms,
+  );
+  try {
+    await start();
+    return consumer;
+  } catch (error) {
+    await consumer.stop('abandon');
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
