@@ -30,6 +30,7 @@ import { cpuBetween, machineBusyMs, processCpuMs, readCpu } from './processCpu.t
 import { openLoop } from './openLoop.ts';
 import { costs, printCosts, stackProcesses, warnIncomplete } from './stackCpu.ts';
 import { orderJson, signed, tokenAndParcels } from './orders.ts';
+import { a1Lookups, CREATE_ORDER_PATH, createOrderRequest } from './requests.ts';
 import {
   load,
   postgresCheckpointLag,
@@ -53,22 +54,11 @@ const fixedS = Number(process.env.BENCH_FIXED_S ?? 30);
 /** The stack with no load after the drain, seconds. */
 const IDLE_S = 10;
 
-const createOrder: autocannon.Request = {
-  method: 'POST',
-  path: '/v1/openapi/order/create-order',
-  setupRequest: (req) => ({ ...req, headers: signed(), body: orderJson('D') }),
-};
+const createOrder = createOrderRequest('D');
 
 async function a1Thousand(url: string): Promise<autocannon.Options> {
   const { token, numbers } = await tokenAndParcels(url, 'D');
-  return {
-    url: `${url}/api/status/lookup`,
-    method: 'POST',
-    connections: 1,
-    duration,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ TrackingNumber: numbers }),
-  };
+  return a1Lookups(url, token, numbers, { connections: 1, duration });
 }
 
 /** How long a measured run waits for the work left over from the orders before it. */
@@ -151,7 +141,7 @@ async function main() {
     // Open loop, arrivals evenly spaced over both gateways, as independent clients arrive.
     const fixed = await openLoop(`distributed: create-order at ${fixedRate}/s (evenly spaced)`, {
       url: gw!,
-      path: '/v1/openapi/order/create-order',
+      path: CREATE_ORDER_PATH,
       ratePerS: fixedRate,
       durationS: fixedS,
       next: () => ({ headers: signed(), body: orderJson('D') }),

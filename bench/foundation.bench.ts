@@ -22,10 +22,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type autocannon from 'autocannon';
-import { randomUUID } from 'node:crypto';
 import { exportCommit } from './baseline.ts';
-import { orderJson, signed, tokenAndParcels } from './orders.ts';
+import { tokenAndParcels } from './orders.ts';
+import { a1Lookups, createOrderRequest } from './requests.ts';
 import {
   load,
   printTable,
@@ -45,17 +44,8 @@ const totalOrders = Number(process.env.BENCH_ORDERS ?? 100_000);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const root = path.resolve(import.meta.dirname, '..');
 
-const createOrderRequest: autocannon.Request = {
-  method: 'POST',
-  path: '/v1/openapi/order/create-order',
-  setupRequest: (req) => ({ ...req, headers: signed(), body: orderJson() }),
-};
-
-const keyedCreateOrderRequest: autocannon.Request = {
-  method: 'POST',
-  path: '/v1/openapi/order/create-order',
-  setupRequest: (req) => ({ ...req, headers: { ...signed(), 'idempotency-key': randomUUID() }, body: orderJson() }),
-};
+const createOrder = createOrderRequest();
+const keyedCreateOrder = createOrderRequest(undefined, { keyed: true });
 
 const changePct = (before: number, after: number) => Math.round(((after - before) / before) * 1000) / 10;
 const sharePct = (part: number, whole: number) => Math.round((part / whole) * 1000) / 10;
@@ -85,7 +75,7 @@ async function main() {
       url: `http://127.0.0.1:${alonePort}`,
       connections,
       duration,
-      requests: [createOrderRequest],
+      requests: [createOrder],
     });
     rows.push(gatewayAlone);
   } finally {
@@ -108,28 +98,18 @@ async function main() {
 
     const { token, numbers: tracking } = await tokenAndParcels(url);
     for (const n of [1, 100, 1000]) {
-      const body = JSON.stringify({ TrackingNumber: tracking.slice(0, n) });
-      rows.push(
-        await load(`A1 status lookup, ${n} numbers`, {
-          url: `${url}/api/status/lookup`,
-          method: 'POST',
-          connections: n === 1000 ? 4 : connections,
-          duration,
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-          body,
-        }),
-      );
+      const lookups = a1Lookups(url, token, tracking.slice(0, n), {
+        connections: n === 1000 ? 4 : connections,
+        duration,
+      });
+      rows.push(await load(`A1 status lookup, ${n} numbers`, lookups));
     }
-    const a1Serial = await load('A1 1 000 numbers, one client', {
-      url: `${url}/api/status/lookup`,
-      method: 'POST',
-      connections: 1,
-      duration,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ TrackingNumber: tracking }),
-    });
+    const a1Serial = await load(
+      'A1 1 000 numbers, one client',
+      a1Lookups(url, token, tracking, { connections: 1, duration }),
+    );
     rows.push(a1Serial);
-    const create = await load('create-order (B1)', { url, connections, duration, requests: [createOrderRequest] });
+    const create = await load('create-order (B1)', { url, connections, duration, requests: [createOrder] });
     rows.push(create);
 
     const already = create.requests + 1000;
@@ -140,7 +120,7 @@ async function main() {
           url,
           connections,
           amount: remaining,
-          requests: [createOrderRequest],
+          requests: [createOrder],
         }),
       );
     }
@@ -158,15 +138,15 @@ async function main() {
     const plain = 'create-order, this tree';
     const keyed = 'create-order with an Idempotency-Key, this tree';
     const before = baseline ? `create-order, ${baseline.commit}` : '';
-    const [crudFull, crudNormal] = [crudTurn('full', createOrderRequest), crudTurn('normal', createOrderRequest)];
-    const alone = aloneTurn(createOrderRequest);
+    const [crudFull, crudNormal] = [crudTurn('full', createOrder), crudTurn('normal', createOrder)];
+    const alone = aloneTurn(createOrder);
     let measured: Awaited<ReturnType<typeof turns>>;
     try {
       measured = await turns(
         [
-          ...(baseline ? [embeddedTurn(before, baseline.dir, createOrderRequest)] : []),
-          embeddedTurn(plain, root, createOrderRequest),
-          embeddedTurn(keyed, root, keyedCreateOrderRequest),
+          ...(baseline ? [embeddedTurn(before, baseline.dir, createOrder)] : []),
+          embeddedTurn(plain, root, createOrder),
+          embeddedTurn(keyed, root, keyedCreateOrder),
           crudNormal,
           crudFull,
           alone,
