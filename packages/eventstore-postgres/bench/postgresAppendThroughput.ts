@@ -3,26 +3,12 @@
  * concurrent ones (serialised by the append lock, so concurrency only fills the pipeline), in a
  * throw-away schema. Run: PARCEL_PG_URL=postgres://... node packages/eventstore-postgres/bench/postgresAppendThroughput.ts
  */
-import { randomUUID } from 'node:crypto';
-import type { AppendRequest } from '@parcel-logistics/eventstore';
+import { newStreamAppend } from '@parcel-logistics/eventstore/bench';
 import { pgTestUrl, tempSchema } from '@parcel-logistics/postgres/scratch';
 import { createPostgresEventStore } from '../src/postgres.ts';
 
 const concurrency = 200;
 const url = pgTestUrl();
-
-const request = (): AppendRequest => ({
-  streamName: `parcel-${randomUUID()}`,
-  expectedRevision: 'no_stream',
-  events: [
-    {
-      id: randomUUID(),
-      type: 'ParcelRegistered.v1',
-      data: { weight: 1.2, reference: 'REF-1' },
-      metadata: { by: 'bench' },
-    },
-  ],
-});
 
 async function measure(
   url: string,
@@ -35,10 +21,10 @@ async function measure(
   try {
     const started = performance.now();
     if (mode === 'sequential') {
-      for (let i = 0; i < total; i++) await store.append(request());
+      for (let i = 0; i < total; i++) await store.append(newStreamAppend());
     } else {
       for (let done = 0; done < total; done += concurrency) {
-        await Promise.all(Array.from({ length: concurrency }, () => store.append(request())));
+        await Promise.all(Array.from({ length: concurrency }, () => store.append(newStreamAppend())));
       }
     }
     return total / ((performance.now() - started) / 1000);

@@ -16,12 +16,12 @@
  * Options (environment): BENCH_WRITERS=thread,main  BENCH_DURABILITY=full,normal  BENCH_SCALE=1
  * SQLITE_STORE_MODULE=/path/to/sqlite.ts measures another build of the adapter (before/after).
  */
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AppendRequest, EventStore, Subscription } from '@parcel-logistics/eventstore';
+import type { EventStore, Subscription } from '@parcel-logistics/eventstore';
+import { newStreamAppend } from '@parcel-logistics/eventstore/bench';
 import type * as Sqlite from '../src/sqlite.ts';
 
 const { createSqliteEventStore } = (await import(
@@ -34,19 +34,6 @@ const list = <T extends string>(name: string, fallback: T[]): T[] =>
   (process.env[name]?.split(',') as T[] | undefined) ?? fallback;
 const writers = list<'thread' | 'main'>('BENCH_WRITERS', ['thread', 'main']);
 const durabilities = list<'full' | 'normal'>('BENCH_DURABILITY', ['full', 'normal']);
-
-const request = (): AppendRequest => ({
-  streamName: `parcel-${randomUUID()}`,
-  expectedRevision: 'no_stream',
-  events: [
-    {
-      id: randomUUID(),
-      type: 'ParcelRegistered.v1',
-      data: { weight: 1.2, reference: 'REF-1' },
-      metadata: { by: 'bench' },
-    },
-  ],
-});
 
 /** Delays of a 1 ms interval timer beyond its 1 ms, while `work` runs. */
 async function withLagProbe<T>(
@@ -87,7 +74,7 @@ async function measure(writer: 'thread' | 'main', durability: 'full' | 'normal',
   const subscriptions: Subscription[] = [];
   try {
     // Warm up (the writer thread starts, statements are prepared) outside the measurement.
-    await store.append(request());
+    await store.append(newStreamAppend());
     if (mode === 'concurrent+subs') {
       for (const n of [1, 2, 3]) {
         subscriptions.push(store.subscribeToAll({ subscriptionId: `bench-${n}`, handler: async () => undefined }));
@@ -97,13 +84,13 @@ async function measure(writer: 'thread' | 'main', durability: 'full' | 'normal',
     const started = performance.now();
     const { maxLagMs, p99LagMs, over10 } = await withLagProbe(async () => {
       if (mode === 'sequential') {
-        for (let i = 0; i < total; i++) await store.append(request());
+        for (let i = 0; i < total; i++) await store.append(newStreamAppend());
       } else {
         // 200 appenders, each appending again as soon as its previous append resolved.
         let issued = 0;
         await Promise.all(
           Array.from({ length: concurrency }, async () => {
-            while (issued++ < total) await store.append(request());
+            while (issued++ < total) await store.append(newStreamAppend());
           }),
         );
       }
