@@ -1,2 +1,3 @@
 export * from './port.ts';
 export * from './errors.ts';
+export * from './decorating.ts';

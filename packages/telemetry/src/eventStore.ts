@@ -6,6 +6,7 @@
  */
 import { context, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import type { Attributes, Link, Span } from '@opentelemetry/api';
+import { subscribeWrapped } from '@parcel-logistics/eventstore';
 import type { AppendRequest, EventStore, RecordedEvent } from '@parcel-logistics/eventstore';
 import {
   ATTR_PARCEL_EVENT_COUNT,
@@ -76,22 +77,12 @@ export function tracedEventStore(store: EventStore): EventStore {
       );
     },
     readAll: (options) => store.readAll(options),
-    subscribeToAll: (options) => {
-      const { subscriptionId, pollIntervalMs } = options;
-      const settings = { subscriptionId, ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }) };
-      if (options.handleBatch) {
-        const { handleBatch } = options;
-        return store.subscribeToAll({
-          ...settings,
-          handleBatch: (events) => handledPage(subscriptionId, events, () => handleBatch(events)),
-        });
-      }
-      const { handler } = options;
-      return store.subscribeToAll({
-        ...settings,
-        handler: (event) => handled(subscriptionId, event, () => handler(event)),
-      });
-    },
+    subscribeToAll: (options) =>
+      subscribeWrapped(store, options, {
+        handler: (handler) => (event) => handled(options.subscriptionId, event, () => handler(event)),
+        handleBatch: (handleBatch) => (events) =>
+          handledPage(options.subscriptionId, events, () => handleBatch(events)),
+      }),
     ...(store.progress ? { progress: store.progress.bind(store) } : {}),
     ping: () => store.ping(),
     close: () => store.close(),

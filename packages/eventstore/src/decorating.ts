@@ -1,0 +1,21 @@
+/** What the EventStore's decorators share: a subscription passed on with its handler wrapped. */
+import type { EventStore, RecordedEvent, SubscribeToAllOptions, Subscription } from './port.ts';
+
+type EventHandler = (event: RecordedEvent) => Promise<void>;
+type PageHandler = (events: readonly RecordedEvent[]) => Promise<void>;
+
+/**
+ * Subscribes to `store` with the settings of `options` and its handler wrapped: `wrap.handler`
+ * wraps a one-event handler, `wrap.handleBatch` a page handler, whichever `options` has.
+ */
+export function subscribeWrapped(
+  store: Pick<EventStore, 'subscribeToAll'>,
+  options: SubscribeToAllOptions,
+  wrap: { handler: (handler: EventHandler) => EventHandler; handleBatch: (handleBatch: PageHandler) => PageHandler },
+): Subscription {
+  const { subscriptionId, pollIntervalMs } = options;
+  const settings = { subscriptionId, ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }) };
+  return options.handleBatch
+    ? store.subscribeToAll({ ...settings, handleBatch: wrap.handleBatch(options.handleBatch) })
+    : store.subscribeToAll({ ...settings, handler: wrap.handler(options.handler) });
+}
