@@ -1,18 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Kafka } from 'kafkajs';
-import type { Admin } from 'kafkajs';
-import { busConformance, eventually, makeMessage } from '@parcel-logistics/bus/conformance';
-import type { BusLogLevel, BusLogger } from './shared/log.ts';
-import type { KafkaBusOptions } from './shared/options.ts';
-import { tombstone } from '@parcel-logistics/bus';
-import type { Bus, Message } from '@parcel-logistics/bus';
-
 /**
  * The Kafka adapters' shared tests: the bus conformance suite and the Kafka specifics, for one
  * adapter (kafkajs/bus.int.spec.ts; platformatic/bus.platformatic.spec.ts).
  */
-export const TEST_MS = 60_000;
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect } from '@jest/globals';
+import { Kafka } from 'kafkajs';
+import type { Admin } from 'kafkajs';
+import { busConformance, eventually, makeMessage, slowIt, TEST_MS } from '@parcel-logistics/bus/conformance';
+import type { BusLogLevel, BusLogger } from './shared/log.ts';
+import type { KafkaBusOptions } from './shared/options.ts';
+import { tombstone } from '@parcel-logistics/bus';
+import type { Bus, Message } from '@parcel-logistics/bus';
 
 export interface KafkaTestKit {
   brokers: string[];
@@ -110,69 +108,57 @@ export function kafkaBusSuite(
       await Promise.all(buses.map((bus) => bus.close()));
     }, TEST_MS);
 
-    it(
-      'refuses a topic that does not exist when it may not create topics',
-      async () => {
-        const bus = await open('strict', { ensureTopics: undefined });
-        const topic = fresh('missing');
-        await expect(bus.publish(topic, makeMessage())).rejects.toThrow(`topic ${topic} does not exist`);
-        await expect(bus.subscribe(topic, fresh('group'), async () => undefined)).rejects.toThrow('infra/topics.sh');
-        expect(await kit.admin().listTopics()).not.toContain(topic);
-      },
-      TEST_MS,
-    );
+    slowIt('refuses a topic that does not exist when it may not create topics', async () => {
+      const bus = await open('strict', { ensureTopics: undefined });
+      const topic = fresh('missing');
+      await expect(bus.publish(topic, makeMessage())).rejects.toThrow(`topic ${topic} does not exist`);
+      await expect(bus.subscribe(topic, fresh('group'), async () => undefined)).rejects.toThrow('infra/topics.sh');
+      expect(await kit.admin().listTopics()).not.toContain(topic);
+    });
 
-    it(
-      'overlaps different keys of one partition within a fetched batch, and keeps each key in order',
-      async () => {
-        const topic = await createTopic(1);
-        const bus = await open('one-partition');
-        const releaseA = Promise.withResolvers<void>();
-        const seen: string[] = [];
-        await bus.subscribe(topic, fresh('group'), async (message) => {
-          seen.push(`${message.key}:${(message.payload as { n: number }).n}`);
-          // Key a waits for key b: this only finishes if both run at the same time.
-          if (message.key === 'a') await releaseA.promise;
-          if (message.key === 'b') releaseA.resolve();
-        });
-        // Sent together, they go out in one produce request and so arrive in one fetched batch.
-        const sends = [
-          ['a', 1],
-          ['a', 2],
-          ['b', 1],
-        ] as const;
-        await Promise.all(sends.map(([key, n]) => bus.publish(topic, makeMessage({ key, payload: { n } }))));
-        await eventually(() => expect([...seen].sort()).toEqual(['a:1', 'a:2', 'b:1']));
-        expect(seen.filter((entry) => entry.startsWith('a'))).toEqual(['a:1', 'a:2']);
-      },
-      TEST_MS,
-    );
+    slowIt('overlaps different keys of one partition within a fetched batch, and keeps each key in order', async () => {
+      const topic = await createTopic(1);
+      const bus = await open('one-partition');
+      const releaseA = Promise.withResolvers<void>();
+      const seen: string[] = [];
+      await bus.subscribe(topic, fresh('group'), async (message) => {
+        seen.push(`${message.key}:${(message.payload as { n: number }).n}`);
+        // Key a waits for key b: this only finishes if both run at the same time.
+        if (message.key === 'a') await releaseA.promise;
+        if (message.key === 'b') releaseA.resolve();
+      });
+      // Sent together, they go out in one produce request and so arrive in one fetched batch.
+      const sends = [
+        ['a', 1],
+        ['a', 2],
+        ['b', 1],
+      ] as const;
+      await Promise.all(sends.map(([key, n]) => bus.publish(topic, makeMessage({ key, payload: { n } }))));
+      await eventually(() => expect([...seen].sort()).toEqual(['a:1', 'a:2', 'b:1']));
+      expect(seen.filter((entry) => entry.startsWith('a'))).toEqual(['a:1', 'a:2']);
+    });
 
-    it(
-      'delivers an unfinished message again to the next member, as it was never committed',
-      async () => {
-        const topic = await createTopic(1);
-        const group = fresh('group');
-        const first = await createBus(options('abandoning'));
-        const started = Promise.withResolvers<void>();
-        await first.subscribe(topic, group, async () => {
-          started.resolve();
-          await new Promise(() => undefined); // never finishes: the process "dies" with it
-        });
-        const stuck = makeMessage();
-        await first.publish(topic, stuck);
-        await started.promise;
-        await first.close();
+    slowIt('delivers an unfinished message again to the next member, as it was never committed', async () => {
+      const topic = await createTopic(1);
+      const group = fresh('group');
+      const first = await createBus(options('abandoning'));
+      const started = Promise.withResolvers<void>();
+      await first.subscribe(topic, group, async () => {
+        started.resolve();
+        await new Promise(() => undefined); // never finishes: the process "dies" with it
+      });
+      const stuck = makeMessage();
+      await first.publish(topic, stuck);
+      await started.promise;
+      await first.close();
 
-        const redelivered: Message[] = [];
-        const next = await open('taking-over');
-        await next.subscribe(topic, group, async (message) => void redelivered.push(message));
-        await eventually(() => expect(redelivered.map((message) => message.id)).toEqual([stuck.id]));
-      },
-      TEST_MS,
-    );
+      const redelivered: Message[] = [];
+      const next = await open('taking-over');
+      await next.subscribe(topic, group, async (message) => void redelivered.push(message));
+      await eventually(() => expect(redelivered.map((message) => message.id)).toEqual([stuck.id]));
+    });
 
-    it(
+    slowIt(
       'commits what was handled within about a second while idle, and at once on unsubscribe and on close',
       async () => {
         const topic = await createTopic(1);
@@ -207,76 +193,63 @@ export function kafkaBusSuite(
         await eventually(() => expect(again).toEqual([last.id]));
         expect(new Set(handled).size).toBe(9);
       },
-      TEST_MS,
     );
 
-    it(
-      'dead-letters with the original group and position, and moves on',
-      async () => {
-        const topic = await createTopic(1);
-        const deadLetterTopic = await createTopic(1);
-        const bus = await open('dead-letters', { deadLetterTopic, maxDeliveries: 2, redeliveryDelayMs: 5 });
-        const group = fresh('group');
-        const dead: Message[] = [];
-        const handled: string[] = [];
-        await bus.subscribe(deadLetterTopic, fresh('ops'), async (message) => void dead.push(message));
-        await bus.subscribe(topic, group, async (message) => {
-          if (message.type === 'Poison') throw new Error('bad payload');
-          handled.push(message.id);
+    slowIt('dead-letters with the original group and position, and moves on', async () => {
+      const topic = await createTopic(1);
+      const deadLetterTopic = await createTopic(1);
+      const bus = await open('dead-letters', { deadLetterTopic, maxDeliveries: 2, redeliveryDelayMs: 5 });
+      const group = fresh('group');
+      const dead: Message[] = [];
+      const handled: string[] = [];
+      await bus.subscribe(deadLetterTopic, fresh('ops'), async (message) => void dead.push(message));
+      await bus.subscribe(topic, group, async (message) => {
+        if (message.type === 'Poison') throw new Error('bad payload');
+        handled.push(message.id);
+      });
+      const poison = makeMessage({ key: 'k', type: 'Poison' });
+      const after = makeMessage({ key: 'k' });
+      await bus.publish(topic, poison);
+      await bus.publish(topic, after);
+      await eventually(() => expect(handled).toEqual([after.id]));
+      await eventually(() => expect(dead.map((message) => message.id)).toEqual([poison.id]));
+      expect(dead[0]).toMatchObject({ key: 'k', type: 'Poison' });
+      expect(dead[0]?.headers).toMatchObject({
+        'x-dead-letter-reason': 'bad payload',
+        'x-original-topic': topic,
+        'x-original-group': group,
+        'x-original-partition': '0',
+        'x-original-offset': '0',
+      });
+    });
+
+    slowIt('publishes a tombstone as a record with a null value, and any other payload as JSON', async () => {
+      const topic = await createTopic(1);
+      const bus = await open('tombstones');
+      await bus.publish(topic, makeMessage({ key: 'k', payload: { n: 1 } }));
+      await bus.publish(topic, tombstone('k', 'gone-1', 'Erased'));
+      const consumer = new Kafka({
+        clientId: 'raw-reader',
+        brokers: kit.brokers,
+        logCreator: () => () => undefined,
+      }).consumer({ groupId: fresh('raw') });
+      const values: (string | null)[] = [];
+      await consumer.connect();
+      try {
+        await consumer.subscribe({ topic, fromBeginning: true });
+        await consumer.run({
+          eachMessage: async ({ message }) => void values.push(message.value?.toString() ?? null),
         });
-        const poison = makeMessage({ key: 'k', type: 'Poison' });
-        const after = makeMessage({ key: 'k' });
-        await bus.publish(topic, poison);
-        await bus.publish(topic, after);
-        await eventually(() => expect(handled).toEqual([after.id]));
-        await eventually(() => expect(dead.map((message) => message.id)).toEqual([poison.id]));
-        expect(dead[0]).toMatchObject({ key: 'k', type: 'Poison' });
-        expect(dead[0]?.headers).toMatchObject({
-          'x-dead-letter-reason': 'bad payload',
-          'x-original-topic': topic,
-          'x-original-group': group,
-          'x-original-partition': '0',
-          'x-original-offset': '0',
-        });
-      },
-      TEST_MS,
-    );
+        await eventually(() => expect(values).toEqual(['{"n":1}', null]));
+      } finally {
+        await consumer.disconnect();
+      }
+    });
 
-    it(
-      'publishes a tombstone as a record with a null value, and any other payload as JSON',
-      async () => {
-        const topic = await createTopic(1);
-        const bus = await open('tombstones');
-        await bus.publish(topic, makeMessage({ key: 'k', payload: { n: 1 } }));
-        await bus.publish(topic, tombstone('k', 'gone-1', 'Erased'));
-        const consumer = new Kafka({
-          clientId: 'raw-reader',
-          brokers: kit.brokers,
-          logCreator: () => () => undefined,
-        }).consumer({ groupId: fresh('raw') });
-        const values: (string | null)[] = [];
-        await consumer.connect();
-        try {
-          await consumer.subscribe({ topic, fromBeginning: true });
-          await consumer.run({
-            eachMessage: async ({ message }) => void values.push(message.value?.toString() ?? null),
-          });
-          await eventually(() => expect(values).toEqual(['{"n":1}', null]));
-        } finally {
-          await consumer.disconnect();
-        }
-      },
-      TEST_MS,
-    );
-
-    it(
-      'closes idempotently',
-      async () => {
-        const bus = await createBus(options('closing-twice'));
-        await Promise.all([bus.close(), bus.close()]);
-        await expect(bus.close()).resolves.toBeUndefined();
-      },
-      TEST_MS,
-    );
+    slowIt('closes idempotently', async () => {
+      const bus = await createBus(options('closing-twice'));
+      await Promise.all([bus.close(), bus.close()]);
+      await expect(bus.close()).resolves.toBeUndefined();
+    });
   });
 }
