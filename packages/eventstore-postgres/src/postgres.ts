@@ -1,6 +1,6 @@
 /** Event store on PostgreSQL (the distributed wiring): one schema, shared by every process. */
 import { openPostgresPool } from '@parcel-logistics/postgres';
-import { toRecorded } from '@parcel-logistics/eventstore/adapter';
+import { groupCommitCalls, toRecorded } from '@parcel-logistics/eventstore/adapter';
 import type { EventRow } from '@parcel-logistics/eventstore/adapter';
 import {
   createLogReader,
@@ -94,23 +94,11 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   };
 
   return {
-    async append(request) {
-      open();
-      const [result] = await submit([request]);
-      return result!;
-    },
-    async appendMany(requests) {
-      open();
-      return requests.length === 0 ? [] : submit(requests);
-    },
+    ...groupCommitCalls(open, submit, readAll),
     async readStream(streamName, readOptions) {
       open();
       const { rows } = await pool.query<EventRow>(sql.readStream, [streamName, readOptions?.fromRevision ?? 0]);
       return rows.map(toRecorded);
-    },
-    async readAll({ afterPosition = 0, limit }) {
-      open();
-      return readAll(afterPosition, limit);
     },
     subscribeToAll(subscribeOptions) {
       open();

@@ -8,7 +8,7 @@
  * thread: a worker cannot share an in-memory database (and it has no fsync to wait for).
  */
 import { DatabaseSync } from 'node:sqlite';
-import { toRecorded } from '@parcel-logistics/eventstore/adapter';
+import { groupCommitCalls, toRecorded } from '@parcel-logistics/eventstore/adapter';
 import type { EventRow } from '@parcel-logistics/eventstore/adapter';
 import {
   createLogReader,
@@ -115,23 +115,11 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
   };
 
   return {
-    async append(request) {
-      open();
-      const [result] = await writer.submit([request]);
-      return result!;
-    },
-    async appendMany(requests) {
-      open();
-      return requests.length === 0 ? [] : writer.submit(requests);
-    },
+    ...groupCommitCalls(open, (requests) => writer.submit(requests), readAll),
     async readStream(streamName, readOptions) {
       open();
       const rows = readStreamStmt.all(streamName, readOptions?.fromRevision ?? 0) as unknown as EventRow[];
       return rows.map(toRecorded);
-    },
-    async readAll({ afterPosition = 0, limit }) {
-      open();
-      return readAll(afterPosition, limit);
     },
     subscribeToAll(subscribeOptions) {
       open();
