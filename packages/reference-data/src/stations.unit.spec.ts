@@ -253,31 +253,31 @@ describe('stationsNear (get-stations: within 5 km, at most 20, nearest first)', 
     expect(ref.stationsNear('04-8618', RADIUS_M, LIMIT)).toEqual(ref.stationsNear('048618', RADIUS_M, LIMIT));
   });
 
-  test.each([
-    ['unknown sector 00', '000000'],
-    ['unused sector 74', '740123'],
-    ['unknown sector 99', '990001'],
-  ])('unknown postcode (%s): empty list', (_label, postcode) => {
-    expect(ref.stationsNear(postcode, RADIUS_M, LIMIT)).toEqual([]);
-  });
-
-  test.each([
-    ['US ZIP', '94105'],
-    ['Malaysia', '50450'],
-    ['Australia', '2000'],
-    ['Japan', '100-0001'],
-    ['United Kingdom', 'SW1A 1AA'],
-  ])('non-Singapore postcode (%s): empty list', (_label, postcode) => {
-    expect(ref.stationsNear(postcode, RADIUS_M, LIMIT)).toEqual([]);
-  });
-
-  test.each([
-    ['empty', ''],
-    ['five digits', '04861'],
-    ['seven digits', '0486180'],
-    ['letters', 'ABCDEF'],
-    ['blank', '      '],
-  ])('malformed postcode (%s): empty list', (_label, postcode) => {
+  /** Postcodes that name no Singapore sector, by kind: each one's answer is an empty list. */
+  const nowhere: Record<string, [label: string, postcode: string][]> = {
+    unknown: [
+      ['unknown sector 00', '000000'],
+      ['unused sector 74', '740123'],
+      ['unknown sector 99', '990001'],
+    ],
+    'non-Singapore': [
+      ['US ZIP', '94105'],
+      ['Malaysia', '50450'],
+      ['Australia', '2000'],
+      ['Japan', '100-0001'],
+      ['United Kingdom', 'SW1A 1AA'],
+    ],
+    malformed: [
+      ['empty', ''],
+      ['five digits', '04861'],
+      ['seven digits', '0486180'],
+      ['letters', 'ABCDEF'],
+      ['blank', '      '],
+    ],
+  };
+  test.each(
+    Object.entries(nowhere).flatMap(([kind, cases]) => cases.map(([label, postcode]) => [kind, label, postcode])),
+  )('%s postcode (%s): empty list', (_kind, _label, postcode) => {
     expect(ref.stationsNear(postcode, RADIUS_M, LIMIT)).toEqual([]);
   });
 });
