@@ -36,6 +36,12 @@ async function countOf(metrics: Metrics, name: string, labels: Record<string, st
   return found?.value ?? 0;
 }
 
+/** Each `[labels, count]`: the `<name>_count` of a histogram for those labels, named so a failure says which. */
+async function expectCounts(metrics: Metrics, name: string, expected: [Record<string, string>, number][]) {
+  for (const [labels, count] of expected)
+    expect({ labels, count: await countOf(metrics, name, labels) }).toEqual({ labels, count });
+}
+
 const message = (id: string) => ({ id, key: 'k', type: 'Test', payload: {} });
 
 describe('meteredBus', () => {
@@ -56,27 +62,15 @@ describe('meteredBus', () => {
     } finally {
       await bus.close();
     }
-    expect(
-      await countOf(metrics, 'parcel_bus_request_duration_seconds', { topic: 'parcel.commands.test', outcome: 'ok' }),
-    ).toBe(2);
-    expect(
-      await countOf(metrics, 'parcel_bus_request_duration_seconds', {
-        topic: 'parcel.commands.test',
-        outcome: 'remote_error',
-      }),
-    ).toBe(1);
-    expect(
-      await countOf(metrics, 'parcel_bus_request_duration_seconds', {
-        topic: 'parcel.commands.nobody',
-        outcome: 'timeout',
-      }),
-    ).toBe(1);
-    expect(
-      await countOf(metrics, 'parcel_bus_handle_duration_seconds', { topic: 'parcel.commands.test', outcome: 'ok' }),
-    ).toBe(2);
-    expect(
-      await countOf(metrics, 'parcel_bus_handle_duration_seconds', { topic: 'parcel.commands.test', outcome: 'error' }),
-    ).toBe(1);
+    await expectCounts(metrics, 'parcel_bus_request_duration_seconds', [
+      [{ topic: 'parcel.commands.test', outcome: 'ok' }, 2],
+      [{ topic: 'parcel.commands.test', outcome: 'remote_error' }, 1],
+      [{ topic: 'parcel.commands.nobody', outcome: 'timeout' }, 1],
+    ]);
+    await expectCounts(metrics, 'parcel_bus_handle_duration_seconds', [
+      [{ topic: 'parcel.commands.test', outcome: 'ok' }, 2],
+      [{ topic: 'parcel.commands.test', outcome: 'error' }, 1],
+    ]);
     const timeout = (await samples(metrics, 'parcel_bus_request_duration_seconds')).find(
       (s) => s.metricName === 'parcel_bus_request_duration_seconds_sum' && s.labels.outcome === 'timeout',
     );
@@ -111,18 +105,11 @@ describe('meteredEventStore', () => {
           events: [{ id: crypto.randomUUID(), type: 'Tested.v1', data: {} }],
         },
       ]);
-      expect(
-        await countOf(metrics, 'parcel_eventstore_append_duration_seconds', { operation: 'append', outcome: 'ok' }),
-      ).toBe(3);
-      expect(
-        await countOf(metrics, 'parcel_eventstore_append_duration_seconds', {
-          operation: 'append',
-          outcome: 'wrong_expected_revision',
-        }),
-      ).toBe(1);
-      expect(
-        await countOf(metrics, 'parcel_eventstore_append_duration_seconds', { operation: 'appendMany', outcome: 'ok' }),
-      ).toBe(1);
+      await expectCounts(metrics, 'parcel_eventstore_append_duration_seconds', [
+        [{ operation: 'append', outcome: 'ok' }, 3],
+        [{ operation: 'append', outcome: 'wrong_expected_revision' }, 1],
+        [{ operation: 'appendMany', outcome: 'ok' }, 1],
+      ]);
       const groups = await samples(metrics, 'parcel_eventstore_commit_group_size');
       expect(groups.find((s) => s.metricName === 'parcel_eventstore_commit_group_size_sum')!.value).toBe(5);
       // The three concurrent appends went in one group.
@@ -233,9 +220,11 @@ describe('meteredHttp', () => {
       await new Promise((resolve) => server.close(resolve));
     }
     const name = 'parcel_http_request_duration_seconds';
-    expect(await countOf(metrics, name, { route: '/orders/:id', method: 'POST', status_class: '2xx' })).toBe(2);
-    expect(await countOf(metrics, name, { route: '/orders/:id', method: 'POST', status_class: '4xx' })).toBe(1);
-    expect(await countOf(metrics, name, { route: 'unmatched', method: 'GET', status_class: '4xx' })).toBe(1);
+    await expectCounts(metrics, name, [
+      [{ route: '/orders/:id', method: 'POST', status_class: '2xx' }, 2],
+      [{ route: '/orders/:id', method: 'POST', status_class: '4xx' }, 1],
+      [{ route: 'unmatched', method: 'GET', status_class: '4xx' }, 1],
+    ]);
     expect((await samples(metrics, name)).some((s) => String(s.labels.route).includes('/orders/1'))).toBe(false);
   });
 });
