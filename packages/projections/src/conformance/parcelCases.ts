@@ -15,6 +15,12 @@ const hostile = [
 
 export function parcelCases(ctx: Context): void {
   const parcels = () => ctx.store.parcels;
+  /** A first view of these fields, saved (expected revision -1). */
+  const saved = async (fields: Parameters<typeof parcelView>[0]) => {
+    const view = parcelView(fields);
+    await parcels().save(view, -1);
+    return view;
+  };
 
   it('saves a first view with expected revision -1 and reads it back whole', async () => {
     const view = parcelView({ trackingNumber: ctx.id('A1'), clientId: ctx.id('client') });
@@ -39,8 +45,7 @@ export function parcelCases(ctx: Context): void {
   });
 
   it('of 20 concurrent saves expecting the same revision, exactly one is applied', async () => {
-    const base = parcelView({ trackingNumber: ctx.id('A1'), clientId: ctx.id('client') });
-    await parcels().save(base, -1);
+    const base = await saved({ trackingNumber: ctx.id('A1'), clientId: ctx.id('client') });
     const saves = Array.from({ length: 20 }, (_, i) => ({ ...base, revision: 1, carrier: `C${i}` }));
     const outcomes = await Promise.all(saves.map((view) => parcels().save(view, 0)));
     expect(outcomes.filter(Boolean)).toHaveLength(1);
@@ -48,8 +53,7 @@ export function parcelCases(ctx: Context): void {
   });
 
   it('finds a parcel by its carrier and partner number once the view carries it', async () => {
-    const view = parcelView({ trackingNumber: ctx.id('P1'), clientId: ctx.id('client'), carrier: 'LMX' });
-    await parcels().save(view, -1);
+    const view = await saved({ trackingNumber: ctx.id('P1'), clientId: ctx.id('client'), carrier: 'LMX' });
     const partner = ctx.id('LMXP');
     expect(await parcels().getByPartnerTrackingNo('LMX', partner)).toBeNull();
     expect(await parcels().getByPartnerTrackingNo('LMX', '')).toBeNull();
@@ -61,9 +65,8 @@ export function parcelCases(ctx: Context): void {
   });
 
   it('finds a parcel by its current partner number only: a number replaced or withdrawn finds nothing', async () => {
-    const view = parcelView({ trackingNumber: ctx.id('P1'), clientId: ctx.id('client'), carrier: 'LMX' });
+    const view = await saved({ trackingNumber: ctx.id('P1'), clientId: ctx.id('client'), carrier: 'LMX' });
     const [first, second] = [ctx.id('LMXP1'), ctx.id('LMXP2')];
-    await parcels().save(view, -1);
     const registered = { ...view, revision: 1, partnerTrackingNo: first };
     const renumbered = { ...view, revision: 2, partnerTrackingNo: second };
     const withdrawn = { ...view, revision: 3, partnerTrackingNo: '' };
@@ -204,12 +207,11 @@ export function parcelCases(ctx: Context): void {
   });
 
   it("reads another account's parcel exactly as a missing one", async () => {
-    const view = parcelView({
+    const view = await saved({
       trackingNumber: ctx.id('A1'),
       clientId: ctx.id('owner'),
       customTrackingNum: ctx.id('ref'),
     });
-    await parcels().save(view, -1);
     const other = ctx.id('other');
     expect(await parcels().getForClient(view.clientId, view.trackingNumber)).toEqual(view);
     expect(await parcels().getForClient(other, view.trackingNumber)).toBeNull();
@@ -221,8 +223,8 @@ export function parcelCases(ctx: Context): void {
   it('getManyForClient answers only the account’s known parcels, duplicates and unknown numbers included', async () => {
     const client = ctx.id('client');
     const mine = [ctx.id('M1'), ctx.id('M2'), ctx.id('M3')];
-    for (const trackingNumber of mine) await parcels().save(parcelView({ trackingNumber, clientId: client }), -1);
-    await parcels().save(parcelView({ trackingNumber: ctx.id('X1'), clientId: ctx.id('other') }), -1);
+    for (const trackingNumber of mine) await saved({ trackingNumber, clientId: client });
+    await saved({ trackingNumber: ctx.id('X1'), clientId: ctx.id('other') });
 
     const found = await parcels().getManyForClient(client, [
       mine[0]!,
@@ -239,9 +241,8 @@ export function parcelCases(ctx: Context): void {
 
   it('revisions answers the stored revision of each existing view, whatever its account', async () => {
     const [a, b] = [ctx.id('R1'), ctx.id('R2')];
-    await parcels().save(parcelView({ trackingNumber: a, clientId: ctx.id('client') }), -1);
-    const second = parcelView({ trackingNumber: b, clientId: ctx.id('other') });
-    await parcels().save(second, -1);
+    await saved({ trackingNumber: a, clientId: ctx.id('client') });
+    const second = await saved({ trackingNumber: b, clientId: ctx.id('other') });
     expect(await parcels().save({ ...second, revision: 3 }, 0)).toBe(true);
     const found = await parcels().revisions([a, b, ctx.id('NONE'), a, '$where', '{"$gt":""}']);
     expect(Object.fromEntries(found)).toEqual({ [a]: 0, [b]: 3 });
@@ -251,8 +252,7 @@ export function parcelCases(ctx: Context): void {
   it('getManyForClient answers 1000 numbers in one call', async () => {
     const client = ctx.id('client');
     const numbers = Array.from({ length: 1000 }, (_, i) => ctx.id(`N${i}`));
-    for (const trackingNumber of numbers.slice(0, 600))
-      await parcels().save(parcelView({ trackingNumber, clientId: client }), -1);
+    for (const trackingNumber of numbers.slice(0, 600)) await saved({ trackingNumber, clientId: client });
     const found = await parcels().getManyForClient(client, numbers);
     expect(found.size).toBe(600);
     expect(found.has(numbers[599]!)).toBe(true);
@@ -260,12 +260,11 @@ export function parcelCases(ctx: Context): void {
   });
 
   it('matches tracking numbers and references exactly: no case folding, no trimming', async () => {
-    const view = parcelView({
+    const view = await saved({
       trackingNumber: ctx.id('ABC123'),
       clientId: ctx.id('client'),
       customTrackingNum: ctx.id('Ref-X'),
     });
-    await parcels().save(view, -1);
     for (const near of [view.trackingNumber.toLowerCase(), `${view.trackingNumber} `, ` ${view.trackingNumber}`]) {
       expect(await parcels().getForClient(view.clientId, near)).toBeNull();
       expect((await parcels().getManyForClient(view.clientId, [near])).size).toBe(0);
