@@ -86,9 +86,19 @@ async function rig() {
   };
 }
 
-test('a manifest recorded without its marks (a crash after recording) is finished by the worker after restart', async () => {
+/** A test body run on a rig of its own, closed after it whatever the outcome. */
+const withRig = (run: (r: Awaited<ReturnType<typeof rig>>) => Promise<void>) => async () => {
   const r = await rig();
   try {
+    await run(r);
+  } finally {
+    await r.close();
+  }
+};
+
+test(
+  'a manifest recorded without its marks (a crash after recording) is finished by the worker after restart',
+  withRig(async (r) => {
     const parcels = [await r.registered(1), await r.registered(2)];
     await r.recordedOnly('MFCRASHED', parcels);
     expect(await r.projections.manifests.getForClient('demo', 'MFCRASHED')).toBeNull();
@@ -112,14 +122,12 @@ test('a manifest recorded without its marks (a crash after recording) is finishe
     expect(await r.types(manifestStreamName('MFCRASHED'))).toEqual(['ManifestRecorded.v1', 'ManifestCompleted.v1']);
     for (const tn of parcels)
       expect((await r.types(`parcel-${tn}`)).filter((t) => t === 'ParcelManifested.v1')).toHaveLength(1);
-  } finally {
-    await r.close();
-  }
-});
+  }),
+);
 
-test("the command's handler and the worker finishing one manifest at once (the distributed stack's race): one completion stands, both answer it", async () => {
-  const r = await rig();
-  try {
+test(
+  "the command's handler and the worker finishing one manifest at once (the distributed stack's race): one completion stands, both answer it",
+  withRig(async (r) => {
     const parcels = [await r.registered(1), await r.registered(2)];
     await r.recordedOnly('MFRACE', parcels);
     // Each finisher on a clock of its own, as two processes are: their completions differ in time.
@@ -132,14 +140,12 @@ test("the command's handler and the worker finishing one manifest at once (the d
     expect(a).toEqual(b);
     expect(a?.parcels.map((p) => p.trackingNumber)).toEqual(parcels);
     expect(await r.types(manifestStreamName('MFRACE'))).toEqual(['ManifestRecorded.v1', 'ManifestCompleted.v1']);
-  } finally {
-    await r.close();
-  }
-});
+  }),
+);
 
-test('two manifests listing the same parcel: the parcel decider lets only the first hold it', async () => {
-  const r = await rig();
-  try {
+test(
+  'two manifests listing the same parcel: the parcel decider lets only the first hold it',
+  withRig(async (r) => {
     const [shared, own] = [await r.registered(1), await r.registered(2)];
     await r.recordedOnly('MFFIRST', [shared]);
     await r.recordedOnly('MFSECOND', [shared, own]);
@@ -150,14 +156,12 @@ test('two manifests listing the same parcel: the parcel decider lets only the fi
     expect(holders).toHaveLength(1);
     expect(second?.parcels.map((p) => p.trackingNumber)).toContain(own);
     expect((await r.types(`parcel-${shared}`)).filter((t) => t === 'ParcelManifested.v1')).toHaveLength(1);
-  } finally {
-    await r.close();
-  }
-});
+  }),
+);
 
-test('concurrent create-manifest requests put each parcel on one manifest only', async () => {
-  const r = await rig();
-  try {
+test(
+  'concurrent create-manifest requests put each parcel on one manifest only',
+  withRig(async (r) => {
     const parcels = await Promise.all([1, 2, 3, 4].map((i) => r.registered(i)));
     const replies = await Promise.all(
       ['MFA', 'MFB', 'MFC'].map((manifestId) =>
@@ -170,7 +174,5 @@ test('concurrent create-manifest requests put each parcel on one manifest only',
       ok: false,
       error: 'NothingToClose',
     });
-  } finally {
-    await r.close();
-  }
-});
+  }),
+);
