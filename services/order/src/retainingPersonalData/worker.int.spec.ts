@@ -22,6 +22,42 @@ async function readAll(store: EventStore): Promise<RecordedEvent[]> {
   return events;
 }
 
+/** One instance's connections to the store in `dir` (its own to the one event store and the one views file), on `clock`. */
+function openStores(dir: string, clock: { now: () => Date }) {
+  const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.db'), durability: 'normal' });
+  const projections = createSqliteProjectionStore({ file: path.join(dir, 'views.db') });
+  const projector = createParcelProjector({ eventStore, views: projections.parcels });
+  return {
+    projections,
+    deps: { eventStore, projector, views: projections.parcels, clock, ids: randomIds },
+    close: async () => (await eventStore.close(), await projections.close()),
+  };
+}
+
+/** `count` parcels of `demo`, their references and command ids numbered after the prefixes; their tracking numbers. */
+async function createParcels(
+  deps: Parameters<typeof createOrder>[0],
+  count: number,
+  prefixes: { reference: string; command: string },
+): Promise<string[]> {
+  const made: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const reply = await createOrder(
+      deps,
+      {
+        clientId: 'demo',
+        order: sampleParcelOrder({ reference: `${prefixes.reference}-${i}` }),
+        serviceType: 'LMD',
+        carrier: 'LMX',
+      },
+      { commandId: `${prefixes.command}-${i}` },
+    );
+    if (!reply.ok) throw new Error('not created');
+    made.push(reply.trackingNumber);
+  }
+  return made;
+}
+
 test('of two instances on one store, one sweeps each slot and the other skips it: each due parcel is erased once', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'retention-'));
   let now = Date.parse('2026-11-22T06:00:00Z');
@@ -29,15 +65,9 @@ test('of two instances on one store, one sweeps each slot and the other skips it
   const shredded: string[] = [];
   // Two instances: each its own connections to the one event store and the one views file.
   const instances = [1, 2].map((n) => {
-    const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.db'), durability: 'normal' });
-    const projections = createSqliteProjectionStore({ file: path.join(dir, 'views.db') });
-    const projector = createParcelProjector({ eventStore, views: projections.parcels });
+    const stores = openStores(dir, clock);
     const deps = {
-      eventStore,
-      projector,
-      views: projections.parcels,
-      clock,
-      ids: randomIds,
+      ...stores.deps,
       personalData: {
         destroyKey: async () => undefined,
         shred: async () => void shredded.push(`instance ${n}`),
@@ -45,20 +75,11 @@ test('of two instances on one store, one sweeps each slot and the other skips it
       },
       retention: { afterFinalDays: 1, maxDays: 365, sweepMs: 60_000 },
     };
-    return { deps, close: async () => (await eventStore.close(), await projections.close()) };
+    return { deps, close: stores.close };
   });
   const [first] = instances;
   try {
-    const made: string[] = [];
-    for (let i = 0; i < 5; i++) {
-      const reply = await createOrder(
-        first!.deps,
-        { clientId: 'demo', order: sampleParcelOrder({ reference: `R-${i}` }), serviceType: 'LMD', carrier: 'LMX' },
-        { commandId: `c-${i}` },
-      );
-      if (!reply.ok) throw new Error('not created');
-      made.push(reply.trackingNumber);
-    }
+    const made = await createParcels(first!.deps, 5, { reference: 'R', command: 'c' });
     // The first parcel is delivered a day after its creation.
     await handleParcelCommand(
       first!.deps,
@@ -120,17 +141,13 @@ test('an erasure that fails is reported and tried again at the next sweep, and t
   const dir = mkdtempSync(path.join(tmpdir(), 'retention-'));
   let now = Date.parse('2026-11-22T06:00:00Z');
   const clock = { now: () => new Date(now) };
-  const eventStore = createSqliteEventStore({ file: path.join(dir, 'events.db'), durability: 'normal' });
-  const projections = createSqliteProjectionStore({ file: path.join(dir, 'views.db') });
-  const projector = createParcelProjector({ eventStore, views: projections.parcels });
+  const stores = openStores(dir, clock);
+  const { projections } = stores;
+  const { eventStore } = stores.deps;
   const failing = new Set<string>();
   const errors: (string | undefined)[] = [];
   const deps = {
-    eventStore,
-    projector,
-    views: projections.parcels,
-    clock,
-    ids: randomIds,
+    ...stores.deps,
     personalData: {
       destroyKey: async (streamName: string) => {
         if (failing.has(streamName)) throw new Error('key store down');
@@ -142,16 +159,7 @@ test('an erasure that fails is reported and tried again at the next sweep, and t
     onRetentionError: (_error: unknown, trackingNumber?: string) => void errors.push(trackingNumber),
   };
   try {
-    const made: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const reply = await createOrder(
-        deps,
-        { clientId: 'demo', order: sampleParcelOrder({ reference: `F-${i}` }), serviceType: 'LMD', carrier: 'LMX' },
-        { commandId: `f-${i}` },
-      );
-      if (!reply.ok) throw new Error('not created');
-      made.push(reply.trackingNumber);
-    }
+    const made = await createParcels(deps, 3, { reference: 'F', command: 'f' });
     // The event is recorded, the key's destruction fails: the view is erased (due no more), the key is not.
     failing.add(`parcel-${made[1]}`);
     now += 2 * DAY_MS;
@@ -178,8 +186,7 @@ test('an erasure that fails is reported and tried again at the next sweep, and t
     );
     expect(erasures).toHaveLength(1);
   } finally {
-    await eventStore.close();
-    await projections.close();
+    await stores.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
