@@ -29,6 +29,19 @@ const parcelIndexNames = [
   'parcels_by_retention_final',
 ];
 
+/** The parcels collection of `db` as the former layout kept it, and a write of views as that layout stored them. */
+function formerParcels(client: MongoClient, db: string) {
+  const parcels = client.db(db).collection<Record<string, unknown> & { _id: string }>('parcels');
+  const insert = (views: ReturnType<typeof parcelView>[]) =>
+    parcels.insertMany(
+      views.map((view) => {
+        const { trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo } = view;
+        return { _id: trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo, view };
+      }),
+    );
+  return { parcels, insert };
+}
+
 afterAll(async () => {
   const client = await new MongoClient(url).connect();
   try {
@@ -99,7 +112,7 @@ describe('mongo projection store', () => {
     const formerDb = `parcel_projections_former_${randomUUID().slice(0, 8)}`;
     const client = await new MongoClient(url).connect();
     try {
-      const parcels = client.db(formerDb).collection<Record<string, unknown> & { _id: string }>('parcels');
+      const { parcels, insert } = formerParcels(client, formerDb);
       await parcels.createIndexes([
         { key: { clientId: 1, customTrackingNum: 1 }, name: 'parcels_by_reference' },
         { key: { carrier: 1, partnerTrackingNo: 1 }, name: 'parcels_by_partner' },
@@ -109,12 +122,7 @@ describe('mongo projection store', () => {
         parcelView({ trackingNumber: 'OLD2', clientId: 'c', carrier: 'LMX', partnerTrackingNo: 'LMX-A' }),
         parcelView({ trackingNumber: 'OLD3', clientId: 'c', carrier: 'LMX', partnerTrackingNo: '' }),
       ];
-      await parcels.insertMany(
-        views.map((view) => {
-          const { trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo } = view;
-          return { _id: trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo, view };
-        }),
-      );
+      await insert(views);
       const [first, second] = await Promise.all([
         createMongoProjectionStore({ url, dbName: formerDb }),
         createMongoProjectionStore({ url, dbName: formerDb }),
@@ -149,14 +157,8 @@ describe('mongo projection store', () => {
     const formerDb = `parcel_projections_retention_${randomUUID().slice(0, 8)}`;
     const client = await new MongoClient(url).connect();
     try {
-      const parcels = client.db(formerDb).collection<Record<string, unknown> & { _id: string }>('parcels');
       const views = formerRetentionViews();
-      await parcels.insertMany(
-        views.map((view) => {
-          const { trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo } = view;
-          return { _id: trackingNumber, clientId, customTrackingNum, revision, carrier, partnerTrackingNo, view };
-        }),
-      );
+      await formerParcels(client, formerDb).insert(views);
       const store = await createMongoProjectionStore({ url, dbName: formerDb });
       try {
         await expectFormerViewsDue(store, views);
