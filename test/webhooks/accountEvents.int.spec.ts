@@ -7,20 +7,19 @@
 import { clientB, OTHER } from '../support/client.ts';
 import { eventually, registeredParcel } from '../support/carriers.ts';
 import { csvOf, orderBody } from '../support/orders.ts';
-import { useStackAndReceiver } from './support.ts';
+import { createEndpoint, useStackAndReceiver } from './support.ts';
 
-const env = useStackAndReceiver({ PARCEL_WEBHOOK_POLL_MS: '20' }, { realTime: true });
+const env = useStackAndReceiver({}, { realTime: true });
 
 beforeAll(async () => {
   const { stack, receiver } = env;
   const secrets: string[] = [];
   for (const account of [undefined, OTHER]) {
-    const created = await clientB(stack, account).post('webhook/create-endpoint', {
+    const created = await createEndpoint(clientB(stack, account), {
       url: `${receiver.url}/${account ? 'other' : 'demo'}`,
       event_types: ['OrderImportFinished', 'ManifestCreated'],
     });
-    expect(created.body.code).toBe(0);
-    secrets.push(created.body.data.secret);
+    secrets.push(created.secret);
   }
   // The demo endpoint's secret: a delivery to the other account's would be received unverified.
   await receiver.configure({ secrets: secrets.slice(0, 1) });

@@ -11,7 +11,7 @@ import { eventually } from '../support/carriers.ts';
 import { orderBody } from '../support/orders.ts';
 import { groupMembers, killGroup, npmStart, stopGroup, within, npmStartEnv } from '../support/npmStart.ts';
 import type { NpmStart } from '../support/npmStart.ts';
-import { startReceiver } from './support.ts';
+import { startReceiver, subscribe } from './support.ts';
 import type { Receiver } from './support.ts';
 
 const PARCELS = 12;
@@ -38,13 +38,13 @@ afterAll(async () => {
 test('kill -9 during delivery, then a restart: every event arrives, in order per parcel', async () => {
   run = await npmStart(env);
   const b = clientB(realTime(run.url));
-  const created = await b.post('webhook/create-endpoint', {
-    url: `${receiver.url}/crash`,
-    event_types: ['ParcelRegistered', 'ParcelCancelled'],
-  });
-  expect(created.body.code).toBe(0);
   // Each message is refused once, so deliveries are queued and in flight when the process dies.
-  await receiver.configure({ secrets: [created.body.data.secret], failFirst: 1 });
+  await subscribe(
+    b,
+    receiver,
+    { url: `${receiver.url}/crash`, event_types: ['ParcelRegistered', 'ParcelCancelled'] },
+    1,
+  );
   const parcels: string[] = [];
   for (let i = 0; i < PARCELS; i++) {
     const reply = await b.post('order/create-order', orderBody());

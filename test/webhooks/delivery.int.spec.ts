@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestStack, TestClock } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
-import { startReceiver } from './support.ts';
+import { startReceiver, subscribe as subscribeAt } from './support.ts';
 import type { Receiver, Received } from './support.ts';
 
 const SCHEDULE_MS = [100, 200, 400];
@@ -46,16 +46,19 @@ async function demoEndpointId(): Promise<string> {
   return list.body.data.find((e: { url: string }) => e.url === `${demo.url}/demo`).endpoint_id as string;
 }
 
+/** `operation` on the demo account's endpoint, answered with success for that endpoint: the endpoint's id and the answer's data. */
+async function onDemoEndpoint(operation: string) {
+  const endpointId = await demoEndpointId();
+  const reply = await clientB(stack, DEMO).post(`webhook/${operation}`, { endpoint_id: endpointId });
+  expect(reply.body).toMatchObject({ code: 0, message: 'success', data: { endpoint_id: endpointId } });
+  return { endpointId, data: reply.body.data };
+}
+
 const ALL_TYPES = ['ParcelRegistered', 'LabelGenerated', 'ParcelCancelled', 'CarrierEventRecorded'];
 
 async function subscribe(receiver: Receiver, account: typeof DEMO, failFirst: number): Promise<string> {
-  const created = await clientB(stack, account).post('webhook/create-endpoint', {
-    url: `${receiver.url}/${account.apiName}`,
-    event_types: ALL_TYPES,
-  });
-  expect(created.body.code).toBe(0);
-  await receiver.configure({ secrets: [created.body.data.secret], failFirst });
-  return created.body.data.secret as string;
+  const body = { url: `${receiver.url}/${account.apiName}`, event_types: ALL_TYPES };
+  return (await subscribeAt(clientB(stack, account), receiver, body, failFirst)).secret;
 }
 
 async function order(account: typeof DEMO): Promise<string> {
@@ -138,10 +141,8 @@ test('a dead endpoint of one account does not hold up another account’s', asyn
 }, 20_000);
 
 test('after a rotation both secrets sign, each verified by standardwebhooks; the rotate answer is the only place the new secret shows', async () => {
-  const endpointId = await demoEndpointId();
-  const rotated = await clientB(stack, DEMO).post('webhook/rotate-secret', { endpoint_id: endpointId });
-  expect(rotated.body).toMatchObject({ code: 0, message: 'success', data: { endpoint_id: endpointId } });
-  const fresh = rotated.body.data.secret as string;
+  const rotated = await onDemoEndpoint('rotate-secret');
+  const fresh = rotated.data.secret as string;
   expect(fresh).toMatch(/^whsec_/);
   expect(fresh).not.toBe(demoSecret);
   expect(JSON.stringify((await clientB(stack, DEMO).get('webhook/list-endpoints')).body)).not.toContain('whsec_');
@@ -154,10 +155,8 @@ test('after a rotation both secrets sign, each verified by standardwebhooks; the
 }, 20_000);
 
 test('a test event is delivered, signed, with its own type and the id the answer named', async () => {
-  const endpointId = await demoEndpointId();
-  const queued = await clientB(stack, DEMO).post('webhook/send-test-event', { endpoint_id: endpointId });
-  expect(queued.body).toMatchObject({ code: 0, message: 'success', data: { endpoint_id: endpointId } });
-  const eventId = queued.body.data.event_id as string;
+  const { endpointId, data } = await onDemoEndpoint('send-test-event');
+  const eventId = data.event_id as string;
   await eventually(async () => expect((await demo.received()).some((r) => r.id === eventId)).toBe(true), 10_000);
   const got = (await demo.received()).find((r) => r.id === eventId)!;
   expect(got.verified).toBe(true);

@@ -5,23 +5,22 @@
 import { clientB } from '../support/client.ts';
 import { eventually } from '../support/carriers.ts';
 import { orderBody } from '../support/orders.ts';
-import { useStackAndReceiver } from './support.ts';
+import { subscribe, useStackAndReceiver } from './support.ts';
 
 const t = useStackAndReceiver({
   PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: '50,50,50,50,50,50,50,50,50,50,50,50,50,50,50,50,50,50,50,50',
   PARCEL_WEBHOOK_DISABLE_AFTER_MS: '300',
-  PARCEL_WEBHOOK_POLL_MS: '20',
 });
 
 test('failing past the configured time disables the endpoint with its reason; enabling it again delivers what waited', async () => {
   const b = clientB(t.stack);
-  const created = await b.post('webhook/create-endpoint', {
-    url: `${t.receiver.url}/flaky`,
-    event_types: ['ParcelRegistered'],
-  });
-  const id = created.body.data.endpoint_id as string;
   // The receiver refuses every attempt for now (503, retried).
-  await t.receiver.configure({ secrets: [created.body.data.secret], failFirst: 1000 });
+  const { id, secret } = await subscribe(
+    b,
+    t.receiver,
+    { url: `${t.receiver.url}/flaky`, event_types: ['ParcelRegistered'] },
+    1000,
+  );
   const tn = (await b.post('order/create-order', orderBody())).body.data.wmg_tracking_num as string;
 
   await eventually(
@@ -31,7 +30,7 @@ test('failing past the configured time disables the endpoint with its reason; en
   const disabled = (await b.get('webhook/get-endpoint', { endpoint_id: id })).body.data;
   expect(disabled.disabled_reason).toMatch(/^failing since \d{4}-\d\d-\d\dT[\d:.]+Z: HTTP 503$/);
 
-  await t.receiver.configure({ secrets: [created.body.data.secret], failFirst: 0 });
+  await t.receiver.configure({ secrets: [secret], failFirst: 0 });
   const enabled = await b.post('webhook/update-endpoint', { endpoint_id: id, enabled: true });
   expect(enabled.body.data).toMatchObject({ enabled: true, disabled_reason: '' });
   await eventually(

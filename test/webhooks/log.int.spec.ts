@@ -8,23 +8,21 @@
 import { clientB, DEMO, OTHER } from '../support/client.ts';
 import { eventually } from '../support/carriers.ts';
 import { orderBody } from '../support/orders.ts';
-import { useStackAndReceiver } from './support.ts';
+import { createEndpoint, subscribe, useStackAndReceiver } from './support.ts';
 import type { Received } from './support.ts';
 
 // Delivery and the store run on real time; the gateway's clock starts at now, so a replay's `since` is within its cap.
-const t = useStackAndReceiver(
-  { PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: '100,200,400', PARCEL_WEBHOOK_POLL_MS: '20' },
-  { realTime: true },
-);
+const t = useStackAndReceiver({ PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: '100,200,400' }, { realTime: true });
 
 const SGT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+08:00$/;
 const b = () => clientB(t.stack);
 
 async function endpoint(url: string, eventTypes: string[], failFirst = 0): Promise<string> {
-  const created = await b().post('webhook/create-endpoint', { url, event_types: eventTypes });
-  expect(created.body.code).toBe(0);
-  if (url.startsWith(t.receiver.url)) await t.receiver.configure({ secrets: [created.body.data.secret], failFirst });
-  return created.body.data.endpoint_id as string;
+  const body = { url, event_types: eventTypes };
+  const { id } = url.startsWith(t.receiver.url)
+    ? await subscribe(b(), t.receiver, body, failFirst)
+    : await createEndpoint(b(), body);
+  return id;
 }
 
 async function order(account = DEMO): Promise<string> {

@@ -9,17 +9,15 @@ import { DatabaseSync } from 'node:sqlite';
 import { eventually, pushEvent, registeredParcel } from '../support/carriers.ts';
 import { clientB, DEMO } from '../support/client.ts';
 import { markedDelivery, markedOrder, markers, needles, scanFiles } from '../personalData/markers.ts';
-import { useStackAndReceiver } from './support.ts';
+import { subscribe, useStackAndReceiver } from './support.ts';
 
-const t = useStackAndReceiver({ PARCEL_WEBHOOK_POLL_MS: '20' }, { realTime: true });
+const t = useStackAndReceiver({}, { realTime: true });
 
 test('no personal value in a webhook body or the delivery log; the erasure is an event of its own', async () => {
-  const created = await clientB(t.stack, DEMO).post('webhook/create-endpoint', {
+  await subscribe(clientB(t.stack, DEMO), t.receiver, {
     url: `${t.receiver.url}/demo`,
     event_types: ['ParcelRegistered', 'CarrierEventRecorded', 'PersonalDataErased'],
   });
-  expect(created.body.code).toBe(0);
-  await t.receiver.configure({ secrets: [created.body.data.secret] });
 
   const m = markers();
   const { tn, partner } = await registeredParcel(t.stack, markedOrder(m));

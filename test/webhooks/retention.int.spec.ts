@@ -6,26 +6,18 @@
 import { clientB } from '../support/client.ts';
 import { eventually } from '../support/carriers.ts';
 import { orderBody } from '../support/orders.ts';
-import { useStackAndReceiver } from './support.ts';
+import { createEndpoint, subscribe, useStackAndReceiver } from './support.ts';
 
 const t = useStackAndReceiver({
   PARCEL_WEBHOOK_RETENTION_MS: '300',
   PARCEL_WEBHOOK_RETRY_SCHEDULE_MS: '3600000',
-  PARCEL_WEBHOOK_POLL_MS: '20',
 });
 
 test('"Retention of the log": delivered messages and every attempt go after the retention time; a pending message stays', async () => {
   const b = clientB(t.stack);
-  const live = await b.post('webhook/create-endpoint', {
-    url: `${t.receiver.url}/kept`,
-    event_types: ['ParcelRegistered'],
-  });
-  await t.receiver.configure({ secrets: [live.body.data.secret] });
-  const dead = await b.post('webhook/create-endpoint', {
-    url: 'http://127.0.0.1:9/dead',
-    event_types: ['ParcelRegistered'],
-  });
-  const [liveId, deadId] = [live.body.data.endpoint_id as string, dead.body.data.endpoint_id as string];
+  const live = await subscribe(b, t.receiver, { url: `${t.receiver.url}/kept`, event_types: ['ParcelRegistered'] });
+  const dead = await createEndpoint(b, { url: 'http://127.0.0.1:9/dead', event_types: ['ParcelRegistered'] });
+  const [liveId, deadId] = [live.id, dead.id];
   const tn = (await b.post('order/create-order', orderBody())).body.data.wmg_tracking_num as string;
   await eventually(
     async () => expect((await t.receiver.received()).some((r) => r.body.trackingNumber === tn)).toBe(true),

@@ -13,7 +13,7 @@ import { eventually } from '../support/carriers.ts';
 import { orderBody } from '../support/orders.ts';
 import { npmStart, stopGroup, npmStartEnv } from '../support/npmStart.ts';
 import type { NpmStart } from '../support/npmStart.ts';
-import { startReceiver } from './support.ts';
+import { createEndpoint, startReceiver } from './support.ts';
 import type { Receiver } from './support.ts';
 
 let dataDir: string;
@@ -46,14 +46,13 @@ test('secrets are never logged and never returned after creation: not in any log
   );
   const b = clientB(realTime(run.url));
   const secrets: string[] = [];
-  const created = await b.post('webhook/create-endpoint', {
+  const created = await createEndpoint(b, {
     url: `${receiver.url}/secrets`,
     event_types: ['ParcelRegistered'],
     description: 'secrets',
   });
-  expect(created.body.code).toBe(0);
-  const endpointId = created.body.data.endpoint_id as string;
-  secrets.push(created.body.data.secret);
+  const endpointId = created.id;
+  secrets.push(created.secret);
   for (let i = 0; i < 2; i++) {
     const rotated = await b.post('webhook/rotate-secret', { endpoint_id: endpointId });
     expect(rotated.body.code).toBe(0);
@@ -61,12 +60,11 @@ test('secrets are never logged and never returned after creation: not in any log
   }
   // All three sign during the rotations; the receiver verifies each, and refuses every first attempt.
   await receiver.configure({ secrets, failFirst: 1 });
-  const unresolvable = await b.post('webhook/create-endpoint', {
+  const unresolvable = await createEndpoint(b, {
     url: 'http://parcel-test.invalid/hook',
     event_types: ['ParcelRegistered'],
   });
-  expect(unresolvable.body.code).toBe(0);
-  secrets.push(unresolvable.body.data.secret);
+  secrets.push(unresolvable.secret);
 
   expect((await b.post('webhook/send-test-event', { endpoint_id: endpointId })).body.code).toBe(0);
   const order = await b.post('order/create-order', orderBody());

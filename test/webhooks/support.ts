@@ -4,6 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { clientB } from '../support/client.ts';
 import { forFile } from '../support/lifecycle.ts';
 import { startTestStack, TestClock } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
@@ -51,9 +52,35 @@ export async function startReceiver(): Promise<Receiver> {
   };
 }
 
+/** A new endpoint through `client` (the body as create-endpoint takes it: url, event_types, …): its id and secret. */
+export async function createEndpoint(
+  client: ReturnType<typeof clientB>,
+  body: { url: string; event_types: string[]; description?: string },
+): Promise<{ id: string; secret: string }> {
+  const created = await client.post('webhook/create-endpoint', body);
+  expect(created.body.code).toBe(0);
+  return { id: created.body.data.endpoint_id as string, secret: created.body.data.secret as string };
+}
+
+/**
+ * A new endpoint at `receiver`, which is then set to verify its secret and refuse the first
+ * `failFirst` attempts of each message: its id and secret.
+ */
+export async function subscribe(
+  client: ReturnType<typeof clientB>,
+  receiver: Receiver,
+  body: { url: string; event_types: string[] },
+  failFirst = 0,
+): Promise<{ id: string; secret: string }> {
+  const endpoint = await createEndpoint(client, body);
+  await receiver.configure({ secrets: [endpoint.secret], failFirst });
+  return endpoint;
+}
+
 /**
  * A file's test stack and receiver: before its tests, a test stack that delivers to private
- * addresses (the receiver's) with `env` besides, and a receiver; after them, both stopped.
+ * addresses (the receiver's) and polls its delivery queue every 20 ms, with `env` besides (which
+ * may set another poll), and a receiver; after them, both stopped.
  * `realTime`: the stack's clock starts at now, for delivery and the store run on real time
  * (receivers check webhook-timestamp; a replay's `since` is then within the gateway's cap).
  */
@@ -66,7 +93,10 @@ export function useStackAndReceiver(
       const reuse = options.realTime
         ? { dataDir: mkdtempSync(path.join(tmpdir(), 'parcel-test-')), clock: new TestClock(Date.now()) }
         : undefined;
-      const stack = await startTestStack({ PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on', ...env }, reuse);
+      const stack = await startTestStack(
+        { PARCEL_WEBHOOK_ALLOW_PRIVATE: 'on', PARCEL_WEBHOOK_POLL_MS: '20', ...env },
+        reuse,
+      );
       return { stack, receiver: await startReceiver() };
     },
     async ({ stack, receiver }) => {

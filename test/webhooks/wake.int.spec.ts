@@ -6,17 +6,15 @@
 import { clientB, DEMO } from '../support/client.ts';
 import { eventually } from '../support/carriers.ts';
 import { orderBody } from '../support/orders.ts';
-import { useStackAndReceiver } from './support.ts';
+import { subscribe, useStackAndReceiver } from './support.ts';
 
 const t = useStackAndReceiver({ PARCEL_WEBHOOK_POLL_MS: '600000' }, { realTime: true });
 
 test('a parcel event queued by the fan-out goes out at once, with the dispatcher’s next poll ten minutes away', async () => {
-  const created = await clientB(t.stack, DEMO).post('webhook/create-endpoint', {
+  await subscribe(clientB(t.stack, DEMO), t.receiver, {
     url: `${t.receiver.url}/wake`,
     event_types: ['ParcelRegistered'],
   });
-  expect(created.body.code).toBe(0);
-  await t.receiver.configure({ secrets: [created.body.data.secret] });
   const numbers: string[] = [];
   for (let i = 0; i < 3; i++) {
     const reply = await clientB(t.stack, DEMO).post('order/create-order', orderBody());
