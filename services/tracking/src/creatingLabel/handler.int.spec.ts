@@ -3,41 +3,22 @@
  * service: one read of the stream, the label service handed the parcel as read (so it reads nothing),
  * LB_GN appended only once the label is rendered.
  */
-import { createParcelProjector, randomIds } from '@parcel-logistics/application';
-import { createInProcessBus } from '@parcel-logistics/bus';
-import type { Message } from '@parcel-logistics/bus';
-import { parcelStreamName, Topics } from '@parcel-logistics/contracts';
+import { parcelStreamName } from '@parcel-logistics/contracts';
 import type { RenderLabel, RenderLabelReply } from '@parcel-logistics/contracts';
 import { sampleParcelOrder } from '@parcel-logistics/domain/testing';
 import type { EventStore } from '@parcel-logistics/eventstore';
 import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
 import { createOrder } from '@parcel-logistics/order';
 import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
-import { loadReferenceData } from '@parcel-logistics/reference-data';
+import { labelRig } from '../../test/labelRig.ts';
 import { createLabel } from './handler.ts';
-
-const clock = { now: () => new Date('2026-11-22T06:05:09Z') };
 
 async function setUp(answer: (payload: RenderLabel['payload']) => RenderLabelReply) {
   const store = createSqliteEventStore({ file: ':memory:' });
   const projections = createSqliteProjectionStore({ file: ':memory:' });
-  const bus = createInProcessBus();
   let streamReads = 0;
   const eventStore: EventStore = { ...store, readStream: (...args) => ((streamReads += 1), store.readStream(...args)) };
-  const deps = {
-    eventStore,
-    projector: createParcelProjector({ eventStore: store, views: projections.parcels }),
-    bus,
-    clock,
-    ids: randomIds,
-    ref: loadReferenceData(),
-  };
-  const renders: RenderLabel['payload'][] = [];
-  await bus.handleRequests(Topics.labelCommands, async (m: Message) => {
-    const payload = (m as Message<RenderLabel['payload']>).payload;
-    renders.push(payload);
-    return answer(payload);
-  });
+  const { deps, renders, close } = await labelRig({ store, eventStore, projections }, answer);
   const created = await createOrder(
     deps,
     { clientId: 'demo', order: sampleParcelOrder(), serviceType: 'LMD', carrier: 'GLX' },
@@ -46,11 +27,6 @@ async function setUp(answer: (payload: RenderLabel['payload']) => RenderLabelRep
   if (!created.ok) throw new Error('not created');
   streamReads = 0;
   const events = async () => (await store.readStream(parcelStreamName(created.trackingNumber))).map((e) => e.type);
-  const close = async () => {
-    await bus.close();
-    await store.close();
-    await projections.close();
-  };
   return { deps, tn: created.trackingNumber, renders, streamReads: () => streamReads, events, close };
 }
 

@@ -3,38 +3,19 @@
  * one RenderLabels for the accepted parcels as read, LB_GN appended on each only once the document
  * exists; a refused parcel is neither rendered nor recorded, and a failed render records nothing.
  */
-import { createParcelProjector, randomIds } from '@parcel-logistics/application';
-import { createInProcessBus } from '@parcel-logistics/bus';
-import type { Message } from '@parcel-logistics/bus';
-import { parcelStreamName, Topics } from '@parcel-logistics/contracts';
+import { parcelStreamName } from '@parcel-logistics/contracts';
 import type { RenderLabels, RenderLabelsReply } from '@parcel-logistics/contracts';
 import { sampleParcelOrder } from '@parcel-logistics/domain/testing';
 import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
 import { createOrder } from '@parcel-logistics/order';
 import { createSqliteProjectionStore } from '@parcel-logistics/projections-sqlite';
-import { loadReferenceData } from '@parcel-logistics/reference-data';
+import { labelRig } from '../../test/labelRig.ts';
 import { createLabels } from './handler.ts';
-
-const clock = { now: () => new Date('2026-11-22T06:05:09Z') };
 
 async function setUp(answer: (payload: RenderLabels['payload']) => RenderLabelsReply) {
   const store = createSqliteEventStore({ file: ':memory:' });
   const projections = createSqliteProjectionStore({ file: ':memory:' });
-  const bus = createInProcessBus();
-  const deps = {
-    eventStore: store,
-    projector: createParcelProjector({ eventStore: store, views: projections.parcels }),
-    bus,
-    clock,
-    ids: randomIds,
-    ref: loadReferenceData(),
-  };
-  const renders: RenderLabels['payload'][] = [];
-  await bus.handleRequests(Topics.labelCommands, async (m: Message) => {
-    const payload = (m as Message<RenderLabels['payload']>).payload;
-    renders.push(payload);
-    return answer(payload);
-  });
+  const { deps, renders, close } = await labelRig({ store, projections }, answer);
   let n = 0;
   const create = async (clientId: string, serviceType = 'LMD') => {
     n += 1;
@@ -52,11 +33,6 @@ async function setUp(answer: (payload: RenderLabels['payload']) => RenderLabelsR
     selfLabel: await create('demo', 'SLF'),
   };
   const events = async (tn: string) => (await store.readStream(parcelStreamName(tn))).map((e) => e.type);
-  const close = async () => {
-    await bus.close();
-    await store.close();
-    await projections.close();
-  };
   return { deps, parcels, renders, events, views: projections.parcels, close };
 }
 
