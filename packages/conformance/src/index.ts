@@ -2,7 +2,7 @@
  * What the ports' conformance suites share (event store, projections, webhooks, accounts): the
  * store an adapter hands a test, and its life per test.
  */
-import { afterEach, beforeEach, describe } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 
 /** A store as an adapter hands it to a conformance suite. */
 export interface StoreHarness<S> {
@@ -80,5 +80,39 @@ export function describeConformance<C>(
     beforeEach(setUp);
     afterEach(tearDown);
     for (const [name, run] of Object.entries(cases)) describe(name, () => run(context));
+  });
+}
+
+/** A case every port's suite holds: the store answers ping, and close may be called twice. */
+export function pingAndCloseCase(context: { readonly store: { ping(): Promise<void>; close(): Promise<void> } }): void {
+  it('answers ping and closes idempotently', async () => {
+    await expect(context.store.ping()).resolves.toBeUndefined();
+    await context.store.close();
+    await expect(context.store.close()).resolves.toBeUndefined();
+  });
+}
+
+/**
+ * A case for stores whose data outlives `close` (their harness can reopen it); for one that cannot,
+ * the case passes untried. `run` opens the data again with `reopen`; what it opened is closed after it.
+ */
+export function itAcrossReopen<S extends { close(): Promise<void> }>(
+  title: string,
+  context: { readonly harness: StoreHarness<S> },
+  run: (reopen: () => Promise<S>) => Promise<void>,
+): void {
+  it(title, async () => {
+    const { reopen } = context.harness;
+    if (!reopen) return;
+    const opened: S[] = [];
+    try {
+      await run(async () => {
+        const store = await reopen();
+        opened.push(store);
+        return store;
+      });
+    } finally {
+      for (const store of opened) await store.close();
+    }
   });
 }

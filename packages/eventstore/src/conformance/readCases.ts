@@ -1,4 +1,5 @@
 import { expect, it } from '@jest/globals';
+import { itAcrossReopen, pingAndCloseCase } from '@parcel-logistics/conformance';
 import type { RecordedEvent } from '../port.ts';
 import { event, events, record, type Context } from './context.ts';
 
@@ -25,15 +26,9 @@ export function readCases(ctx: Context): void {
     expect(await ctx.store.readAll({ afterPosition: after, limit: 10 })).toEqual([]);
   });
 
-  it('answers ping and closes idempotently', async () => {
-    await expect(ctx.store.ping()).resolves.toBeUndefined();
-    await ctx.store.close();
-    await expect(ctx.store.close()).resolves.toBeUndefined();
-  });
+  pingAndCloseCase(ctx);
 
-  it('keeps events, revisions and checkpoints across a reopen', async () => {
-    const { reopen } = ctx.harness;
-    if (!reopen) return;
+  itAcrossReopen('keeps events, revisions and checkpoints across a reopen', ctx, async (reopen) => {
     const name = ctx.stream('durable');
     const appended = [event('A.v1', { text: 'kept' }), event('B.v1')];
     await ctx.store.append({ streamName: name, expectedRevision: 'no_stream', events: appended });
@@ -44,18 +39,14 @@ export function readCases(ctx: Context): void {
     await ctx.store.close();
 
     const reopened = await reopen();
-    try {
-      expect(await reopened.readStream(name)).toEqual(before);
-      await expect(reopened.append({ streamName: name, expectedRevision: 0, events: [event()] })).rejects.toMatchObject(
-        { actual: 1 },
-      );
-      await reopened.append({ streamName: name, expectedRevision: 1, events: [event('C.v1')] });
-      const second = record(reopened, ctx.prefix);
-      await second.subscription.caughtUp();
-      await second.subscription.stop();
-      expect(second.seen.map((e) => e.type)).toEqual(['C.v1']);
-    } finally {
-      await reopened.close();
-    }
+    expect(await reopened.readStream(name)).toEqual(before);
+    await expect(reopened.append({ streamName: name, expectedRevision: 0, events: [event()] })).rejects.toMatchObject({
+      actual: 1,
+    });
+    await reopened.append({ streamName: name, expectedRevision: 1, events: [event('C.v1')] });
+    const second = record(reopened, ctx.prefix);
+    await second.subscription.caughtUp();
+    await second.subscription.stop();
+    expect(second.seen.map((e) => e.type)).toEqual(['C.v1']);
   });
 }

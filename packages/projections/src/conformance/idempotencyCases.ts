@@ -1,4 +1,5 @@
 import { expect, it } from '@jest/globals';
+import { itAcrossReopen } from '@parcel-logistics/conformance';
 import type { IdempotencyClaimRequest, IdempotencyRecord } from '../port.ts';
 import type { Context } from './context.ts';
 
@@ -335,9 +336,7 @@ export function idempotencyCases(ctx: Context): void {
     expect(await Promise.all(records.map(recordOf))).toEqual(records.map(() => null));
   });
 
-  it('keeps idempotency records across a reopen', async () => {
-    const { reopen } = ctx.harness;
-    if (!reopen) return;
+  itAcrossReopen('keeps idempotency records across a reopen', ctx, async (reopen) => {
     const held = claim({ key: ctx.id('held') });
     const done = claim({ key: ctx.id('done') });
     await store().claim(held);
@@ -345,22 +344,18 @@ export function idempotencyCases(ctx: Context): void {
     await store().complete(done.clientId, done.key, done.owner, answer, [ctx.id('PX')]);
     await ctx.store.close();
     const reopened = await reopen();
-    try {
-      expect(await reopened.idempotency.get(held.clientId, held.key)).toEqual(pending(held));
-      expect(await reopened.idempotency.get(done.clientId, done.key)).toEqual({
-        ...pending(done),
-        state: 'done',
-        answer,
-      });
-      expect(await reopened.idempotency.claim({ ...held, owner: ctx.id('again') })).toEqual({
-        claimed: false,
-        record: pending(held),
-      });
-      // Which parcels an answer concerns is kept too.
-      expect(await reopened.idempotency.forgetParcels([ctx.id('PX')])).toBe(1);
-      expect(await reopened.idempotency.get(done.clientId, done.key)).toBeNull();
-    } finally {
-      await reopened.close();
-    }
+    expect(await reopened.idempotency.get(held.clientId, held.key)).toEqual(pending(held));
+    expect(await reopened.idempotency.get(done.clientId, done.key)).toEqual({
+      ...pending(done),
+      state: 'done',
+      answer,
+    });
+    expect(await reopened.idempotency.claim({ ...held, owner: ctx.id('again') })).toEqual({
+      claimed: false,
+      record: pending(held),
+    });
+    // Which parcels an answer concerns is kept too.
+    expect(await reopened.idempotency.forgetParcels([ctx.id('PX')])).toBe(1);
+    expect(await reopened.idempotency.get(done.clientId, done.key)).toBeNull();
   });
 }

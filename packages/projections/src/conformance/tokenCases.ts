@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { expect, it } from '@jest/globals';
+import { itAcrossReopen, pingAndCloseCase } from '@parcel-logistics/conformance';
 import type { TokenRecord } from '../port.ts';
 import { parcelView, type Context } from './context.ts';
 
@@ -43,27 +44,17 @@ export function tokenCases(ctx: Context): void {
     }
   });
 
-  it('answers ping and closes idempotently', async () => {
-    await expect(ctx.store.ping()).resolves.toBeUndefined();
-    await ctx.store.close();
-    await expect(ctx.store.close()).resolves.toBeUndefined();
-  });
+  pingAndCloseCase(ctx);
 
-  it('keeps parcels and tokens across a reopen', async () => {
-    const { reopen } = ctx.harness;
-    if (!reopen) return;
+  itAcrossReopen('keeps parcels and tokens across a reopen', ctx, async (reopen) => {
     const view = parcelView({ trackingNumber: ctx.id('D1'), clientId: ctx.id('client') });
     const record = token(view.clientId, 'kept');
     await ctx.store.parcels.save(view, -1);
     await ctx.store.tokens.put(record);
     await ctx.store.close();
     const reopened = await reopen();
-    try {
-      expect(await reopened.parcels.getForClient(view.clientId, view.trackingNumber)).toEqual(view);
-      expect(await reopened.parcels.save(view, -1)).toBe(false);
-      expect(await reopened.tokens.findByHash(record.tokenHash)).toEqual(record);
-    } finally {
-      await reopened.close();
-    }
+    expect(await reopened.parcels.getForClient(view.clientId, view.trackingNumber)).toEqual(view);
+    expect(await reopened.parcels.save(view, -1)).toBe(false);
+    expect(await reopened.tokens.findByHash(record.tokenHash)).toEqual(record);
   });
 }
