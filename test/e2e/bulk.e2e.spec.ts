@@ -12,7 +12,7 @@ import type { ImportResult } from '@parcel-logistics/contracts';
 import { clientB, OTHER, realTime } from '../support/client.ts';
 import type { Target } from '../support/client.ts';
 import { eventually, registeredParcel } from '../support/carriers.ts';
-import { csvOf, orderBody, REFUSED_FIELDS } from '../support/orders.ts';
+import { bodiesWithRefusedRows, csvOf, orderBody, refusalsOf } from '../support/orders.ts';
 import { Cluster } from './support/cluster.ts';
 
 jest.setTimeout(300_000);
@@ -128,14 +128,8 @@ describe('many labels in one document over Kafka', () => {
 describe('import-orders over Kafka', () => {
   test('1,000 rows with 10 bad ones through one gateway: exactly those 10 rejected with create-order’s messages, read back through the other', async () => {
     const [gw, other] = gateways as [Target, Target];
-    const bodies = Array.from({ length: 1000 }, () => orderBody());
-    const badRows = REFUSED_FIELDS.map((_, i) => 11 + i * 99);
-    badRows.forEach((row, i) => Object.assign(bodies[row - 1]!, REFUSED_FIELDS[i]));
-    const expected = [];
-    for (const row of badRows) {
-      const single = await clientB(gw).post('order/create-order', bodies[row - 1]);
-      expected.push({ row, custom_tracking_num: bodies[row - 1]!.custom_tracking_num, message: single.body.message });
-    }
+    const { bodies, badRows } = bodiesWithRefusedRows(1000, (i) => 11 + i * 99);
+    const expected = await refusalsOf(clientB(gw), bodies, badRows);
     const accepted = await clientB(gw).csv('order/import-orders', csvOf(bodies));
     expect(accepted.body.data).toMatchObject({ rows: 1000, accepted: 990, rejected: 10, errors: expected });
     const done = await finished(other, accepted.body.data.import_id);

@@ -2,7 +2,7 @@
 import type { ImportResult } from '@parcel-logistics/contracts';
 import { clientB, OTHER } from '../support/client.ts';
 import { eventually } from '../support/carriers.ts';
-import { csvOf, orderBody, REFUSED_FIELDS } from '../support/orders.ts';
+import { bodiesWithRefusedRows, csvOf, orderBody, refusalsOf } from '../support/orders.ts';
 import { startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
 
@@ -25,16 +25,8 @@ const finished = async (importId: string, account = undefined as typeof OTHER | 
 
 describe('import-orders', () => {
   test('1,000 rows with 10 bad ones: exactly those 10 are rejected, each with create-order’s own message, and the 990 others are created', async () => {
-    const bodies = Array.from({ length: 1000 }, () => orderBody());
-    const badRows = REFUSED_FIELDS.map((_, i) => 37 + i * 97);
-    badRows.forEach((row, i) => Object.assign(bodies[row - 1]!, REFUSED_FIELDS[i]));
-    // create-order is the judge of each bad row's message.
-    const expected = [];
-    for (const row of badRows) {
-      const single = await clientB(stack).post('order/create-order', bodies[row - 1]);
-      expect(single.body.code).toBe(1);
-      expected.push({ row, custom_tracking_num: bodies[row - 1]!.custom_tracking_num, message: single.body.message });
-    }
+    const { bodies, badRows } = bodiesWithRefusedRows(1000, (i) => 37 + i * 97);
+    const expected = await refusalsOf(clientB(stack), bodies, badRows);
     expect(new Set(expected.map((e) => e.message)).size).toBe(10);
 
     const r = await clientB(stack).csv('order/import-orders', csvOf(bodies));

@@ -1,5 +1,6 @@
 /** Valid create-order bodies for the demo reference data, and CSV files of them. */
 import { stringify } from 'csv-stringify/sync';
+import type { clientB } from './client.ts';
 
 let counter = 0;
 export const uniqueRef = (prefix = 'REF') => `${prefix}-${process.pid}-${Date.now().toString(36)}-${++counter}`;
@@ -59,6 +60,32 @@ export const REFUSED_FIELDS: readonly Record<string, unknown>[] = [
   { gst_paid: 'maybe' },
   { postal_code: '12' },
 ];
+
+/** `count` create-order bodies in which row `rowOf(i)` (counted from 1) carries the i-th of REFUSED_FIELDS; the bodies and those rows. */
+export function bodiesWithRefusedRows(count: number, rowOf: (i: number) => number) {
+  const bodies = Array.from({ length: count }, () => orderBody());
+  const badRows = REFUSED_FIELDS.map((_, i) => rowOf(i));
+  badRows.forEach((row, i) => Object.assign(bodies[row - 1]!, REFUSED_FIELDS[i]));
+  return { bodies, badRows };
+}
+
+/**
+ * The errors an import of `bodies` reports for `badRows`: create-order is the judge, each row's
+ * body refused by it alone with the message it gives.
+ */
+export async function refusalsOf(
+  client: ReturnType<typeof clientB>,
+  bodies: Record<string, unknown>[],
+  badRows: number[],
+) {
+  const expected = [];
+  for (const row of badRows) {
+    const single = await client.post('order/create-order', bodies[row - 1]);
+    expect(single.body.code).toBe(1);
+    expected.push({ row, custom_tracking_num: bodies[row - 1]!.custom_tracking_num, message: single.body.message });
+  }
+  return expected;
+}
 
 /** What makes an order the pickup variant of LMX (LMX-PU): service type PUD and the sender's address to pick it up at. */
 export const PICKUP_ORDER: Readonly<Record<string, string>> = {
