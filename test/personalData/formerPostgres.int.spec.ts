@@ -9,7 +9,7 @@ import pg from 'pg';
 import { sealFormerEvents, sealingEventStore } from '@parcel-logistics/application';
 import { serializeEvent } from '@parcel-logistics/contracts';
 import type { DomainEvent } from '@parcel-logistics/domain';
-import { sampleParcelOrder } from '@parcel-logistics/domain/testing';
+import { sampleDelivered, sampleParcelOrder } from '@parcel-logistics/domain/testing';
 import { createPostgresEventRewriter, createPostgresEventStore } from '@parcel-logistics/eventstore-postgres';
 import { masterKeyFromBytes } from '@parcel-logistics/keys';
 import { createSqliteKeyStore } from '@parcel-logistics/keys/sqlite';
@@ -40,21 +40,7 @@ maybe('former events are sealed in place once, and read back as they were', asyn
         registeredAt: new Date('2026-11-20T00:00:00Z'),
       },
     },
-    {
-      type: 'CarrierEventRecorded',
-      data: {
-        trackingNumber: TN,
-        carrier: 'LMX',
-        carrierCode: 'DELIVERED',
-        statusCode: 'DL_DL',
-        eventTime: new Date('2026-11-21T00:00:00Z'),
-        location: `${name} Lane`,
-        remarks: '',
-        receiveBy: name,
-        pod: [],
-        recordedAt: new Date('2026-11-21T00:00:01Z'),
-      },
-    },
+    sampleDelivered(TN, new Date('2026-11-21T00:00:00Z'), { location: `${name} Lane`, receiveBy: name }),
   ];
   // Written as the code before sealing wrote them: straight to the adapter.
   const plain = await createPostgresEventStore({ connectionString: url!, schema });

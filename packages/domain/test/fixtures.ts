@@ -1,5 +1,5 @@
 import type { ParcelOrder, WeightUnit } from '../src/parcel/order.ts';
-import type { ParcelRegistered } from '../src/parcel/events.ts';
+import type { CarrierEventRecorded, ParcelRegistered } from '../src/parcel/events.ts';
 
 /** A sample order in the domain's words, as a create-order command carries it (weights in `unit`). */
 export const sampleParcelOrder = (overrides: Partial<ParcelOrder> = {}, unit: WeightUnit = 'kg'): ParcelOrder => ({
@@ -35,4 +35,29 @@ export const sampleRegistered = (
 ): ParcelRegistered => ({
   type: 'ParcelRegistered',
   data: { trackingNumber, clientId: 'demo', order, serviceType: 'LMD', carrier: 'LMX', registeredAt },
+});
+
+/**
+ * A delivery LMX reported for `trackingNumber` at `eventTime`, at a public place, with no signer or
+ * proof, recorded a second later; `data` besides.
+ */
+export const sampleDelivered = (
+  trackingNumber: string,
+  eventTime: Date,
+  data: Partial<CarrierEventRecorded['data']> = {},
+): CarrierEventRecorded => ({
+  type: 'CarrierEventRecorded',
+  data: {
+    trackingNumber,
+    carrier: 'LMX',
+    carrierCode: 'DELIVERED',
+    statusCode: 'DL_DL',
+    eventTime,
+    location: 'SG',
+    remarks: '',
+    receiveBy: '',
+    pod: [],
+    recordedAt: new Date(eventTime.getTime() + 1000),
+    ...data,
+  },
 });

@@ -1,5 +1,5 @@
 import type { ParcelEvent } from './events.ts';
-import { sampleParcelOrder, sampleRegistered } from '../../test/fixtures.ts';
+import { sampleDelivered, sampleParcelOrder, sampleRegistered } from '../../test/fixtures.ts';
 import { evolveParcelView } from './parcelView.ts';
 import type { ParcelView } from './parcelView.ts';
 
@@ -21,21 +21,12 @@ const events: ParcelEvent[] = [
     type: 'LabelGenerated',
     data: { trackingNumber: TN, labelType: 'CN23', direction: 'horizontal', generatedAt: at('2026-11-22T07:00:00Z') },
   },
-  {
-    type: 'CarrierEventRecorded',
-    data: {
-      trackingNumber: TN,
-      carrier: 'LMX',
-      carrierCode: 'DELIVERED',
-      statusCode: 'DL_DL',
-      eventTime: at('2026-11-23T02:00:00Z'),
-      location: 'SG',
-      remarks: 'Left with guard',
-      receiveBy: 'Tan',
-      pod: ['pod/1.jpg'],
-      recordedAt: at('2026-11-23T02:00:05Z'),
-    },
-  },
+  sampleDelivered(TN, at('2026-11-23T02:00:00Z'), {
+    remarks: 'Left with guard',
+    receiveBy: 'Tan',
+    pod: ['pod/1.jpg'],
+    recordedAt: at('2026-11-23T02:00:05Z'),
+  }),
   {
     type: 'CarrierRegistrationFailed',
     data: { trackingNumber: TN, carrier: 'LMX', attempt: 1, reason: 'down', failedAt: at('2026-11-23T03:00:00Z') },
@@ -152,21 +143,13 @@ test('PersonalDataErased leaves a view with no personal value: order, remarks, s
   );
   view = evolveParcelView(
     view,
-    {
-      type: 'CarrierEventRecorded',
-      data: {
-        trackingNumber: 'PX1',
-        carrier: 'LMX',
-        carrierCode: 'DELIVERED',
-        statusCode: 'DL_DL',
-        eventTime: at,
-        location: '1 Raffles Place',
-        remarks: 'Left with Mdm Wong',
-        receiveBy: 'Mdm Wong',
-        pod: ['pod.jpg'],
-        recordedAt: at,
-      },
-    },
+    sampleDelivered('PX1', at, {
+      location: '1 Raffles Place',
+      remarks: 'Left with Mdm Wong',
+      receiveBy: 'Mdm Wong',
+      pod: ['pod.jpg'],
+      recordedAt: at,
+    }),
     { eventId: 'e2', revision: 1 },
   );
   const erased = evolveParcelView(

@@ -1,5 +1,5 @@
 /** The one list of what is personal: split off, nothing personal left in the clear part, put back unchanged. */
-import { sampleParcelOrder } from '../../test/fixtures.ts';
+import { sampleDelivered, sampleParcelOrder } from '../../test/fixtures.ts';
 import type { ParcelOrder } from './order.ts';
 import { splitCarrierEventPersonal, splitPersonal, withPersonal } from './personal.ts';
 
@@ -48,23 +48,16 @@ test('an order split and put back together is the order', () => {
 });
 
 test('a carrier event keeps only the public place of its location; remarks, signer and proof of delivery are personal', () => {
-  const data = {
-    trackingNumber: 'PX1',
-    statusCode: 'DL_DL',
+  const { data } = sampleDelivered('PX1', new Date('2026-11-23T02:00:00Z'), {
     location: '1 Raffles Place',
     remarks: 'Left with Mdm Wong',
     receiveBy: 'Mdm Wong',
     pod: ['pod/1.jpg'],
-  };
-  const { clear, personal } = splitCarrierEventPersonal(data);
-  expect(clear).toEqual({
-    trackingNumber: 'PX1',
-    statusCode: 'DL_DL',
-    location: '',
-    remarks: '',
-    receiveBy: '',
-    pod: [],
   });
+  const { clear, personal } = splitCarrierEventPersonal(data);
+  // Everything but the personal fields stays as it was: number, carrier, codes and times.
+  expect(clear).toEqual({ ...data, location: '', remarks: '', receiveBy: '', pod: [] });
+  expect(clear).toMatchObject({ trackingNumber: 'PX1', statusCode: 'DL_DL' });
   expect(personal).toEqual({
     location: '1 Raffles Place',
     remarks: 'Left with Mdm Wong',
