@@ -113,18 +113,23 @@ test('with downstreamV1 on, a created, labelled and cancelled parcel: three sche
   }
 });
 
+/** A message of the demo parcel PX1 at 14:05:09 SGT, with `fields` (its type, schema, status, revision and data). */
+const messageOf = <F extends object>(fields: F) => ({
+  eventId: 'e',
+  trackingNumber: 'PX1',
+  clientId: 'demo',
+  time: '2026-11-22T14:05:09+08:00',
+  ...fields,
+});
+
 test('the schema refuses a message missing a field or with a non-SGT time', () => {
-  const good: ParcelEventMessage = {
+  const good: ParcelEventMessage = messageOf({
     type: 'ParcelCancelled',
     schema: 'ParcelCancelled.v1',
-    eventId: 'e',
-    trackingNumber: 'PX1',
-    clientId: 'demo',
     statusCode: 'CN_CN',
-    time: '2026-11-22T14:05:09+08:00',
     streamRevision: 2,
     data: {},
-  };
+  });
   expect(validate(good)).toBe(true);
   expect(validate({ ...good, time: '2026-11-22T06:05:09Z' })).toBe(false);
   const { clientId: _omitted, ...missing } = good;
@@ -135,24 +140,18 @@ test('the schema refuses a message missing a field or with a non-SGT time', () =
 function markers() {
   const tag = randomBytes(5).toString('hex').toUpperCase();
   const digits = () => String(60_000_000 + (randomBytes(3).readUIntBE(0, 3) % 9_999_999));
+  /** A party's fields, each marked with its letter (R recipient, S sender). */
+  const party = (letter: 'R' | 'S', street: string) => ({
+    name: `${letter}name${tag}`,
+    phone: digits(),
+    address: `${letter}addr${tag} ${street}`,
+    postalCode: `${letter}${tag.slice(0, 6)}`,
+    city: `${letter}city${tag}`,
+    email: `${letter.toLowerCase()}email${tag.toLowerCase()}@example.com`,
+  });
   return {
-    recipient: {
-      name: `Rname${tag}`,
-      phone: digits(),
-      address: `Raddr${tag} Street 9`,
-      postalCode: `R${tag.slice(0, 6)}`,
-      state: `Rstate${tag}`,
-      city: `Rcity${tag}`,
-      email: `remail${tag.toLowerCase()}@example.com`,
-    },
-    sender: {
-      name: `Sname${tag}`,
-      phone: digits(),
-      address: `Saddr${tag} Road 3`,
-      postalCode: `S${tag.slice(0, 6)}`,
-      city: `Scity${tag}`,
-      email: `semail${tag.toLowerCase()}@example.com`,
-    },
+    recipient: { ...party('R', 'Street 9'), state: `Rstate${tag}` },
+    sender: party('S', 'Road 3'),
     instruction: `Rinstr${tag} leave at door`,
     delivery: {
       location: `Cloc${tag} Avenue 5`,
@@ -283,18 +282,14 @@ test('by default: v2 holds no personal value, the personal topic holds them unti
 });
 
 test('the v2 schema refuses a personal value, a missing personalData, and an erasure not marked erased', () => {
-  const registered = {
+  const registered = messageOf({
     type: 'ParcelRegistered',
     schema: 'ParcelRegistered.v1',
-    eventId: 'e',
-    trackingNumber: 'PX1',
-    clientId: 'demo',
     statusCode: 'DR_DR',
-    time: '2026-11-22T14:05:09+08:00',
     streamRevision: 0,
     personalData: 'available',
     data: { order: { recipient_name: '', recipient_phone: '', recipient_address: '', recipient_country: 'SG' } },
-  };
+  });
   expect(validateV2(registered)).toBe(true);
   const order = registered.data.order;
   expect(validateV2({ ...registered, data: { order: { ...order, recipient_name: 'Ada' } } })).toBe(false);
