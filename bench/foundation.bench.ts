@@ -17,7 +17,7 @@
  * stack costs against the plain alternative, and the cost of everything between the commit and
  * this tree, each as the ratio of medians of one run. Each turn gives its req/s and the server
  * process's CPU per request (`server cpu ms/req`), the steadier of the two on a shared machine.
- * Run: `npm run bench` (BENCH_DURATION_S, BENCH_ORDERS, BENCH_BASELINE_REF, BENCH_ROUNDS).
+ * Run: `npm run bench` (BENCH_DURATION_S, BENCH_ORDERS, BENCH_BASELINE_REF, BENCH_ROUNDS, BENCH_WARMUP_S).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

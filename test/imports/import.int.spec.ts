@@ -6,6 +6,9 @@ import { bodiesWithRefusedRows, csvOf, orderBody, refusalsOf } from '../support/
 import { startTestStack } from '../support/stack.ts';
 import type { TestStack } from '../support/stack.ts';
 
+// An import of 1,000 rows takes seconds; a busy machine (the int suites run side by side) may double it.
+jest.setTimeout(60_000);
+
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startTestStack({ PARCEL_RATE_LIMIT_RPS: '1000', PARCEL_RATE_LIMIT_BURST: '2000' });
