@@ -87,6 +87,18 @@ export function keyStoreConformance(name: string, make: () => Promise<KeyStoreHa
       expect(new Set(results.map((r) => bytesOf((r as { key: DataKey }).key))).size).toBe(1);
     });
 
+    it('creates asked for together (new, existing, erased, repeated) are each answered as if alone', async () => {
+      const existing = await keyOf(store, 'PX-OLD');
+      await store.destroy('PX-GONE');
+      const ids = ['PX-NEW-1', 'PX-OLD', 'PX-GONE', 'PX-NEW-2', 'PX-NEW-1'];
+      const results = await Promise.all(ids.map((id) => store.create(id)));
+      expect(results.map((r) => r.status)).toEqual(['created', 'existing', 'erased', 'created', 'existing']);
+      expect(bytesOf((results[1] as { key: DataKey }).key)).toBe(bytesOf(existing));
+      expect(bytesOf((results[4] as { key: DataKey }).key)).toBe(bytesOf((results[0] as { key: DataKey }).key));
+      const found = await store.find(['PX-NEW-1', 'PX-NEW-2']);
+      expect(bytesOf(found.get('PX-NEW-2')!)).toBe(bytesOf((results[3] as { key: DataKey }).key));
+    });
+
     it('finds the keys of many parcels at once; absent ids are left out', async () => {
       const created = await Promise.all(['PX-1', 'PX-2', 'PX-3'].map((id) => keyOf(store, id)));
       const found = await store.find(['PX-3', 'PX-unknown', 'PX-1', 'PX-2', 'PX-1']);

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { checkParcelId, keyInfoOf, MASTER_KEY_ID, newDataKey, openDataKey, openDataKeys } from './adapter.ts';
 import { WrongMasterKeyError } from './errors.ts';
 import type { MasterKey } from './masterKey.ts';
-import type { CreateKeyResult, DestroyKeyResult, KeyStore } from './port.ts';
+import type { CreateKeyOptions, CreateKeyResult, DestroyKeyResult, KeyStore } from './port.ts';
 
 export interface PostgresKeyStoreOptions {
   connectionString: string;
@@ -70,6 +70,10 @@ export async function createPostgresKeyStore(options: PostgresKeyStoreOptions): 
     erase: `UPDATE ${table} SET wrapped = NULL, erased_at = now() WHERE parcel_id = $1 RETURNING ${iso('erased_at')} AS erased_at`,
     tombstone: `INSERT INTO ${table} (parcel_id, generation, wrapped, erased_at) VALUES ($1, 0, NULL, now())
       ON CONFLICT (parcel_id) DO NOTHING RETURNING ${iso('erased_at')} AS erased_at`,
+    // The parcels' first keys, many in one statement: those whose row was not there yet are returned.
+    createMany: `INSERT INTO ${table} (parcel_id, generation, wrapped)
+      SELECT parcel_id, 1, wrapped FROM unnest($1::text[], $2::bytea[]) AS k (parcel_id, wrapped)
+      ON CONFLICT (parcel_id) DO NOTHING RETURNING parcel_id`,
     find: `SELECT parcel_id, generation, wrapped FROM ${table} WHERE parcel_id = ANY($1::text[]) AND wrapped IS NOT NULL`,
     list: `SELECT ${columns} FROM ${table} WHERE parcel_id > $1 ORDER BY parcel_id LIMIT $2`,
     count: `SELECT count(*) FILTER (WHERE wrapped IS NOT NULL)::int AS active, count(*) FILTER (WHERE wrapped IS NULL)::int AS erased FROM ${table}`,
@@ -92,32 +96,83 @@ export async function createPostgresKeyStore(options: PostgresKeyStoreOptions): 
       return { status: 'created', key: dataKey };
     });
 
+  /** One parcel's create, in its own statement: inserted, or the row that was there (existing, erased, renewed). */
+  async function createOne(
+    parcelId: string,
+    createOptions: CreateKeyOptions | undefined,
+    made = newDataKey(masterKey, parcelId, 1),
+  ): Promise<CreateKeyResult> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const row = (
+        await pool.query<{ inserted: boolean; generation: number; wrapped: Buffer | null; erased_at: string | null }>({
+          name: `${schema}-create`,
+          text: sql.create,
+          values: [parcelId, made.wrapped],
+        })
+      ).rows[0];
+      if (!row) continue;
+      if (row.inserted) return { status: 'created', key: made.dataKey };
+      if (row.wrapped) {
+        return { status: 'existing', key: openDataKey(masterKey, parcelId, row.generation, row.wrapped) };
+      }
+      if (!createOptions?.renewErased) return { status: 'erased', erasedAt: row.erased_at! };
+      return renewErased(parcelId);
+    }
+    throw new Error(`key store: creating the key of parcel ${parcelId} kept racing with another process`);
+  }
+
+  /**
+   * The first keys asked for in one turn of the event loop are inserted by one statement (one
+   * commit) instead of one each: new parcels' keys are made ahead many at a time, and a commit per
+   * key was most of what PostgreSQL spent on an order. A parcel whose row was there already (or
+   * repeated in the turn) then takes the single path, which answers from its row.
+   */
+  let pending: {
+    parcelId: string;
+    made: ReturnType<typeof newDataKey>;
+    settle: PromiseWithResolvers<CreateKeyResult>;
+  }[] = [];
+  async function createPending(): Promise<void> {
+    const batch = pending;
+    pending = [];
+    const first = new Map(batch.map((p) => [p.parcelId, p] as const).reverse());
+    let inserted: Set<string>;
+    try {
+      const { rows } = await pool.query<{ parcel_id: string }>({
+        name: `${schema}-create-many`,
+        text: sql.createMany,
+        values: [[...first.keys()], [...first.values()].map((p) => p.made.wrapped)],
+      });
+      inserted = new Set(rows.map((r) => r.parcel_id));
+    } catch (error) {
+      for (const p of batch) p.settle.reject(error);
+      return;
+    }
+    for (const p of batch) {
+      if (first.get(p.parcelId) === p && inserted.has(p.parcelId))
+        p.settle.resolve({ status: 'created', key: p.made.dataKey });
+      else createOne(p.parcelId, undefined, p.made).then(p.settle.resolve, p.settle.reject);
+    }
+  }
+
   return {
     async create(parcelId, createOptions) {
       open();
       checkParcelId(parcelId);
-      const { dataKey, wrapped } = newDataKey(masterKey, parcelId, 1);
-      for (let attempt = 0; attempt < 5; attempt++) {
-        const row = (
-          await pool.query<{ inserted: boolean; generation: number; wrapped: Buffer | null; erased_at: string | null }>(
-            sql.create,
-            [parcelId, wrapped],
-          )
-        ).rows[0];
-        if (!row) continue;
-        if (row.inserted) return { status: 'created', key: dataKey };
-        if (row.wrapped) {
-          return { status: 'existing', key: openDataKey(masterKey, parcelId, row.generation, row.wrapped) };
-        }
-        if (!createOptions?.renewErased) return { status: 'erased', erasedAt: row.erased_at! };
-        return renewErased(parcelId);
-      }
-      throw new Error(`key store: creating the key of parcel ${parcelId} kept racing with another process`);
+      if (createOptions?.renewErased) return createOne(parcelId, createOptions);
+      if (pending.length === 0) setImmediate(() => void createPending());
+      const settle = Promise.withResolvers<CreateKeyResult>();
+      pending.push({ parcelId, made: newDataKey(masterKey, parcelId, 1), settle });
+      return settle.promise;
     },
     async find(parcelIds) {
       open();
       if (parcelIds.length === 0) return new Map();
-      const { rows } = await pool.query<Pick<Row, 'parcel_id' | 'generation' | 'wrapped'>>(sql.find, [parcelIds]);
+      const { rows } = await pool.query<Pick<Row, 'parcel_id' | 'generation' | 'wrapped'>>({
+        name: `${schema}-find`,
+        text: sql.find,
+        values: [parcelIds],
+      });
       return openDataKeys(masterKey, rows);
     },
     async destroy(parcelId) {
