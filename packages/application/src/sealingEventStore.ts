@@ -13,13 +13,8 @@ import {
   sealedTypeOf,
   sealStored,
 } from '@parcel-logistics/contracts';
-import type {
-  AppendRequest,
-  EventStore,
-  EventToAppend,
-  RecordedEvent,
-  SubscribeToAllOptions,
-} from '@parcel-logistics/eventstore';
+import { subscribeWrapped } from '@parcel-logistics/eventstore';
+import type { AppendRequest, EventStore, EventToAppend, RecordedEvent } from '@parcel-logistics/eventstore';
 import { seal, unseal, type CachedKeyStore, type KeyStore } from '@parcel-logistics/keys';
 import type { KeyObject } from 'node:crypto';
 import type { Ids } from './ids.ts';
@@ -161,22 +156,11 @@ export function sealingEventStore(store: EventStore, keys: KeyStore | CachedKeyS
     appendMany: async (requests) => store.appendMany(await Promise.all(requests.map(sealRequest))),
     readStream: async (streamName, options) => open(await store.readStream(streamName, options)),
     readAll: async (options) => open(await store.readAll(options)),
-    subscribeToAll(options: SubscribeToAllOptions) {
-      const { subscriptionId, pollIntervalMs } = options;
-      const settings = { subscriptionId, ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }) };
-      if (options.handleBatch) {
-        const { handleBatch } = options;
-        return store.subscribeToAll({
-          ...settings,
-          handleBatch: async (events) => handleBatch(events.some(touches) ? await open(events) : events),
-        });
-      }
-      const { handler } = options;
-      return store.subscribeToAll({
-        ...settings,
-        handler: async (event) => handler(touches(event) ? (await open([event]))[0]! : event),
-      });
-    },
+    subscribeToAll: (options) =>
+      subscribeWrapped(store, options, {
+        handleBatch: (handleBatch) => async (events) => handleBatch(events.some(touches) ? await open(events) : events),
+        handler: (handler) => async (event) => handler(touches(event) ? (await open([event]))[0]! : event),
+      }),
     ...(store.progress ? { progress: store.progress.bind(store) } : {}),
     ping: async () => {
       await Promise.all([store.ping(), keys.ping()]);

@@ -84,6 +84,9 @@ export function startCatchUpSubscription(source: CatchUpSource, options: CatchUp
   const onHandlerError = options.onHandlerError ?? warnHandlerError;
   const coalesceMs = options.coalesceMs ?? 0;
   const checkpointEveryMs = options.checkpointEveryMs ?? 0;
+  const { streamPrefixes } = options;
+  const reaches = (event: RecordedEvent): boolean =>
+    streamPrefixes === undefined || streamPrefixes.some((prefix) => event.streamName.startsWith(prefix));
 
   let position = 0;
   let saved = 0;
@@ -167,14 +170,15 @@ export function startCatchUpSubscription(source: CatchUpSource, options: CatchUp
         if (options.handleBatch) {
           const { handleBatch } = options;
           const last = batch.at(-1);
-          if (last && holding() && (await deliver(() => handleBatch(batch), batch[0]!))) {
+          const page = streamPrefixes === undefined ? batch : batch.filter(reaches);
+          if (last && holding() && (page.length === 0 || (await deliver(() => handleBatch(page), page[0]!)))) {
             position = last.globalPosition;
             settleWaiters();
           }
         } else {
           const { handler } = options;
           for (const event of batch) {
-            if (!holding() || !(await deliver(() => handler(event), event))) break;
+            if (!holding() || (reaches(event) && !(await deliver(() => handler(event), event)))) break;
             position = event.globalPosition;
             settleWaiters();
           }

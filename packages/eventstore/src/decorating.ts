@@ -1,5 +1,5 @@
 /** What the EventStore's decorators share: a subscription passed on with its handler wrapped. */
-import type { EventStore, RecordedEvent, SubscribeToAllOptions, Subscription } from './port.ts';
+import type { EventStore, RecordedEvent, SubscribeToAllOptions, Subscription, SubscriptionSettings } from './port.ts';
 
 type EventHandler = (event: RecordedEvent) => Promise<void>;
 type PageHandler = (events: readonly RecordedEvent[]) => Promise<void>;
@@ -13,9 +13,21 @@ export function subscribeWrapped(
   options: SubscribeToAllOptions,
   wrap: { handler: (handler: EventHandler) => EventHandler; handleBatch: (handleBatch: PageHandler) => PageHandler },
 ): Subscription {
-  const { subscriptionId, pollIntervalMs } = options;
-  const settings = { subscriptionId, ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }) };
+  const settings = settingsOf(options);
   return options.handleBatch
     ? store.subscribeToAll({ ...settings, handleBatch: wrap.handleBatch(options.handleBatch) })
     : store.subscribeToAll({ ...settings, handler: wrap.handler(options.handler) });
+}
+
+/** A subscription's settings without its handler, for a decorator to pass on with a handler of its own. */
+export function settingsOf({
+  subscriptionId,
+  pollIntervalMs,
+  streamPrefixes,
+}: SubscriptionSettings): SubscriptionSettings {
+  return {
+    subscriptionId,
+    ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }),
+    ...(streamPrefixes === undefined ? {} : { streamPrefixes }),
+  };
 }

@@ -53,4 +53,14 @@ describe('subscribeWrapped', () => {
     expect(seen).toEqual(['page of 1']);
     expect(pages).toEqual([[event]]);
   });
+
+  it('passes the streams a handler reads on, so the store below filters before any decorator opens an event', async () => {
+    const { given } = await passedOn({
+      subscriptionId: 's-3',
+      streamPrefixes: ['import-'],
+      handler: async () => undefined,
+    });
+    expect(Object.keys(given!).sort()).toEqual(['handler', 'streamPrefixes', 'subscriptionId']);
+    expect(given?.streamPrefixes).toEqual(['import-']);
+  });
 });

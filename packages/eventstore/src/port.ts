@@ -58,7 +58,7 @@ export interface Subscription {
   stop(): Promise<void>;
 }
 
-interface SubscriptionSettings {
+export interface SubscriptionSettings {
   /**
    * Names the stored checkpoint: a restarted subscription resumes after the last handled event.
    * Where several processes share a store (PostgreSQL), one id is served by one of them at a time;
@@ -67,6 +67,13 @@ interface SubscriptionSettings {
   subscriptionId: string;
   /** Polling interval for commits made by other processes. */
   pollIntervalMs?: number;
+  /**
+   * The streams the handler reads, by name prefix: the events of other streams do not reach it
+   * (a page handler gets its page without them) and the checkpoint moves past them all the same.
+   * Decorators hand on only what reaches the handler, so the sealing store opens nothing else.
+   * Absent: every event.
+   */
+  streamPrefixes?: readonly string[];
 }
 
 /** One event at a time, or one page at a time (`handleBatch`): a handler takes one of the two. */

@@ -6,7 +6,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { BusRemoteError, BusTimeoutError } from '@parcel-logistics/bus';
 import type { Bus, Message } from '@parcel-logistics/bus';
-import { DuplicateEventIdError, WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
+import { DuplicateEventIdError, settingsOf, WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
 import type { EventStore, RecordedEvent, Subscription } from '@parcel-logistics/eventstore';
 import { timed } from './metrics.ts';
 import type { Metrics } from './metrics.ts';
@@ -91,8 +91,8 @@ export function meteredEventStore(store: EventStore, metrics: Metrics): EventSto
     readStream: (streamName, options) => store.readStream(streamName, options),
     readAll: (options) => store.readAll(options),
     subscribeToAll: (options) => {
-      const { subscriptionId: id, pollIntervalMs } = options;
-      const settings = { subscriptionId: id, ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }) };
+      const settings = settingsOf(options);
+      const id = settings.subscriptionId;
       const reached = (event: RecordedEvent | undefined): void => {
         if (event && event.globalPosition > (handled.get(id) ?? 0)) handled.set(id, event.globalPosition);
       };

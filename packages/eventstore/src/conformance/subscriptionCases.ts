@@ -70,6 +70,49 @@ export function subscriptionCases(ctx: Context): void {
     }
   });
 
+  it('streamPrefixes: only the named streams reach a handler, event by event or page by page; the checkpoint passes the others', async () => {
+    await appendTo('kept-1', 2);
+    await appendTo('other', 3);
+    await appendTo('kept-2', 1);
+    const kept = (await ours()).filter((e) => e.streamName.startsWith(ctx.stream('kept-')));
+    const reached: RecordedEvent[] = [];
+    const pages: RecordedEvent[][] = [];
+    const settings = { pollIntervalMs: 20, streamPrefixes: [ctx.stream('kept-')] };
+    const start = () => [
+      ctx.store.subscribeToAll({
+        ...settings,
+        subscriptionId: `${ctx.prefix}-filtered`,
+        handler: async (e) => void reached.push(e),
+      }),
+      ctx.store.subscribeToAll({
+        ...settings,
+        subscriptionId: `${ctx.prefix}-filtered-pages`,
+        handleBatch: async (page) => void pages.push([...page]),
+      }),
+    ];
+    const first = start();
+    try {
+      await Promise.all(first.map((s) => s.caughtUp()));
+      expect(ids(reached)).toEqual(ids(kept));
+      expect(ids(pages.flat())).toEqual(ids(kept));
+    } finally {
+      await Promise.all(first.map((s) => s.stop()));
+    }
+    // Only other streams after the checkpoint: restarted, neither handler is called again.
+    await appendTo('other', 2);
+    const second = start();
+    try {
+      await Promise.all(second.map((s) => s.caughtUp()));
+      await appendTo('kept-1', 1);
+      await Promise.all(second.map((s) => s.caughtUp()));
+    } finally {
+      await Promise.all(second.map((s) => s.stop()));
+    }
+    const all = (await ours()).filter((e) => e.streamName.startsWith(ctx.stream('kept-')));
+    expect(ids(reached)).toEqual(ids(all));
+    expect(ids(pages.flat())).toEqual(ids(all));
+  });
+
   it('wakes at once for an append made through the same store object', async () => {
     const { subscription, seen } = record(ctx.store, ctx.prefix, { pollIntervalMs: 60_000 });
     try {

@@ -20,6 +20,7 @@ export function startManifestWorker(deps: ManifestDeps & { pollIntervalMs?: numb
   }
   return deps.eventStore.subscribeToAll({
     subscriptionId: MANIFEST_SUBSCRIPTION,
+    streamPrefixes: [MANIFEST_STREAM_PREFIX],
     handler: handle,
     ...(deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {}),
   });

@@ -34,6 +34,7 @@ export function startBatchWorker(
   }
   return deps.eventStore.subscribeToAll({
     subscriptionId: BATCH_SUBSCRIPTION,
+    streamPrefixes: [BATCH_STREAM_PREFIX],
     handler: handle,
     ...(deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {}),
   });

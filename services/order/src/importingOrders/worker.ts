@@ -40,6 +40,7 @@ export function startImportWorker(deps: ImportWorkerDeps): Subscription {
   }
   return deps.eventStore.subscribeToAll({
     subscriptionId: IMPORT_SUBSCRIPTION,
+    streamPrefixes: [IMPORT_STREAM_PREFIX],
     handler: handle,
     ...(deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {}),
   });

@@ -187,6 +187,7 @@ export function startRegistrationWorker(deps: RegistrationDeps): Subscription {
 
   const subscription = deps.eventStore.subscribeToAll({
     subscriptionId: REGISTRATION_SUBSCRIPTION,
+    streamPrefixes: [PARCEL_STREAM_PREFIX],
     handleBatch,
     ...(deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {}),
   });
