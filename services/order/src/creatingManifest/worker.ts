@@ -13,7 +13,6 @@ export const MANIFEST_SUBSCRIPTION = 'order-manifests';
 
 export function startManifestWorker(deps: ManifestDeps & { pollIntervalMs?: number }): Subscription {
   async function handle(recorded: RecordedEvent): Promise<void> {
-    if (!recorded.streamName.startsWith(MANIFEST_STREAM_PREFIX)) return;
     const event = deserializeEvent(recorded);
     if (event.type !== 'ManifestRecorded' && event.type !== 'ManifestCompleted') return;
     await finishManifest(deps, event.data.manifestId, { commandId: `${event.data.manifestId}:worker` });

@@ -21,7 +21,6 @@ export function startBatchWorker(
   },
 ): Subscription {
   async function handle(recorded: RecordedEvent): Promise<void> {
-    if (!recorded.streamName.startsWith(BATCH_STREAM_PREFIX)) return;
     const event = deserializeEvent(recorded);
     // An import's parts are the import worker's (importingOrders/worker.ts).
     if (event.type !== 'OrderBatchAccepted' || event.data.importRows) return;

@@ -34,7 +34,6 @@ export type ImportWorkerDeps = CreateOrderDeps & {
 
 export function startImportWorker(deps: ImportWorkerDeps): Subscription {
   async function handle(recorded: RecordedEvent): Promise<void> {
-    if (!recorded.streamName.startsWith(IMPORT_STREAM_PREFIX)) return;
     const event = deserializeEvent(recorded);
     if (event.type === 'OrderImportAccepted') await runImport(deps, event.data.importId);
   }

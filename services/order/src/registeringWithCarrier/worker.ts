@@ -78,7 +78,6 @@ export function startRegistrationWorker(deps: RegistrationDeps): Subscription {
   function toRegister(page: readonly RecordedEvent[]): Pending[] {
     const byParcel = new Map<string, Pending>();
     for (const recorded of page) {
-      if (!recorded.streamName.startsWith(PARCEL_STREAM_PREFIX)) continue;
       const event = deserializeEvent(recorded);
       if (!isParcelEvent(event)) continue;
       const positioned = { event, eventId: recorded.id, revision: recorded.revision };
