@@ -108,9 +108,12 @@ export type GetOrderImport = CommandOf<OrderCommands, 'GetOrderImport'>;
 export type ErasePersonalData = CommandOf<OrderCommands, 'ErasePersonalData'>;
 
 /** `content`: the CN23 as Base64. */
+/** Why a parcel gets no label (create-label, and each parcel of get-shipping-labels). */
+export type LabelRefusal = 'ParcelNotFound' | 'SelfLabelNotAllowed' | 'PersonalDataErased';
+
 export type CreateLabelReply =
   | { ok: true; content: string }
-  | { ok: false; error: 'ParcelNotFound' | 'SelfLabelNotAllowed' | 'PersonalDataErased' }
+  | { ok: false; error: LabelRefusal }
   | { ok: false; error: 'RenderFailed'; message: string };
 
 /** The formats and page layouts of a document of many labels. */
@@ -126,7 +129,7 @@ export type CreateLabelsReply =
       ok: true;
       content?: string;
       labelled: string[];
-      refused: { trackingNumber: string; error: 'ParcelNotFound' | 'SelfLabelNotAllowed' | 'PersonalDataErased' }[];
+      refused: { trackingNumber: string; error: LabelRefusal }[];
     }
   | { ok: false; error: 'RenderFailed'; message: string };
 

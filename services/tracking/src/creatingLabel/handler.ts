@@ -4,7 +4,13 @@
  * render appends nothing.
  */
 import { Topics } from '@parcel-logistics/contracts';
-import type { CreateLabel, CreateLabelReply, RenderLabel, RenderLabelReply } from '@parcel-logistics/contracts';
+import type {
+  CreateLabel,
+  CreateLabelReply,
+  LabelRefusal,
+  RenderLabel,
+  RenderLabelReply,
+} from '@parcel-logistics/contracts';
 import type { LabelCommands } from '@parcel-logistics/contracts';
 import { handleParcelCommand, parcelViewOf } from '@parcel-logistics/application';
 import type { Ids, ParcelProjector } from '@parcel-logistics/application';
@@ -36,6 +42,16 @@ class NotRendered extends Error {
   }
 }
 
+const LABEL_REFUSALS: readonly string[] = [
+  'ParcelNotFound',
+  'SelfLabelNotAllowed',
+  'PersonalDataErased',
+] satisfies LabelRefusal[];
+
+/** The refusal the parcel decider's error is, for create-label and get-shipping-labels alike; undefined for any other error. */
+export const labelRefusalOf = (error: unknown): LabelRefusal | undefined =>
+  error instanceof ParcelError && LABEL_REFUSALS.includes(error.code) ? (error.code as LabelRefusal) : undefined;
+
 export async function createLabel(
   deps: CreateLabelDeps,
   command: CreateLabel['payload'],
@@ -65,11 +81,8 @@ export async function createLabel(
   } catch (error) {
     if (error instanceof NotRendered)
       return error.reply.error === 'ParcelNotFound' ? { ok: false, error: 'ParcelNotFound' } : error.reply;
-    if (
-      error instanceof ParcelError &&
-      (error.code === 'ParcelNotFound' || error.code === 'SelfLabelNotAllowed' || error.code === 'PersonalDataErased')
-    )
-      return { ok: false, error: error.code };
+    const refusal = labelRefusalOf(error);
+    if (refusal) return { ok: false, error: refusal };
     throw error;
   }
 }

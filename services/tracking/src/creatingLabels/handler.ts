@@ -6,16 +6,20 @@
  * at all. A concurrent write to any of the parcels decides them all again and renders again.
  */
 import { parcelStreamName, Topics } from '@parcel-logistics/contracts';
-import type { CreateLabels, CreateLabelsReply, LabelCommands, RenderLabelsReply } from '@parcel-logistics/contracts';
+import type {
+  CreateLabels,
+  CreateLabelsReply,
+  LabelCommands,
+  LabelRefusal,
+  RenderLabelsReply,
+} from '@parcel-logistics/contracts';
 import { handleCommands, parcelViewOf } from '@parcel-logistics/application';
 import type { Decided } from '@parcel-logistics/application';
 import { commandSender } from '@parcel-logistics/bus';
-import { ParcelError, parcelDecider, selfLabelServiceTypes } from '@parcel-logistics/domain';
+import { parcelDecider, selfLabelServiceTypes } from '@parcel-logistics/domain';
 import type { ParcelCommand, ParcelEvent, ParcelState } from '@parcel-logistics/domain';
+import { labelRefusalOf } from '../creatingLabel/handler.ts';
 import type { CreateLabelDeps } from '../creatingLabel/handler.ts';
-
-type Refusal = Extract<CreateLabelsReply, { ok: true }>['refused'][number]['error'];
-const REFUSALS: readonly string[] = ['ParcelNotFound', 'SelfLabelNotAllowed', 'PersonalDataErased'] satisfies Refusal[];
 
 /** The render failed: nothing may be appended, and its answer goes back as it is. */
 class NotRendered extends Error {
@@ -52,12 +56,13 @@ export async function createLabels(
     },
   });
   /** Why the decider refuses the parcel a label, or undefined when it records one. */
-  const refusalOf = (state: ParcelState): Refusal | undefined => {
+  const refusalOf = (state: ParcelState): LabelRefusal | undefined => {
     try {
       parcelDecider.decide(generate(state), state);
       return undefined;
     } catch (error) {
-      if (error instanceof ParcelError && REFUSALS.includes(error.code)) return error.code as Refusal;
+      const refusal = labelRefusalOf(error);
+      if (refusal) return refusal;
       throw error;
     }
   };
