@@ -5,17 +5,15 @@
  */
 import type { Router } from 'express';
 import { B, check, CODE_SUCCESS, GetShippingLabelsRequest } from '@parcel-logistics/contracts';
-import type { CreateLabels, CreateLabelsReply } from '@parcel-logistics/contracts';
+import type { CreateLabels, LabelRefusal } from '@parcel-logistics/contracts';
 import { accountOf } from '../context.ts';
 import type { GatewayCommands, Mounting } from '../context.ts';
 import { answerConcerns } from '../http/idempotency.ts';
 import { failB, sendB } from '../http/interfaces.ts';
 import { mount } from '../http/mount.ts';
 
-type Refusal = Extract<CreateLabelsReply, { ok: true }>['refused'][number]['error'];
-
 /** Each refusal's remark: the texts of the single-label operations. */
-const REMARKS: Record<Refusal, string> = {
+const REMARKS: Record<LabelRefusal, string> = {
   ParcelNotFound: B.orderNotFound,
   PersonalDataErased: B.personalDataErased,
   SelfLabelNotAllowed: B.cannotUndergoOperation,
