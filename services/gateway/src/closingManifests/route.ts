@@ -17,6 +17,7 @@ import {
   manifestSummaryOf,
 } from '@parcel-logistics/contracts';
 import type { ManifestResult, StoredManifest } from '@parcel-logistics/contracts';
+import { TRACKING_ALPHABET } from '@parcel-logistics/domain';
 import type { ManifestStore } from '@parcel-logistics/projections';
 import { randomBytes } from 'node:crypto';
 import { accountOf } from '../context.ts';
@@ -30,9 +31,8 @@ export interface ClosingManifestsDeps extends Mounting {
   projections: { manifests: Pick<ManifestStore, 'getForClient' | 'listForClient'> };
 }
 
-const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-/** `MF` and 16 characters of Crockford's base 32: short enough for a Code 128 barcode on the page. */
-export const newManifestId = (): string => 'MF' + [...randomBytes(16)].map((b) => ALPHABET[b & 31]).join('');
+/** `MF` and 16 characters of Crockford's base 32 (tracking numbers' alphabet): short enough for a Code 128 barcode on the page. */
+export const newManifestId = (): string => 'MF' + [...randomBytes(16)].map((b) => TRACKING_ALPHABET[b & 31]).join('');
 
 export function closingManifests(router: Router, ctx: ClosingManifestsDeps): void {
   /** The manifest with its documents, or the render's failure as the generic server error. */
