@@ -33,15 +33,6 @@ export interface CreateLabelDeps {
   renderTimeoutMs?: number;
 }
 
-/** The render failed: nothing may be appended, and its answer goes back as it is. */
-class NotRendered extends Error {
-  readonly reply: Exclude<RenderLabelReply, { ok: true }>;
-  constructor(reply: Exclude<RenderLabelReply, { ok: true }>) {
-    super('label not rendered');
-    this.reply = reply;
-  }
-}
-
 const LABEL_REFUSALS: readonly string[] = [
   'ParcelNotFound',
   'SelfLabelNotAllowed',
@@ -61,12 +52,17 @@ export async function createLabel(
   const { clientId, direction } = command;
   const data = { ...request, selfLabelServiceTypes: selfLabelServiceTypes(deps.ref), now: deps.clock.now() };
   let content = '';
+  /** The render's refusal: nothing is appended (the throw below stops the command), and it is answered as it is. */
+  let notRendered: Extract<RenderLabelReply, { ok: false }> | undefined;
   const render = async ({ history }: { history: Parameters<typeof parcelViewOf>[0] }) => {
     const parcel = parcelViewOf(history)!;
     const payload: RenderLabel['payload'] = { clientId, trackingNumber, format: 'cn23', direction, parcel };
     const renders = commandSender<LabelCommands>(deps.bus, Topics.labelCommands, deps.renderTimeoutMs ?? 10_000);
     const reply = await renders('RenderLabel', trackingNumber, payload);
-    if (!reply.ok) throw new NotRendered(reply);
+    if (!reply.ok) {
+      notRendered = reply;
+      throw new Error('label not rendered');
+    }
     content = reply.content;
   };
   try {
@@ -79,8 +75,8 @@ export async function createLabel(
     );
     return { ok: true, content };
   } catch (error) {
-    if (error instanceof NotRendered)
-      return error.reply.error === 'ParcelNotFound' ? { ok: false, error: 'ParcelNotFound' } : error.reply;
+    if (notRendered)
+      return notRendered.error === 'ParcelNotFound' ? { ok: false, error: 'ParcelNotFound' } : notRendered;
     const refusal = labelRefusalOf(error);
     if (refusal) return { ok: false, error: refusal };
     throw error;

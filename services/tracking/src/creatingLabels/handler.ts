@@ -21,15 +21,6 @@ import type { ParcelCommand, ParcelEvent, ParcelState } from '@parcel-logistics/
 import { labelRefusalOf } from '../creatingLabel/handler.ts';
 import type { CreateLabelDeps } from '../creatingLabel/handler.ts';
 
-/** The render failed: nothing may be appended, and its answer goes back as it is. */
-class NotRendered extends Error {
-  readonly reply: Extract<RenderLabelsReply, { ok: false }>;
-  constructor(reply: Extract<RenderLabelsReply, { ok: false }>) {
-    super('labels not rendered');
-    this.reply = reply;
-  }
-}
-
 /** LB_GN's label type: the document's format, as create-label records its LabelType (`CN23`). */
 const LABEL_TYPE = { pdf: 'PDF', zpl: 'ZPL' } as const;
 
@@ -69,10 +60,15 @@ export async function createLabels(
 
   const renders = commandSender<LabelCommands>(deps.bus, Topics.labelCommands, deps.renderTimeoutMs ?? 10_000);
   let content: string | undefined;
+  /** The render's refusal: nothing is appended (the throw below stops the commands), and it is answered as it is. */
+  let notRendered: Extract<RenderLabelsReply, { ok: false }> | undefined;
   const render = async (all: readonly Decided<ParcelState, ParcelEvent>[]) => {
     const parcels = all.filter((d) => d.events.length > 0).map((d) => parcelViewOf(d.history)!);
     const reply = await renders('RenderLabels', clientId, { clientId, format, layout, parcels });
-    if (!reply.ok) throw new NotRendered(reply);
+    if (!reply.ok) {
+      notRendered = reply;
+      throw new Error('labels not rendered');
+    }
     content = reply.content;
   };
 
@@ -90,7 +86,7 @@ export async function createLabels(
       { eventId: deps.ids.eventId, beforeAppend: render },
     );
   } catch (error) {
-    if (error instanceof NotRendered) return error.reply;
+    if (notRendered) return notRendered;
     throw error;
   }
 
