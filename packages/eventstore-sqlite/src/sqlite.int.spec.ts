@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { eventStoreConformance } from '@parcel-logistics/eventstore/conformance';
-import { event, rejection } from '@parcel-logistics/eventstore/conformance';
+import { event, events, rejection } from '@parcel-logistics/eventstore/conformance';
 import { DuplicateEventIdError } from '@parcel-logistics/eventstore';
-import type { EventStore } from '@parcel-logistics/eventstore';
+import type { EventStore, RecordedEvent } from '@parcel-logistics/eventstore';
 import { storeInTempFile, tempFile } from '@parcel-logistics/sqlite/scratch';
 import { createSqliteEventStore, type SqliteEventStoreOptions } from './sqlite.ts';
 
@@ -113,6 +113,42 @@ describe('sqlite writer thread', () => {
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected']);
     expect(await store.readStream('bad')).toEqual([]);
+  });
+
+  it('its subscriptions get the events of its own commits exactly as a read of the log gives them', async () => {
+    // The store hands its commits to its log reader as written (no read back from the file):
+    // positions, revisions, time, data and metadata must be what a read of the file gives.
+    const store = open();
+    const seen: RecordedEvent[] = [];
+    const subscription = store.subscribeToAll({
+      subscriptionId: 'copy',
+      handler: async (e) => void seen.push(e),
+    });
+    await subscription.caughtUp();
+    const first = event('Tested.v1', { n: 0, nested: { list: [1, 'two', null] } }, { traceparent: 'tp' });
+    await store.append({ streamName: 's-1', expectedRevision: 'no_stream', events: [first] });
+    // One batch: an exact retry (stored before), a refused append, two streams in one call, one more.
+    const outcomes = await Promise.allSettled([
+      store.append({ streamName: 's-1', expectedRevision: 'no_stream', events: [first] }),
+      store.append({ streamName: 's-1', expectedRevision: 'no_stream', events: [event()] }),
+      store.appendMany([
+        { streamName: 's-2', expectedRevision: 'no_stream', events: events(2) },
+        { streamName: 's-1', expectedRevision: 0, events: [event()] },
+      ]),
+      store.append({ streamName: 's-3', expectedRevision: 'any', events: [event('Other.v1', null)] }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    await subscription.caughtUp();
+    await subscription.stop();
+    const log = await store.readAll({ limit: 100 });
+    expect(log.map((e) => [e.streamName, e.revision, e.globalPosition])).toEqual([
+      ['s-1', 0, 1],
+      ['s-2', 0, 2],
+      ['s-2', 1, 3],
+      ['s-1', 1, 4],
+      ['s-3', 0, 5],
+    ]);
+    expect(seen).toEqual(log);
   });
 
   it('close commits the appends still queued, then stops the thread', async () => {

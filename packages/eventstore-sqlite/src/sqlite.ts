@@ -87,13 +87,16 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
   /**
    * Every page of the log is read and parsed once for all the subscriptions (the eventstore
    * package's logReader.ts); a commit voids what the reader knows of the head, and so does the end
-   * of the event loop's turn (another process may commit to the same file unseen).
+   * of the event loop's turn (another process may commit to the same file unseen). This store's
+   * own commits are handed to the reader as they are made, so subscriptions that keep up never
+   * read the log back from the file.
    */
   const log = createLogReader({ readPage: (after, limit) => readAll(after, limit) });
   const writer = createGroupCommitWriter(transport, {
     now: options.now ?? (() => new Date()),
-    onCommit: () => {
+    onCommit: (appended) => {
       log.invalidate();
+      if (appended) log.offer(appended.after, () => appended.events() ?? []);
       subscriptions.wakeAll();
     },
     ...(options.onCommit ? { onGroup: options.onCommit } : {}),

@@ -50,9 +50,13 @@ export interface Batch {
 
 export type Outcome<E> = { ok: true; results: AppendResult[] } | { ok: false; error: E };
 
-/** `committed: false`: BEGIN or COMMIT failed (busy, I/O, disk full) and nothing of the batch is durable. */
+/**
+ * `committed: false`: BEGIN or COMMIT failed (busy, I/O, disk full) and nothing of the batch is durable.
+ * `logBefore`: the log's last position when the batch began (a batch with appends): under the
+ * write lock, what the batch appended is the whole log after it.
+ */
 export type BatchOutcome<E = unknown> =
-  { committed: true; outcomes: Outcome<E>[]; checkpointError?: E } | { committed: false; error: E };
+  { committed: true; outcomes: Outcome<E>[]; checkpointError?: E; logBefore?: number } | { committed: false; error: E };
 
 /** Throws what `JSON.stringify` throws (a BigInt, a cycle): the caller rejects that request alone. */
 export const serializeRequest = (request: AppendRequest): SerializedRequest => ({
@@ -88,6 +92,7 @@ export function createBatchCommitter(db: DatabaseSync, durability: 'full' | 'nor
     `INSERT INTO events (stream_name, revision, event_id, type, data, metadata, recorded_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
+  const logHead = db.prepare('SELECT COALESCE(MAX(global_position), 0) AS head FROM events');
   const saveCheckpoint = db.prepare(
     `INSERT INTO checkpoints (subscription_id, position) VALUES (?, ?)
      ON CONFLICT (subscription_id) DO UPDATE SET position = excluded.position`,
@@ -126,12 +131,14 @@ export function createBatchCommitter(db: DatabaseSync, durability: 'full' | 'nor
       const wanted = jobs.length > 0 && durability === 'full' ? 'FULL' : 'NORMAL';
       const outcomes: Outcome<unknown>[] = [];
       let checkpointError: unknown;
+      let logBefore: number | undefined;
       try {
         if (synchronous !== wanted) {
           db.exec(`PRAGMA synchronous = ${wanted}`);
           synchronous = wanted;
         }
         db.exec('BEGIN IMMEDIATE');
+        if (jobs.length > 0) logBefore = (logHead.get() as { head: number }).head;
         for (const requests of jobs) {
           try {
             outcomes.push({
@@ -154,9 +161,12 @@ export function createBatchCommitter(db: DatabaseSync, durability: 'full' | 'nor
         if (db.isOpen && db.isTransaction) db.exec('ROLLBACK');
         return { committed: false, error };
       }
-      return checkpointError === undefined
-        ? { committed: true, outcomes }
-        : { committed: true, outcomes, checkpointError };
+      return {
+        committed: true,
+        outcomes,
+        ...(checkpointError === undefined ? {} : { checkpointError }),
+        ...(logBefore === undefined ? {} : { logBefore }),
+      };
     },
   };
 }
@@ -209,18 +219,18 @@ function fromWire(wire: WireError): Error {
   return error;
 }
 
-export const batchOutcomeToWire = (outcome: BatchOutcome): BatchOutcome<WireError> => {
-  if (!outcome.committed) return { committed: false, error: toWire(outcome.error) };
-  const outcomes = outcome.outcomes.map((o): Outcome<WireError> => (o.ok ? o : { ok: false, error: toWire(o.error) }));
-  return outcome.checkpointError === undefined
-    ? { committed: true, outcomes }
-    : { committed: true, outcomes, checkpointError: toWire(outcome.checkpointError) };
-};
+/** The same outcome with its errors converted by `convert`. */
+function mapErrors<A, B>(outcome: BatchOutcome<A>, convert: (error: A) => B): BatchOutcome<B> {
+  if (!outcome.committed) return { committed: false, error: convert(outcome.error) };
+  const { outcomes, checkpointError, ...rest } = outcome;
+  return {
+    ...rest,
+    outcomes: outcomes.map((o): Outcome<B> => (o.ok ? o : { ok: false, error: convert(o.error) })),
+    ...(checkpointError === undefined ? {} : { checkpointError: convert(checkpointError) }),
+  };
+}
 
-export const batchOutcomeFromWire = (outcome: BatchOutcome<WireError>): BatchOutcome<Error> => {
-  if (!outcome.committed) return { committed: false, error: fromWire(outcome.error) };
-  const outcomes = outcome.outcomes.map((o): Outcome<Error> => (o.ok ? o : { ok: false, error: fromWire(o.error) }));
-  return outcome.checkpointError === undefined
-    ? { committed: true, outcomes }
-    : { committed: true, outcomes, checkpointError: fromWire(outcome.checkpointError) };
-};
+export const batchOutcomeToWire = (outcome: BatchOutcome): BatchOutcome<WireError> => mapErrors(outcome, toWire);
+
+export const batchOutcomeFromWire = (outcome: BatchOutcome<WireError>): BatchOutcome<Error> =>
+  mapErrors(outcome, fromWire);

@@ -12,13 +12,14 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { observeGroup, type GroupObserver } from '@parcel-logistics/eventstore/adapter';
-import type { AppendRequest, AppendResult } from '@parcel-logistics/eventstore';
+import type { AppendRequest, AppendResult, RecordedEvent } from '@parcel-logistics/eventstore';
 import {
   batchOutcomeFromWire,
   createBatchCommitter,
   serializeRequest,
   type Batch,
   type BatchOutcome,
+  type Outcome,
   type SerializedRequest,
   type WireError,
 } from './sqliteAppend.ts';
@@ -131,11 +132,57 @@ interface Job extends Settle<AppendResult[]> {
   requests: SerializedRequest[];
 }
 
+/** What a committed batch appended to the log: the events after `after`, all of them, as a read of the log gives them. */
+export interface Appended {
+  after: number;
+  /** Parsed from the JSON text the batch wrote, when called; undefined when they are not the whole log after `after`. */
+  events(): RecordedEvent[] | undefined;
+}
+
+/**
+ * The events of a committed batch in log order, as `readAll` would give them. Exact retries (their
+ * events were stored before the batch) add nothing. Undefined unless they fill the log after
+ * `logBefore` without a gap: positions the batch took but did not keep make a reader ask the store.
+ */
+function appendedEvents(
+  logBefore: number,
+  recordedAt: string,
+  jobs: readonly Job[],
+  outcomes: readonly Outcome<unknown>[],
+): RecordedEvent[] | undefined {
+  const events: RecordedEvent[] = [];
+  let next = logBefore + 1;
+  for (const [j, job] of jobs.entries()) {
+    const outcome = outcomes[j]!;
+    if (!outcome.ok) continue;
+    for (const [r, request] of job.requests.entries()) {
+      const result = outcome.results[r]!;
+      if (result.lastGlobalPosition <= logBefore) continue;
+      const count = request.events.length;
+      if (result.lastGlobalPosition - count + 1 !== next) return undefined;
+      for (const [i, event] of request.events.entries())
+        events.push({
+          id: event.id,
+          streamName: request.streamName,
+          type: event.type,
+          revision: result.nextExpectedRevision - count + 1 + i,
+          globalPosition: next + i,
+          data: JSON.parse(event.data) as unknown,
+          metadata: JSON.parse(event.metadata) as Record<string, unknown>,
+          recordedAt,
+        });
+      next += count;
+    }
+  }
+  return events;
+}
+
 export function createGroupCommitWriter(
   transport: BatchTransport,
   options: {
     now: () => Date;
-    onCommit: () => void;
+    /** After each batch that appended: what it appended (for the log reader of the store). */
+    onCommit: (appended: Appended | undefined) => void;
     /** Told the number of append calls each committed batch carried (batches of checkpoint saves alone are not told). */
     onGroup?: GroupObserver;
   },
@@ -175,9 +222,10 @@ export function createGroupCommitWriter(
 
   async function commit(batchJobs: Job[], saves: typeof checkpoints): Promise<void> {
     let outcome: BatchOutcome;
+    const recordedAt = options.now().toISOString();
     try {
       const batch: Batch = {
-        recordedAt: options.now().toISOString(),
+        recordedAt,
         jobs: batchJobs.map((job) => job.requests),
         checkpoints: [...saves].map(([id, save]) => [id, save.position]),
       };
@@ -200,7 +248,14 @@ export function createGroupCommitWriter(
       if (checkpointError === undefined) waiter.resolve();
       else waiter.reject(checkpointError);
     }
-    if (outcomes.some((o) => o.ok)) options.onCommit();
+    if (outcomes.some((o) => o.ok)) {
+      const { logBefore } = outcome;
+      options.onCommit(
+        logBefore === undefined
+          ? undefined
+          : { after: logBefore, events: () => appendedEvents(logBefore, recordedAt, batchJobs, outcomes) },
+      );
+    }
     if (batchJobs.length > 0) observeGroup(options.onGroup, batchJobs.length);
   }
 

@@ -14,6 +14,12 @@
  * the window (a checkpoint moved by another process) starts a new window at its position.
  * docs/architecture.md ("One log reader per store") tells why it is built this way.
  *
+ * A store that commits in this process can hand its commit over (`offer`): the events it committed,
+ * and the position of the log before them. Where the window ends there, they extend it and the
+ * window reaches the head as it was at that commit, so the subscriptions woken by the commit read
+ * them from memory, with no store read and no parse of rows (the store parses the JSON text it
+ * wrote). An offer that does not meet the window's end is ignored: reads fill the gap as before.
+ *
  * "Reaches the head" holds only until the next commit notified (`invalidate`), and at most
  * `headValidMs` (commits of other processes, which are seen by polling alone where no notification
  * comes): a page shorter than asked for must still mean "nothing more was committed before the
@@ -39,6 +45,12 @@ export interface LogReader {
   read(afterPosition: number, limit: number): Promise<readonly RecordedEvent[]>;
   /** Events were committed: the next read that needs the head asks the store. */
   invalidate(): void;
+  /**
+   * A commit of this process, after its `invalidate`: `events()` gives the log in (`after`, last of
+   * them], in order and complete, and nothing was committed after them when they were. Taken (and
+   * `events` called) only where the window ends at `after`; ignored otherwise.
+   */
+  offer(after: number, events: () => RecordedEvent[]): void;
 }
 
 /** Freezes a parsed value and everything in it (bytes, which cannot be frozen, excepted); returns it. */
@@ -91,6 +103,23 @@ export function createLogReader(options: LogReaderOptions): LogReader {
     head.generation === generation &&
     (headValidMs > 0 ? Date.now() - head.at <= headValidMs : head.turn === turn);
 
+  /** The window reaches the head as known now (until the next notified commit, or the end of this turn). */
+  const headFound = (): void => {
+    head = { generation, at: Date.now(), turn };
+    if (headValidMs === 0 && !turnEnding) {
+      turnEnding = true;
+      setImmediate(endTurn);
+    }
+  };
+
+  /** Drops the oldest events once twice `keep` are held, so trimming is rare. */
+  const trim = (current: { lo: number; events: RecordedEvent[] }): void => {
+    if (current.events.length <= 2 * keep) return;
+    const dropped = current.events.length - keep;
+    current.lo = current.events[dropped - 1]!.globalPosition;
+    current.events = current.events.slice(dropped);
+  };
+
   /** One store read from the window's end; events appended, head knowledge set when the page was short. */
   const extend = (limit: number): Promise<void> => {
     const current = window!;
@@ -102,19 +131,9 @@ export function createLogReader(options: LogReaderOptions): LogReader {
       for (const event of page) current.events.push(event);
       const last = page.at(-1);
       if (last) current.hi = last.globalPosition;
-      if (page.length < limit && startedIn === generation) {
-        head = { generation, at: Date.now(), turn };
-        if (headValidMs === 0 && !turnEnding) {
-          turnEnding = true;
-          setImmediate(endTurn);
-        }
-      } else head = undefined;
-      // Drop the oldest events once twice `keep` are held, so trimming is rare.
-      if (current.events.length > 2 * keep) {
-        const dropped = current.events.length - keep;
-        current.lo = current.events[dropped - 1]!.globalPosition;
-        current.events = current.events.slice(dropped);
-      }
+      if (page.length < limit && startedIn === generation) headFound();
+      else head = undefined;
+      trim(current);
     };
     const run = fetchPage().finally(() => {
       if (extending === run) extending = undefined;
@@ -152,6 +171,18 @@ export function createLogReader(options: LogReaderOptions): LogReader {
     },
     invalidate() {
       generation++;
+    },
+    offer(after, events) {
+      // A read under way may bring the same events: the window takes them from one or the other.
+      if (!window || window.hi !== after || extending) return;
+      const committed = events();
+      const last = committed.at(-1);
+      if (!last) return;
+      frozen(committed);
+      for (const event of committed) window.events.push(event);
+      window.hi = last.globalPosition;
+      headFound();
+      trim(window);
     },
   };
 }

@@ -42,7 +42,22 @@ function memoryLog(options: Omit<LogReaderOptions, 'readPage'> = {}) {
       release();
     };
   };
-  return { reader, append, reads, holdReads };
+  /**
+   * Commits `count` events as a store of this process does: notified, then handed over as they
+   * were written (objects of their own, as the store parses its own JSON text). Returns how many
+   * times the reader asked for them.
+   */
+  const commitAndOffer = (count: number): { asked: number } => {
+    const after = log.at(-1)?.globalPosition ?? 0;
+    for (let i = 0; i < count; i++) append();
+    const handed = { asked: 0 };
+    reader.offer(after, () => {
+      handed.asked++;
+      return log.slice(-count).map((e) => ({ ...e, data: structuredClone(e.data), metadata: { ...e.metadata } }));
+    });
+    return handed;
+  };
+  return { reader, append, commitAndOffer, reads, holdReads };
 }
 
 const positions = (events: readonly RecordedEvent[]) => events.map((e) => e.globalPosition);
@@ -116,6 +131,44 @@ test('a commit made while a read is under way is not hidden by that read', async
   release();
   expect(positions(await early).length).toBeGreaterThanOrEqual(1);
   expect(positions(await late)).toEqual([2, 4]);
+});
+
+test('a commit handed over where the window ends is read from memory, frozen, with no store read', async () => {
+  const { reader, append, commitAndOffer, reads } = memoryLog();
+  append();
+  expect(positions(await reader.read(0, 100))).toEqual([2]);
+  expect(commitAndOffer(2).asked).toBe(1);
+  const page = await reader.read(2, 100);
+  expect(positions(page)).toEqual([4, 6]);
+  expect(Object.isFrozen((page[0]!.data as { nested: object }).nested)).toBe(true);
+  expect(reads).toEqual([[0, 1]]);
+  // The head as it was at the commit, for the rest of the turn; then the store is asked again.
+  expect(await reader.read(6, 100)).toEqual([]);
+  expect(reads).toHaveLength(1);
+  await nextTurn();
+  append(false); // another process's commit, not notified
+  expect(positions(await reader.read(6, 100))).toEqual([8]);
+});
+
+test('a commit handed over past a gap, or while a store read is under way, is not taken: the store fills in', async () => {
+  const { reader, append, commitAndOffer, reads, holdReads } = memoryLog();
+  append();
+  expect(positions(await reader.read(0, 100))).toEqual([2]);
+  append(false); // another process's commit: the window does not end where the next offer starts
+  expect(commitAndOffer(1).asked).toBe(0);
+  expect(positions(await reader.read(2, 100))).toEqual([4, 6]);
+  expect(reads).toEqual([
+    [0, 1],
+    [2, 2],
+  ]);
+  // A store read under way may bring the same events: taking the offer too would hand them out twice.
+  await nextTurn();
+  const release = holdReads();
+  const reading = reader.read(6, 100);
+  expect(commitAndOffer(1).asked).toBe(0);
+  release();
+  expect(positions(await reading)).toEqual([8]);
+  expect(positions(await reader.read(4, 100))).toEqual([6, 8]);
 });
 
 test('a subscription ahead of the window starts a new one there', async () => {
