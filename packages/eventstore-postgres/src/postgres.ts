@@ -12,6 +12,7 @@ import type { EventStore, RecordedEvent } from '@parcel-logistics/eventstore';
 import { createPgAppend } from './postgresAppend.ts';
 import { createPgLease } from './postgresLease.ts';
 import { createPgListener } from './postgresListener.ts';
+import { commitNotices } from './postgresNotices.ts';
 import { ensureSchema, pgNames } from './postgresSchema.ts';
 
 export interface PostgresEventStoreOptions {
@@ -27,6 +28,13 @@ export interface PostgresEventStoreOptions {
    * take it over (default 1000 ms). One id is served by one process at a time (postgresLease.ts).
    */
   leaseRetryMs?: number;
+  /**
+   * A commit notifies the subscriptions of every process in its own transaction only when this
+   * store sent no notification for this long; one inside it is announced by the next commit after
+   * it, or at the latest one window later (postgresNotices.ts; default 50 ms, 0: every commit
+   * notifies).
+   */
+  notifyWindowMs?: number;
   /** Told about every failed handler attempt; defaults to a console warning. */
   onHandlerError?: HandlerErrorListener;
   /**
@@ -41,6 +49,12 @@ export interface PostgresEventStoreOptions {
  * notification of a commit be lost or late.
  */
 const HEAD_VALID_MS = 50;
+/**
+ * At most one notification per this long from each store: under load the subscriptions, which
+ * read one page per 100 ms (`coalesceMs`), are woken as often as they read rather than once per
+ * commit in every listening process.
+ */
+const NOTIFY_WINDOW_MS = 50;
 
 // Text columns and an explicit timestamp format: independent of any pg type parsers set process-wide.
 // The aliases shadow the columns, so ORDER BY names the table's (`e.`) to sort numerically.
@@ -65,7 +79,10 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     progress: `SELECT NULL AS subscription_id, COALESCE(MAX(global_position), 0)::text AS position FROM ${n.events}
       UNION ALL SELECT subscription_id, position::text FROM ${n.checkpoints} WHERE subscription_id = ANY($1::text[])`,
   };
-  const append = createPgAppend(pool, n, undefined, options.onCommit);
+  const notices = commitNotices(async () => {
+    await pool.query('SELECT pg_notify($1, $2)', [n.channelName, '']);
+  }, options.notifyWindowMs ?? NOTIFY_WINDOW_MS);
+  const append = createPgAppend(pool, n, notices, undefined, options.onCommit);
   const subscriptions = subscriptionRegistry();
   /**
    * Every page of the log is read and parsed once for all of this process's subscriptions (the
@@ -153,6 +170,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
         // Checkpoints are saved while subscriptions stop, so the pool ends last.
         await subscriptions.stopAll();
         await listener.stop();
+        await notices.close();
         await pool.end();
       })();
       return closing;

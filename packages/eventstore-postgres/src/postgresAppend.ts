@@ -34,6 +34,7 @@ import {
 } from '@parcel-logistics/eventstore/adapter';
 import { observeGroup, type GroupObserver } from '@parcel-logistics/eventstore/adapter';
 import type { AppendRequest, AppendResult } from '@parcel-logistics/eventstore';
+import type { CommitNotices } from './postgresNotices.ts';
 import type { PgNames } from './postgresSchema.ts';
 
 interface LookupRow {
@@ -140,10 +141,20 @@ export const lookupSql = (n: PgNames): string => `
     UNION ALL
     SELECT 'log', NULL, NULL, NULL, NULL, NULL, COALESCE(MAX(global_position), 0)::text FROM ${n.events}`;
 
-/** `onGroup` is told how many calls each group settled without failing whole carried (metrics). */
-export function createPgAppend(pool: Pool, n: PgNames, maxGroup = 256, onGroup?: GroupObserver): PgAppend {
+/**
+ * `notices` says whether a commit notifies the subscriptions in its own transaction
+ * (postgresNotices.ts). `onGroup` is told how many calls each group settled without failing whole
+ * carried (metrics).
+ */
+export function createPgAppend(
+  pool: Pool,
+  n: PgNames,
+  notices: CommitNotices,
+  maxGroup = 256,
+  onGroup?: GroupObserver,
+): PgAppend {
   const lookupText = lookupSql(n);
-  const appendSql = `SELECT ${n.appendRows}($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[])::text AS head`;
+  const appendSql = `SELECT ${n.appendRows}($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::boolean)::text AS head`;
 
   interface Pending {
     requests: AppendRequest[];
@@ -192,6 +203,7 @@ export function createPgAppend(pool: Pool, n: PgNames, maxGroup = 256, onGroup?:
       const rows = planned.flatMap((p) => p.rows);
       if (rows.length === 0) return planned.map((p) => p.outcome);
       let head: number;
+      const notify = notices.inline();
       try {
         const values = [
           rows.map((r) => r.stream_name),
@@ -200,9 +212,11 @@ export function createPgAppend(pool: Pool, n: PgNames, maxGroup = 256, onGroup?:
           rows.map((r) => r.type),
           rows.map((r) => r.data),
           rows.map((r) => r.metadata),
+          notify,
         ];
         const result = await pool.query<{ head: string }>({ name: `${n.schema}-append`, text: appendSql, values });
         head = Number(result.rows[0]!.head);
+        notices.committed(notify);
       } catch (error) {
         if ((error as { code?: string }).code === UNIQUE_VIOLATION && attempt < MAX_ATTEMPTS) continue;
         throw error;

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
 import { event, events, record, waitFor } from '@parcel-logistics/eventstore/conformance';
 import type { AppendRequest, EventStore } from '@parcel-logistics/eventstore';
 import { createPostgresEventStore, type PostgresEventStoreOptions } from './postgres.ts';
+import { pgNames } from './postgresSchema.ts';
 import { pgTestUrl, tempSchema } from '@parcel-logistics/postgres/scratch';
 
 const url = pgTestUrl();
@@ -59,6 +61,28 @@ describe('postgres event store shared by several store objects', () => {
       await waitFor(() => seen.length === 1, 1000);
     } finally {
       await subscription.stop();
+    }
+  });
+
+  it('commits inside the notification window are quiet, and one notification follows them', async () => {
+    const writer = await open({ notifyWindowMs: 500 });
+    const reader = await open();
+    const { subscription, seen } = record(reader, 'windowed', { pollIntervalMs: 60_000 });
+    const listener = new pg.Client({ connectionString: url });
+    let notifications = 0;
+    listener.on('notification', () => (notifications += 1));
+    try {
+      await listener.connect();
+      await listener.query(`LISTEN ${pgNames(schema).channel}`);
+      await subscription.caughtUp();
+      for (let i = 0; i < 5; i++)
+        await writer.append({ streamName: `windowed-${i}`, expectedRevision: 'no_stream', events: [event()] });
+      // The first commit notified at once; the other four, with no commit after the window, by a notification of their own.
+      await waitFor(() => seen.length === 5 && notifications >= 2, 3_000);
+      expect(notifications).toBe(2);
+    } finally {
+      await subscription.stop();
+      await listener.end();
     }
   });
 

@@ -68,7 +68,7 @@ CREATE TABLE IF NOT EXISTS ${n.checkpoints} (
   position bigint NOT NULL
 );
 CREATE OR REPLACE FUNCTION ${n.appendRows}(
-  streams text[], revisions bigint[], ids text[], types text[], data text[], metadata text[]
+  streams text[], revisions bigint[], ids text[], types text[], data text[], metadata text[], notify boolean
 ) RETURNS bigint LANGUAGE plpgsql AS $append$
 DECLARE
   head bigint;
@@ -78,7 +78,9 @@ BEGIN
   INSERT INTO ${n.events} (global_position, stream_name, revision, event_id, type, data, metadata)
     SELECT head + e.n, e.stream, e.revision, e.id, e.type, e.data::json, e.metadata::json
       FROM unnest(streams, revisions, ids, types, data, metadata) WITH ORDINALITY AS e(stream, revision, id, type, data, metadata, n);
-  PERFORM pg_notify('${n.channelName}', '');
+  IF notify THEN
+    PERFORM pg_notify('${n.channelName}', '');
+  END IF;
   RETURN head;
 END
 $append$;`;
