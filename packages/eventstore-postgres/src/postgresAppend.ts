@@ -15,7 +15,8 @@
  * Group commit: each store object gathers the appends that arrive while its previous group is
  * being committed and commits up to `maxGroup` of them together, in two round trips whatever the
  * group's size: one lookup (the stored rows of every id, the head of every stream and the log's
- * head), then one `append_rows` call with every accepted event. The rules (expected revision,
+ * head), then one `append_rows` call with every accepted event (a group that only starts streams
+ * skips the lookup, see `startsStream`). The rules (expected revision,
  * idempotent retry, repeated ids) are applied here, in order, to the lookup plus what the group's
  * earlier members add, so a refused member is simply left out. The lookup takes no lock: a writer
  * that appends to one of the group's streams or ids in between makes `append_rows` fail on
@@ -142,6 +143,17 @@ export const lookupSql = (n: PgNames): string => `
     SELECT 'log', NULL, NULL, NULL, NULL, NULL, COALESCE(MAX(global_position), 0)::text FROM ${n.events}`;
 
 /**
+ * A request that starts a stream with events need not be looked up before it is written: were its
+ * stream there already, or one of its ids stored (a retry), the write breaks UNIQUE (stream_name,
+ * revision) or UNIQUE (event_id), and its group is looked up and planned as any other. A group of
+ * such requests only is written at once, in one round trip instead of two: the positions come
+ * from `append_rows` (planned above 0, moved up to where it put them), and what the group's own
+ * members add (a stream or an id twice) is planned as usual.
+ */
+const startsStream = (request: AppendRequest): boolean =>
+  request.expectedRevision === 'no_stream' && request.events.length > 0;
+
+/**
  * `notices` says whether a commit notifies the subscriptions in its own transaction
  * (postgresNotices.ts). `onGroup` is told how many calls each group settled without failing whole
  * carried (metrics).
@@ -197,7 +209,9 @@ export function createPgAppend(
   /** Looks up, plans and writes the group until no concurrent writer got in between (bounded). */
   async function commit(group: Pending[]): Promise<Outcome[]> {
     for (let attempt = 1; ; attempt += 1) {
-      const state = await lookup(group);
+      // New streams only (create-order's claim and parcel): the first write goes without the lookup.
+      const blind = attempt === 1 && group.every(({ requests }) => requests.every(startsStream));
+      const state = blind ? { stored: new Map(), heads: new Map(), logHead: 0 } : await lookup(group);
       const plannedHead = state.logHead;
       const planned = group.map(({ requests }) => plan(state, requests));
       const rows = planned.flatMap((p) => p.rows);

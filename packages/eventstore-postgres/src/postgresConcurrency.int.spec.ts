@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { event, events, record, waitFor } from '@parcel-logistics/eventstore/conformance';
+import { WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
 import type { AppendRequest, EventStore } from '@parcel-logistics/eventstore';
 import { createPostgresEventStore, type PostgresEventStoreOptions } from './postgres.ts';
 import { pgNames } from './postgresSchema.ts';
@@ -62,6 +63,18 @@ describe('postgres event store shared by several store objects', () => {
     } finally {
       await subscription.stop();
     }
+  });
+
+  it("a stream's first append, written without a lookup: retried with its ids it answers as the first time; on a stream that exists it is refused", async () => {
+    const [a, b] = [await open(), await open()];
+    const batch = events(2);
+    const first = await a.append({ streamName: 'started', expectedRevision: 'no_stream', events: batch });
+    // The answer was lost and the caller retries, here through another process.
+    expect(await b.append({ streamName: 'started', expectedRevision: 'no_stream', events: batch })).toEqual(first);
+    await expect(b.append({ streamName: 'started', expectedRevision: 'no_stream', events: events(1) })).rejects.toThrow(
+      WrongExpectedRevisionError,
+    );
+    expect((await a.readStream('started')).map((e) => e.id)).toEqual(batch.map((e) => e.id));
   });
 
   it('commits inside the notification window are quiet, and one notification follows them', async () => {
