@@ -3,8 +3,9 @@
  * create-order at full speed on each wiring (and the throughput ratio), create-order at a fixed
  * rate on the distributed wiring (bar p99 < 100 ms at 300 orders/s, aim < 60) and what an order costs
  * there, and A1 lookups of 1 000 numbers on each.
- * The distributed wiring: the stack of @parcel-logistics/stack without its webhook instances (two
- * gateways, two order, one tracking, one label process and the LMX sandbox) as a run of its own,
+ * The distributed wiring: the stack of @parcel-logistics/stack as `npm run services` starts it (two
+ * gateways, two order, one tracking, one label process, two webhook instances and the LMX sandbox;
+ * BENCH_WEBHOOK_INSTANCES=0 leaves the webhook instances out) as a run of its own,
  * on the Kafka, PostgreSQL and mongo-java-server of infra/up.sh. Each wiring gets the
  * same unmeasured warm-up of create-orders first (BENCH_WARMUP_S, default 3 s). Each measured run
  * starts once the subscriptions (carrier registration, projections, the downstream publisher) have
@@ -19,7 +20,7 @@
  * its idle rate and the load generator's own CPU: if the two disagree, something was not counted. Throughput varies with whatever else the machine runs; CPU per order much less.
  * The embedded server's CPU per order (at full speed, its drain included) is read in the same run,
  * for comparison. The bus alone on the same broker: packages/bus-kafka/bench/requestReply.ts.
- * Run: `npm run bench`.
+ * Run: `npm run bench` (BENCH_WEBHOOK_INSTANCES, BENCH_FIXED_RATE, BENCH_FIXED_S, BENCH_WARMUP_S).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,6 +52,8 @@ const warmUp = Number(process.env.BENCH_WARMUP_S ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const fixedRate = Number(process.env.BENCH_FIXED_RATE ?? 300);
 const fixedS = Number(process.env.BENCH_FIXED_S ?? 30);
+/** How many webhook instances run beside the order path (default: as many as `npm run services` starts). */
+const webhookInstances = process.env.BENCH_WEBHOOK_INSTANCES;
 /** The stack with no load after the drain, seconds. */
 const IDLE_S = 10;
 
@@ -119,8 +122,8 @@ async function main() {
 
   const cluster = runStack();
   try {
-    // Without webhook instances: the figures published for this bench are those of the order path.
-    await cluster.startAll({ webhook: 0 });
+    // As `npm run services` runs it, webhook instances included unless BENCH_WEBHOOK_INSTANCES says otherwise.
+    await cluster.startAll(webhookInstances === undefined ? {} : { webhook: Number(webhookInstances) });
     const [gw] = cluster.gateways;
     const infra = requireInfra();
     const lag = postgresCheckpointLag(infra.pg, cluster.stores.pgSchema);
