@@ -107,10 +107,11 @@ export type AcceptOrderImport = CommandOf<OrderCommands, 'AcceptOrderImport'>;
 export type GetOrderImport = CommandOf<OrderCommands, 'GetOrderImport'>;
 export type ErasePersonalData = CommandOf<OrderCommands, 'ErasePersonalData'>;
 
-/** `content`: the CN23 as Base64. */
 /** Why a parcel gets no label (create-label, and each parcel of get-shipping-labels). */
-export type LabelRefusal = 'ParcelNotFound' | 'SelfLabelNotAllowed' | 'PersonalDataErased';
+export const LABEL_REFUSALS = ['ParcelNotFound', 'SelfLabelNotAllowed', 'PersonalDataErased'] as const;
+export type LabelRefusal = (typeof LABEL_REFUSALS)[number];
 
+/** `content`: the CN23 as Base64. */
 export type CreateLabelReply =
   | { ok: true; content: string }
   | { ok: false; error: LabelRefusal }
