@@ -96,7 +96,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
     now: options.now ?? (() => new Date()),
     onCommit: (appended) => {
       log.invalidate();
-      if (appended) log.offer(appended.after, () => appended.events() ?? []);
+      if (appended) log.offer(appended.after, appended.events);
       subscriptions.wakeAll();
     },
     ...(options.onCommit ? { onGroup: options.onCommit } : {}),

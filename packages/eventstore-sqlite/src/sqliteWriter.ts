@@ -135,13 +135,13 @@ interface Job extends Settle<AppendResult[]> {
 /** What a committed batch appended to the log: the events after `after`, all of them, as a read of the log gives them. */
 export interface Appended {
   after: number;
-  /** Parsed from the JSON text the batch wrote, when called; undefined when they are not the whole log after `after`. */
-  events(): RecordedEvent[] | undefined;
+  /** Parsed from the JSON text the batch wrote, when called; none when they are not the whole log after `after`. */
+  events(): RecordedEvent[];
 }
 
 /**
  * The events of a committed batch in log order, as `readAll` would give them. Exact retries (their
- * events were stored before the batch) add nothing. Undefined unless they fill the log after
+ * events were stored before the batch) add nothing. None unless they fill the log after
  * `logBefore` without a gap: positions the batch took but did not keep make a reader ask the store.
  */
 function appendedEvents(
@@ -149,7 +149,7 @@ function appendedEvents(
   recordedAt: string,
   jobs: readonly Job[],
   outcomes: readonly Outcome<unknown>[],
-): RecordedEvent[] | undefined {
+): RecordedEvent[] {
   const events: RecordedEvent[] = [];
   let next = logBefore + 1;
   for (const [j, job] of jobs.entries()) {
@@ -159,7 +159,7 @@ function appendedEvents(
       const result = outcome.results[r]!;
       if (result.lastGlobalPosition <= logBefore) continue;
       const count = request.events.length;
-      if (result.lastGlobalPosition - count + 1 !== next) return undefined;
+      if (result.lastGlobalPosition - count + 1 !== next) return [];
       for (const [i, event] of request.events.entries())
         events.push({
           id: event.id,
