@@ -34,13 +34,11 @@ export function commitNotices(notify: () => Promise<void>, windowMs: number): Co
   };
 
   return {
-    inline() {
-      if (windowMs > 0 && Date.now() - lastAt < windowMs) return false;
-      lastAt = Date.now();
-      return true;
-    },
+    // The window starts at a notified commit, not at the attempt: a write that fails notified no one.
+    inline: () => windowMs === 0 || Date.now() - lastAt >= windowMs,
     committed(notified) {
       if (notified) {
+        lastAt = Date.now();
         owed = false;
         clearTimeout(timer);
         timer = undefined;

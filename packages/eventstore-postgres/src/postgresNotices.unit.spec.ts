@@ -51,6 +51,13 @@ test('a quiet commit with no commit after it gets a notification of its own one 
   expect(commit()).toBe(false);
 });
 
+test('a write that failed notified no one: the next commit notifies in its own transaction', () => {
+  const { n, commit } = notices();
+  expect(n.inline()).toBe(true); // its transaction rolled back: no committed()
+  jest.advanceTimersByTime(10);
+  expect(commit()).toBe(true);
+});
+
 test('with no window every commit notifies; closing sends what is owed', async () => {
   const every = commitNotices(async () => undefined, 0);
   expect([every.inline(), every.inline()]).toEqual([true, true]);
