@@ -1,7 +1,10 @@
 /**
  * A SERVER span per HTTP request, named `HTTP <METHOD> <route>` once the router has matched one.
- * A caller's `traceparent` is honoured. The request and response emitters are bound to the span's
- * context, so code resumed by their events (the body parser's `end`) still runs inside it.
+ * A caller's `traceparent` is honoured. The middleware after it runs inside the span's context.
+ * The request and response emitters are not bound to that context: binding wraps every listener
+ * of both, Node's own included, at a cost on every event. Middleware that resumes the request
+ * from one of their events brings the context along itself (`inCurrentContext`, as the gateway's
+ * body reader does), and the request's log line is written inside the span here.
  */
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -21,6 +24,13 @@ export interface TracedHttpOptions {
   log?: { debug(fields: object, message: string): void };
 }
 
+/**
+ * `fn`, to run in the context active now (a request's span) whoever calls it: for middleware that
+ * resumes the request from one of its emitters' events, which come in the connection's context.
+ */
+export const inCurrentContext = <A extends unknown[], R>(fn: (...args: A) => R): ((...args: A) => R) =>
+  context.bind(context.active(), fn);
+
 export function tracedHttp(options: TracedHttpOptions = {}): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const started = performance.now();
@@ -28,8 +38,6 @@ export function tracedHttp(options: TracedHttpOptions = {}): RequestHandler {
     const attributes = { [ATTR_HTTP_REQUEST_METHOD]: req.method, [ATTR_URL_PATH]: req.path };
     const span = tracer().startSpan(`HTTP ${req.method}`, { kind: SpanKind.SERVER, attributes }, parent);
     const active = trace.setSpan(parent, span);
-    context.bind(active, req);
-    context.bind(active, res);
 
     let ended = false;
     const end = () => {
@@ -50,10 +58,12 @@ export function tracedHttp(options: TracedHttpOptions = {}): RequestHandler {
           code: SpanStatusCode.ERROR,
           ...(aborted ? { message: 'connection closed before the response was sent' } : {}),
         });
-      options.log?.debug(
-        { method: req.method, route: route ?? req.path, status, ms: Math.round(performance.now() - started), clientId },
-        'request',
-      );
+      const { log } = options;
+      const ms = Math.round(performance.now() - started);
+      if (log)
+        context.with(active, () =>
+          log.debug({ method: req.method, route: route ?? req.path, status, ms, clientId }, 'request'),
+        );
       span.end();
     };
     res.once('finish', end);

@@ -1,7 +1,7 @@
 export * from './attributes.ts';
 export { tracedBus } from './bus.ts';
 export { tracedEventStore } from './eventStore.ts';
-export { tracedHttp, type TracedHttpOptions } from './http.ts';
+export { inCurrentContext, tracedHttp, type TracedHttpOptions } from './http.ts';
 export { instrumentBus, instrumentEventStore, instrumentParcelStreams } from './instrument.ts';
 export { loggerOptions } from './logging.ts';
 export { PROJECTION_SPAN, tracedProjector } from './projector.ts';

@@ -5,6 +5,7 @@
  */
 import type { NextFunction, Request, Response } from 'express';
 import { CODE_FAILURE, Http } from '@parcel-logistics/contracts';
+import { inCurrentContext } from '@parcel-logistics/telemetry';
 import { sendFor } from './interfaces.ts';
 
 const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
@@ -26,28 +27,32 @@ export function jsonObjectBody(req: Request, res: Response, next: NextFunction):
     }
     chunks.push(chunk);
   });
-  req.on('end', () => {
-    if (done) return;
-    done = true;
-    let parsed: unknown;
-    const raw = Buffer.concat(chunks);
-    // Signed callbacks are verified over the exact bytes received.
-    res.locals.rawBody = raw;
-    if (isCsv(req)) {
-      req.body = raw;
-      return next();
-    }
-    try {
-      parsed = JSON.parse(raw.toString('utf8'));
-    } catch {
-      return sendFor(req, res, CODE_FAILURE, Http.invalidJson, 400);
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      return sendFor(req, res, CODE_FAILURE, Http.invalidJson, 400);
-    }
-    req.body = parsed;
-    next();
-  });
+  // The body's events come in the connection's async context: the request goes on in its own (its trace span).
+  req.on(
+    'end',
+    inCurrentContext(() => {
+      if (done) return;
+      done = true;
+      let parsed: unknown;
+      const raw = Buffer.concat(chunks);
+      // Signed callbacks are verified over the exact bytes received.
+      res.locals.rawBody = raw;
+      if (isCsv(req)) {
+        req.body = raw;
+        return next();
+      }
+      try {
+        parsed = JSON.parse(raw.toString('utf8'));
+      } catch {
+        return sendFor(req, res, CODE_FAILURE, Http.invalidJson, 400);
+      }
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+        return sendFor(req, res, CODE_FAILURE, Http.invalidJson, 400);
+      }
+      req.body = parsed;
+      next();
+    }),
+  );
   req.on('error', () => {
     done = true;
   });
