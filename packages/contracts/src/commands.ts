@@ -108,8 +108,10 @@ export type GetOrderImport = CommandOf<OrderCommands, 'GetOrderImport'>;
 export type ErasePersonalData = CommandOf<OrderCommands, 'ErasePersonalData'>;
 
 /** Why a parcel gets no label (create-label, and each parcel of get-shipping-labels). */
-export const LABEL_REFUSALS = ['ParcelNotFound', 'SelfLabelNotAllowed', 'PersonalDataErased'] as const;
+const LABEL_REFUSALS = ['ParcelNotFound', 'SelfLabelNotAllowed', 'PersonalDataErased'] as const;
 export type LabelRefusal = (typeof LABEL_REFUSALS)[number];
+export const isLabelRefusal = (code: string): code is LabelRefusal =>
+  (LABEL_REFUSALS as readonly string[]).includes(code);
 
 /** `content`: the CN23 as Base64. */
 export type CreateLabelReply =

@@ -70,6 +70,9 @@ interface GroupState {
   logHead: number;
 }
 
+/** A state with nothing stored: what a lookup starts from, and what a group of new streams only is planned on. */
+const nothingStored = (): GroupState => ({ stored: new Map(), heads: new Map(), logHead: 0 });
+
 type Outcome = { ok: true; results: AppendResult[]; wrote: boolean } | { ok: false; error: unknown };
 
 /**
@@ -184,7 +187,7 @@ export function createPgAppend(
       text: lookupText,
       values: [ids, streams],
     });
-    const state: GroupState = { stored: new Map(), heads: new Map(), logHead: 0 };
+    const state = nothingStored();
     for (const row of rows) {
       if (row.kind === 'log') state.logHead = Number(row.global_position);
       else if (row.kind === 'head')
@@ -211,7 +214,7 @@ export function createPgAppend(
     for (let attempt = 1; ; attempt += 1) {
       // New streams only (create-order's claim and parcel): the first write goes without the lookup.
       const blind = attempt === 1 && group.every(({ requests }) => requests.every(startsStream));
-      const state = blind ? { stored: new Map(), heads: new Map(), logHead: 0 } : await lookup(group);
+      const state = blind ? nothingStored() : await lookup(group);
       const plannedHead = state.logHead;
       const planned = group.map(({ requests }) => plan(state, requests));
       const rows = planned.flatMap((p) => p.rows);

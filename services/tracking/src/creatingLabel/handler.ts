@@ -3,7 +3,7 @@
  * CN23 from the parcel as read; LB_GN is appended only once the label exists. A refusal or a failed
  * render appends nothing.
  */
-import { LABEL_REFUSALS, Topics } from '@parcel-logistics/contracts';
+import { isLabelRefusal, Topics } from '@parcel-logistics/contracts';
 import type {
   CreateLabel,
   CreateLabelReply,
@@ -35,9 +35,7 @@ export interface CreateLabelDeps {
 
 /** The refusal the parcel decider's error is, for create-label and get-shipping-labels alike; undefined for any other error. */
 export const labelRefusalOf = (error: unknown): LabelRefusal | undefined =>
-  error instanceof ParcelError && (LABEL_REFUSALS as readonly string[]).includes(error.code)
-    ? (error.code as LabelRefusal)
-    : undefined;
+  error instanceof ParcelError && isLabelRefusal(error.code) ? error.code : undefined;
 
 export async function createLabel(
   deps: CreateLabelDeps,
