@@ -19,14 +19,21 @@
  * over 10 s with no load. Beside that sum, the whole machine's busy time per order (/proc/stat) less
  * its idle rate and the load generator's own CPU: if the two disagree, something was not counted. Throughput varies with whatever else the machine runs; CPU per order much less.
  * The embedded server's CPU per order (at full speed, its drain included) is read in the same run,
- * for comparison. The bus alone on the same broker: packages/bus-kafka/bench/requestReply.ts.
- * Run: `npm run bench` (BENCH_WEBHOOK_INSTANCES, BENCH_FIXED_RATE, BENCH_FIXED_S, BENCH_WARMUP_S).
+ * for comparison, and so is the HTTP tier alone (bench/gatewayAlone.ts: the gateway with a bus
+ * handler that stores nothing) at full speed and at the fixed rate: what one process's request
+ * costs when it arrives alone, against its cost when requests come back to back.
+ * BENCH_COUNT_MESSAGES=1 preloads bench/messageCounter.ts into every process of the stack and
+ * prints, per process, the messages it sent per order at the fixed rate (Kafka requests by API,
+ * PostgreSQL round trips, MongoDB messages). The bus alone on the same broker: packages/bus-kafka/bench/requestReply.ts.
+ * Run: `npm run bench` (BENCH_WEBHOOK_INSTANCES, BENCH_FIXED_RATE, BENCH_FIXED_S, BENCH_WARMUP_S,
+ * BENCH_COUNT_MESSAGES).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
-import { requireInfra, runStack } from '@parcel-logistics/stack';
+import { requireInfra, runStack, specOf } from '@parcel-logistics/stack';
+import { messageCounts, printMessages } from './messages.ts';
 import { cpuBetween, machineBusyMs, processCpuMs, readCpu } from './processCpu.ts';
 import { openLoop } from './openLoop.ts';
 import { costs, printCosts, stackProcesses, warnIncomplete } from './stackCpu.ts';
@@ -39,6 +46,7 @@ import {
   round,
   sqliteCheckpointLag,
   startNpmStart,
+  startProcess,
   stopProcess,
   subscriptionsCaughtUp,
   waitForHttp,
@@ -56,6 +64,8 @@ const fixedS = Number(process.env.BENCH_FIXED_S ?? 30);
 const webhookInstances = process.env.BENCH_WEBHOOK_INSTANCES;
 /** The stack with no load after the drain, seconds. */
 const IDLE_S = 10;
+const countMessages = process.env.BENCH_COUNT_MESSAGES === '1';
+const root = path.resolve(import.meta.dirname, '..');
 
 const createOrder = createOrderRequest('D');
 
@@ -88,8 +98,44 @@ async function settle(
   return seconds;
 }
 
+/**
+ * The HTTP tier alone (bench/gatewayAlone.ts), in a process of its own: its CPU per request at full
+ * speed (BENCH_CONNECTIONS back to back) and at the fixed rate, evenly spaced, each after a warm-up.
+ */
+async function httpTierAlone(): Promise<{ fullSpeedMsPerOrder: number; fixedRateMsPerOrder: number }> {
+  const port = '18182';
+  const url = `http://127.0.0.1:${port}`;
+  const alone = startProcess([path.join(root, 'bench/gatewayAlone.ts')], {
+    PORT: port,
+    HOST: '127.0.0.1',
+    PARCEL_RATE_LIMIT_RPS: '0',
+    LOG_LEVEL: 'warn',
+  });
+  try {
+    await waitForHttp(`${url}/healthz`);
+    await load('warm-up', { url, connections, duration: warmUp, requests: [createOrder] });
+    let before = processCpuMs(alone.pid!);
+    const full = await load('HTTP tier alone', { url, connections, duration, requests: [createOrder] });
+    const fullSpeedMsPerOrder = round((processCpuMs(alone.pid!) - before) / Math.max(1, full.requests), 3);
+    const paced = {
+      url,
+      path: CREATE_ORDER_PATH,
+      ratePerS: fixedRate,
+      next: () => ({ headers: signed(), body: orderJson('D') }),
+    };
+    await openLoop('warm-up', { ...paced, durationS: warmUp });
+    before = processCpuMs(alone.pid!);
+    const fixed = await openLoop('HTTP tier alone, fixed rate', { ...paced, durationS: duration });
+    const fixedRateMsPerOrder = round((processCpuMs(alone.pid!) - before) / Math.max(1, fixed.requests), 3);
+    return { fullSpeedMsPerOrder, fixedRateMsPerOrder };
+  } finally {
+    await stopProcess(alone);
+  }
+}
+
 async function main() {
   const rows: Row[] = [];
+  const tier = await httpTierAlone();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-bench-'));
   const embedded = startNpmStart(dataDir, { PORT: '18180', PARCEL_SANDBOX_PORT: '18189' });
   const embeddedUrl = 'http://127.0.0.1:18180';
@@ -120,7 +166,18 @@ async function main() {
     rmSync(dataDir, { recursive: true, force: true });
   }
 
-  const cluster = runStack();
+  const countDir = mkdtempSync(path.join(tmpdir(), 'parcel-bench-messages-'));
+  const cluster = runStack(
+    countMessages
+      ? {
+          env: {
+            // The stack's own Node options, with the counter preloaded.
+            NODE_OPTIONS: `${specOf('gateway').settings.NODE_OPTIONS ?? ''} --import ${path.join(root, 'bench/messageCounter.ts')}`,
+            BENCH_COUNT_DIR: countDir,
+          },
+        }
+      : {},
+  );
   try {
     // As `npm run services` runs it, webhook instances included unless BENCH_WEBHOOK_INSTANCES says otherwise.
     await cluster.startAll(webhookInstances === undefined ? {} : { webhook: Number(webhookInstances) });
@@ -139,6 +196,7 @@ async function main() {
     await settle('distributed', lag);
 
     // The machine's busy time too, the load generator's own CPU taken out: what nothing escapes.
+    const countsBefore = messageCounts(countDir);
     const start = readCpu(stack);
     const [machineStart, benchStart, loadStart] = [machineBusyMs(), process.cpuUsage(), performance.now()];
     // Open loop, arrivals evenly spaced over both gateways, as independent clients arrive.
@@ -151,6 +209,12 @@ async function main() {
     });
     const drainS = await settle('distributed, after the last answer at the fixed rate', lag, DRAIN_TIMEOUT_S);
     const drained = readCpu(stack);
+    // The counters write every 250 ms.
+    const countsAfter = countMessages
+      ? await new Promise<ReturnType<typeof messageCounts>>((resolve) =>
+          setTimeout(() => resolve(messageCounts(countDir)), 400),
+        )
+      : undefined;
     const [machineDrained, benchDrained, loadMs] = [
       machineBusyMs(),
       process.cpuUsage(benchStart),
@@ -178,6 +242,18 @@ async function main() {
         'PostgreSQL is every postgres process of the machine, taken to serve only this bench meanwhile:',
     );
     printCosts(perProcess);
+    let messages: Record<string, Record<string, number>> | undefined;
+    if (countsAfter) {
+      console.log(`\nMessages sent per order at ${fixedRate} orders/s, the drain included (bench/messageCounter.ts):`);
+      const names = new Map(
+        stack.flatMap((p) => p.find().map((pid) => [pid, p.name] as const)).filter(([pid]) => countsAfter.has(pid)),
+      );
+      messages = printMessages(countsBefore, countsAfter, fixed.requests, names);
+    }
+    console.log(
+      `\nThe HTTP tier alone (bench/gatewayAlone.ts: authentication, validation, spans, a bus handler that stores nothing): ` +
+        `${tier.fullSpeedMsPerOrder} ms of CPU per order at full speed, ${tier.fixedRateMsPerOrder} ms at ${fixedRate}/s evenly spaced`,
+    );
     console.log(
       `the whole machine: ${machineMsPerOrder} ms of CPU per order (its busy time over the load and the drain, less ` +
         `its idle rate of ${round(machineIdleMsPerS, 1)} ms/s and the load generator's ${round(benchMs, 0)} ms), ` +
@@ -201,6 +277,8 @@ async function main() {
         processes: perProcess,
       },
       embeddedCpuMsPerOrder,
+      httpTierAlone: tier,
+      ...(messages ? { messagesPerOrder: messages } : {}),
       cpuPerOrderOfEmbeddedPct: round((whole.cpuMsPerOrder / embeddedCpuMsPerOrder) * 100, 1),
     };
     console.log(
@@ -213,6 +291,7 @@ async function main() {
     writeResults('distributed', { connections, duration, rows, summary });
   } finally {
     await cluster.stop();
+    rmSync(countDir, { recursive: true, force: true });
   }
 }
 
