@@ -43,10 +43,10 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       const queue = fanOut(deps);
       subscription = deps.eventStore.subscribeToAll({
         subscriptionId: WEBHOOK_SUBSCRIPTION,
-        // What a page queued goes out at once, not at the dispatcher's next poll.
+        // What a page queued goes out at once, not at the dispatcher's next poll; a page that
+        // queued nothing (most of them, for accounts without endpoints) wakes nothing.
         handleBatch: async (page) => {
-          await queue(page);
-          dispatcher.wake();
+          if ((await queue(page)) > 0) dispatcher.wake();
         },
         pollIntervalMs: deps.config.pollIntervalMs,
       });

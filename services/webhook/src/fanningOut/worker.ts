@@ -61,6 +61,7 @@ export function visibleEvents(eventStore: EventStore) {
 
 export const subscribes = (endpoint: WebhookEndpoint, type: WebhookEventType) => endpoint.eventTypes.includes(type);
 
+/** Queues a page's deliveries; resolves with how many it queued. */
 export function fanOut(deps: {
   eventStore: EventStore;
   endpoints: WebhookStore;
@@ -68,7 +69,7 @@ export function fanOut(deps: {
   clock: Clock;
 }) {
   const visible = visibleEvents(deps.eventStore);
-  return async (page: readonly RecordedEvent[]): Promise<void> => {
+  return async (page: readonly RecordedEvent[]): Promise<number> => {
     const queued: QueuedDelivery[] = [];
     // Each account's endpoints read once per page, not once per event.
     const listed = new Map<string, Promise<WebhookEndpoint[]>>();
@@ -85,5 +86,6 @@ export function fanOut(deps: {
         queued.push({ endpointId: e.id, eventId: v.recorded.id, position: v.recorded.globalPosition, body });
     }
     await deps.deliveries.enqueue(queued, deps.clock.now());
+    return queued.length;
   };
 }
