@@ -156,10 +156,11 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   });
 
   const common = { eventStore, projector, bus, clock, ids, ref, views: projections.parcels, onProjectionError };
+  // No downstream topics: nothing outside this process can subscribe to its in-process bus.
   const tracking = createTrackingService({
     ...common,
     renderTimeoutMs: settings.commandTimeoutMs,
-    downstreamV1: settings.personalData.downstreamV1,
+    publishDownstream: false,
   });
   await tracking.start();
   // Fonts and PDF libraries are loaded by the first label request: a process that renders none keeps about 100 MB less.

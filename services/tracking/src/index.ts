@@ -17,6 +17,12 @@ export type TrackingServiceDeps = RecordCarrierEventDeps &
     bus: Bus;
     /** Subscription poll interval for commits made by other processes. */
     pollIntervalMs?: number;
+    /**
+     * Publish the downstream topics (`parcel.events.v2`, `parcel.personal.v1`): on by default. The
+     * embedded wiring turns it off: nothing outside its process can subscribe to its in-process bus,
+     * so every message would go nowhere.
+     */
+    publishDownstream?: boolean;
     /** Publish `parcel.events.v1` too, personal values in clear (PARCEL_DOWNSTREAM_V1=on). */
     downstreamV1?: boolean;
   };
@@ -40,7 +46,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
         handleBatch: deps.projector.handleBatch,
         ...(deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {}),
       });
-      publisher = startEventPublisher(deps);
+      if (deps.publishDownstream ?? true) publisher = startEventPublisher(deps);
       unsubscribe = await serveCommands<TrackingCommands>(deps.bus, Topics.trackingCommands, 'tracking service', {
         CreateLabel: (payload, { commandId }) => createLabel(deps, payload, commandId),
         CreateLabels: (payload, { commandId }) => createLabels(deps, payload, commandId),
