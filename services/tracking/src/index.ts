@@ -31,8 +31,9 @@ export const PARCEL_VIEW_SUBSCRIPTION = 'parcel-view';
 
 /**
  * The tracking service: creates labels (A2, and many in one document) and records carrier events on parcel streams, keeps the status
- * projection up to date from the store's global log and publishes every parcel event to the
- * downstream topics (both with stored checkpoints, so nothing committed is ever left out).
+ * projection up to date from the store's global log and, unless `publishDownstream` is off, publishes
+ * every parcel event to the downstream topics (both with stored checkpoints, so nothing committed is
+ * ever left out).
  */
 export function createTrackingService(deps: TrackingServiceDeps) {
   let projection: Subscription | undefined;
