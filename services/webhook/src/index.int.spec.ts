@@ -5,6 +5,7 @@
  * deliveries after the first is a wake.
  */
 import { toAppend } from '@parcel-logistics/application';
+import { eventually } from '@parcel-logistics/bus/conformance';
 import { parcelStreamName } from '@parcel-logistics/contracts';
 import { sampleRegistered } from '@parcel-logistics/domain/testing';
 import { createSqliteEventStore } from '@parcel-logistics/eventstore-sqlite';
@@ -46,8 +47,7 @@ test('a page that queued nothing wakes no dispatcher; a page that queued a deliv
   await service.start();
   try {
     // The dispatcher's first look, at start.
-    for (let i = 0; i < 200 && looks === 0; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(looks).toBe(1);
+    await eventually(() => expect(looks).toBe(1), 2_000);
 
     // `demo` has no endpoint: three pages of its parcels, nothing queued, no look.
     for (const n of ['PX000000000000001Y', 'PX000000000000002Y', 'PX000000000000003Y']) {
@@ -61,8 +61,7 @@ test('a page that queued nothing wakes no dispatcher; a page that queued a deliv
     await endpoints.create(endpointOf('we_1', 'demo', { url: 'http://127.0.0.1:9/hook' }), 10);
     await register('PX000000000000004Y');
     await service.caughtUp();
-    for (let i = 0; i < 200 && looks === 1; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(looks).toBe(2);
+    await eventually(() => expect(looks).toBe(2), 2_000);
   } finally {
     await service.stop();
     await Promise.all([eventStore.close(), endpoints.close(), deliveries.close()]);
