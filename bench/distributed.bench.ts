@@ -45,8 +45,8 @@ import {
   printTable,
   round,
   sqliteCheckpointLag,
+  startGatewayAlone,
   startNpmStart,
-  startProcess,
   stopProcess,
   subscriptionsCaughtUp,
   waitForHttp,
@@ -105,12 +105,7 @@ async function settle(
 async function httpTierAlone(): Promise<{ fullSpeedMsPerOrder: number; fixedRateMsPerOrder: number }> {
   const port = '18182';
   const url = `http://127.0.0.1:${port}`;
-  const alone = startProcess([path.join(root, 'bench/gatewayAlone.ts')], {
-    PORT: port,
-    HOST: '127.0.0.1',
-    PARCEL_RATE_LIMIT_RPS: '0',
-    LOG_LEVEL: 'warn',
-  });
+  const alone = startGatewayAlone(port);
   try {
     await waitForHttp(`${url}/healthz`);
     await load('warm-up', { url, connections, duration: warmUp, requests: [createOrder] });

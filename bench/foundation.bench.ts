@@ -30,6 +30,7 @@ import {
   printTable,
   rssMb,
   startNpmStart,
+  startGatewayAlone,
   startProcess,
   stopProcess,
   waitForHttp,
@@ -62,12 +63,7 @@ async function main() {
 
   // The HTTP tier alone: the same gateway with a bus handler that answers at once and stores nothing.
   const alonePort = '18082';
-  const alone = startProcess([path.join(root, 'bench/gatewayAlone.ts')], {
-    PORT: alonePort,
-    HOST: '127.0.0.1',
-    PARCEL_RATE_LIMIT_RPS: '0',
-    LOG_LEVEL: 'warn',
-  });
+  const alone = startGatewayAlone(alonePort);
   let gatewayAlone: Row;
   try {
     await waitForHttp(`http://127.0.0.1:${alonePort}/healthz`);

@@ -74,6 +74,19 @@ export function startNpmStart(dataDir: string, env: Record<string, string>): Chi
   );
 }
 
+/**
+ * The gateway alone (bench/gatewayAlone.ts: the HTTP tier with a bus handler that stores nothing) on
+ * 127.0.0.1:`port`, the rate limiter off, logging warnings only; not yet answering.
+ */
+export function startGatewayAlone(port: string): ChildProcess {
+  return startProcess([path.join(import.meta.dirname, 'gatewayAlone.ts')], {
+    PORT: port,
+    HOST: '127.0.0.1',
+    PARCEL_RATE_LIMIT_RPS: '0',
+    LOG_LEVEL: 'warn',
+  });
+}
+
 /** The embedded stack on `dataDir` in a child process (bench/embeddedChild.ts), once it answers with its URL. */
 export async function startEmbeddedChild(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [path.join(import.meta.dirname, 'embeddedChild.ts'), dataDir], {
