@@ -49,3 +49,21 @@ export async function storeInTempSchema<S extends { close(): Promise<void> }>(
     },
   };
 }
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
+
+/**
+ * How the plan of `statement` (an EXECUTE of a prepared statement, or any query) reads `relation`:
+ * the type of every plan node on it ('Index Scan', 'Seq Scan', ...), from EXPLAIN (FORMAT JSON).
+ */
+export async function scansOf(client: pg.Client, statement: string, relation: string): Promise<string[]> {
+  const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${statement}`);
+  const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+  return nodes(rows[0]!['QUERY PLAN'][0].Plan)
+    .filter((node) => node['Relation Name'] === relation)
+    .map((node) => node['Node Type']);
+}
