@@ -24,7 +24,8 @@
  * costs when it arrives alone, against its cost when requests come back to back.
  * BENCH_COUNT_MESSAGES=1 preloads bench/messageCounter.ts into every process of the stack and
  * prints, per process, the messages it sent per order at the fixed rate (Kafka requests by API,
- * PostgreSQL round trips, MongoDB messages). The bus alone on the same broker: packages/bus-kafka/bench/requestReply.ts.
+ * PostgreSQL round trips, MongoDB messages). PostgreSQL's time is also split by the connection it
+ * served (bench/postgresClients.ts: the stack process and the application name). The bus alone on the same broker: packages/bus-kafka/bench/requestReply.ts.
  * Run: `npm run bench` (BENCH_WEBHOOK_INSTANCES, BENCH_FIXED_RATE, BENCH_FIXED_S, BENCH_WARMUP_S,
  * BENCH_COUNT_MESSAGES).
  */
@@ -36,7 +37,8 @@ import { requireInfra, runStack, specOf } from '@parcel-logistics/stack';
 import { messageCounts, printMessages } from './messages.ts';
 import { cpuBetween, machineBusyMs, processCpuMs, readCpu } from './processCpu.ts';
 import { openLoop } from './openLoop.ts';
-import { costs, printCosts, stackProcesses, warnIncomplete } from './stackCpu.ts';
+import { postgresByClient, postgresConnections, printPostgresByClient } from './postgresClients.ts';
+import { costs, POSTGRES, printCosts, stackProcesses, warnIncomplete } from './stackCpu.ts';
 import { orderJson, signed, tokenAndParcels } from './orders.ts';
 import { a1Lookups, CREATE_ORDER_PATH, createOrderRequest } from './requests.ts';
 import {
@@ -204,6 +206,7 @@ async function main() {
     });
     const drainS = await settle('distributed, after the last answer at the fixed rate', lag, DRAIN_TIMEOUT_S);
     const drained = readCpu(stack);
+    const pgConnections = await postgresConnections(infra.pg, stack);
     // The counters write every 250 ms.
     const countsAfter = countMessages
       ? await new Promise<ReturnType<typeof messageCounts>>((resolve) =>
@@ -220,6 +223,7 @@ async function main() {
     const loaded = warnIncomplete(cpuBetween(start, drained), 'the fixed rate');
     const idle = warnIncomplete(cpuBetween(drained, readCpu(stack)), 'the idle time');
     const perProcess = costs(loaded, fixed.requests, idle, IDLE_S);
+    const pgServed = postgresByClient(pgConnections, POSTGRES, start, drained, fixed.requests);
     const whole = perProcess.at(-1)!;
     const benchMs = (benchDrained.user + benchDrained.system) / 1000;
     const machineMsPerOrder = round(
@@ -245,6 +249,10 @@ async function main() {
       );
       messages = printMessages(countsBefore, countsAfter, fixed.requests, names);
     }
+    console.log(
+      `\nPostgreSQL's CPU per order at ${fixedRate} orders/s by the connection it served (bench/postgresClients.ts):`,
+    );
+    printPostgresByClient(pgServed);
     console.log(
       `\nThe HTTP tier alone (bench/gatewayAlone.ts: authentication, validation, spans, a bus handler that stores nothing): ` +
         `${tier.fullSpeedMsPerOrder} ms of CPU per order at full speed, ${tier.fixedRateMsPerOrder} ms at ${fixedRate}/s evenly spaced`,
@@ -272,6 +280,7 @@ async function main() {
         processes: perProcess,
       },
       embeddedCpuMsPerOrder,
+      postgresByClient: pgServed,
       httpTierAlone: tier,
       ...(messages ? { messagesPerOrder: messages } : {}),
       cpuPerOrderOfEmbeddedPct: round((whole.cpuMsPerOrder / embeddedCpuMsPerOrder) * 100, 1),

@@ -59,8 +59,10 @@ export async function openLoop(name: string, options: OpenLoopOptions): Promise<
           latencies.push(performance.now() - sent);
           if (status < 200 || status >= 300) non2xx++;
         })
-        .catch(() => {
+        .catch((error: unknown) => {
           errors++;
+          // A failed request must say what failed; the first says it for the rest.
+          if (errors === 1) console.warn(`${name}: a request failed: ${String(error)}`);
         }),
     );
   }

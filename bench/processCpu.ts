@@ -88,9 +88,13 @@ const allPids = (): number[] =>
 /** Every process whose command name is `comm` (PostgreSQL's are all `postgres`). */
 export const processesNamed = (comm: string): number[] => allPids().filter((pid) => procStat(pid)?.comm === comm);
 
-/** The inodes of the sockets listening on TCP `port`, IPv4 and IPv6. */
-function listeningInodes(port: number): Set<string> {
+/**
+ * The inodes of the TCP sockets (IPv4 and IPv6) whose local port, remote port and state (hex, as in
+ * /proc/net/tcp: `0A` listening, `01` established) `match` accepts.
+ */
+function socketInodes(match: (localPort: number, remotePort: number, state: string) => boolean): Set<string> {
   const inodes = new Set<string>();
+  const port = (address: string) => parseInt(address.split(':').at(-1)!, 16);
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let lines: string[];
     try {
@@ -100,19 +104,15 @@ function listeningInodes(port: number): Set<string> {
     }
     for (const line of lines) {
       const f = line.trim().split(/\s+/);
-      if (f[3] === '0A' && parseInt(f[1]!.split(':')[1]!, 16) === port) inodes.add(f[9]!);
+      if (match(port(f[1]!), port(f[2]!), f[3]!)) inodes.add(f[9]!);
     }
   }
   return inodes;
 }
 
-/**
- * The `comm` process listening on TCP `port`: the server this machine answers with there, whichever
- * checkout's infra/up.sh started it. Undefined when none is found (or its sockets are not readable).
- */
-export function listeningProcess(comm: string, port: number): number | undefined {
-  const inodes = listeningInodes(port);
-  return processesNamed(comm).find((pid) => {
+/** The first of `pids` holding one of the sockets `inodes` (undefined when none does, or its descriptors are not readable). */
+function holderOf(pids: number[], inodes: Set<string>): number | undefined {
+  return pids.find((pid) => {
     let fds: string[];
     try {
       fds = readdirSync(`/proc/${pid}/fd`);
@@ -127,6 +127,28 @@ export function listeningProcess(comm: string, port: number): number | undefined
       }
     });
   });
+}
+
+/**
+ * The `comm` process listening on TCP `port`: the server this machine answers with there, whichever
+ * checkout's infra/up.sh started it. Undefined when none is found (or its sockets are not readable).
+ */
+export function listeningProcess(comm: string, port: number): number | undefined {
+  return holderOf(
+    processesNamed(comm),
+    socketInodes((local, _remote, state) => state === '0A' && local === port),
+  );
+}
+
+/**
+ * Which of `pids` holds the client end of the established TCP connection from `localPort` to
+ * `serverPort` on this machine (a database connection, told by the port the server sees it from).
+ */
+export function connectionOwner(pids: number[], localPort: number, serverPort: number): number | undefined {
+  return holderOf(
+    pids,
+    socketInodes((local, remote, state) => state === '01' && local === localPort && remote === serverPort),
+  );
 }
 
 /** Processes whose CPU is counted together under one name; `find` is asked again at each reading, as members come and go. */

@@ -14,6 +14,9 @@ import { printColumns, round } from './support.ts';
 
 const KINDS: ServiceName[] = ['gateway', 'order', 'tracking', 'label', 'webhook', 'carrier-sandbox'];
 
+/** The name of PostgreSQL's row: every process of the machine named `postgres`. */
+export const POSTGRES = 'postgres (all processes)';
+
 const found = (pid: number | undefined) => (pid === undefined ? [] : [pid]);
 
 /** The stack's processes under readable names: gateway-1, gateway-2, order-1, order-2, tracking, label, the webhook instances if any, carrier-sandbox, then the JVMs and PostgreSQL. */
@@ -28,7 +31,7 @@ export function stackProcesses(stack: Stack, infra: { kafka: string; mongo: stri
     ...services,
     { name: 'kafka (JVM)', find: () => found(listeningProcess('java', kafkaPort)) },
     { name: 'mongo-java-server (JVM)', find: () => found(listeningProcess('java', mongoPort)) },
-    { name: 'postgres (all processes)', find: () => processesNamed('postgres') },
+    { name: POSTGRES, find: () => processesNamed('postgres') },
   ];
 }
 
