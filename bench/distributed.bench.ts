@@ -16,8 +16,8 @@
  * per second), then the wait until every subscription has caught up (the drain, timed from the last
  * answer); each process's CPU time over both (bench/stackCpu.ts: the Node services, both JVMs,
  * PostgreSQL; not the load generator) per order answered, then the same processes' CPU per second
- * over 10 s with no load. Beside that sum, the whole machine's busy time per order (/proc/stat) less
- * its idle rate and the load generator's own CPU: if the two disagree, something was not counted. Throughput varies with whatever else the machine runs; CPU per order much less.
+ * over 10 s with no load. Beside that sum, the whole machine's busy time per order (/proc/stat, the
+ * hypervisor's steal left out) less its idle rate and the load generator's own CPU: if the two disagree, something was not counted. Throughput varies with whatever else the machine runs; CPU per order much less.
  * The embedded server's CPU per order (at full speed, its drain included) is read in the same run,
  * for comparison, and so is the HTTP tier alone (bench/gatewayAlone.ts: the gateway with a bus
  * handler that stores nothing) at full speed and at the fixed rate: what one process's request
@@ -35,7 +35,7 @@ import path from 'node:path';
 import type autocannon from 'autocannon';
 import { requireInfra, runStack, specOf } from '@parcel-logistics/stack';
 import { messageCounts, printMessages } from './messages.ts';
-import { cpuBetween, machineBusyMs, processCpuMs, readCpu } from './processCpu.ts';
+import { cpuBetween, machineBusyMs, machineCpuMs, processCpuMs, readCpu } from './processCpu.ts';
 import { openLoop } from './openLoop.ts';
 import { postgresByClient, postgresConnections, printPostgresByClient } from './postgresClients.ts';
 import { costs, POSTGRES, printCosts, stackProcesses, warnIncomplete } from './stackCpu.ts';
@@ -195,7 +195,7 @@ async function main() {
     // The machine's busy time too, the load generator's own CPU taken out: what nothing escapes.
     const countsBefore = messageCounts(countDir);
     const start = readCpu(stack);
-    const [machineStart, benchStart, loadStart] = [machineBusyMs(), process.cpuUsage(), performance.now()];
+    const [machineStart, benchStart, loadStart] = [machineCpuMs(), process.cpuUsage(), performance.now()];
     // Open loop, arrivals evenly spaced over both gateways, as independent clients arrive.
     const fixed = await openLoop(`distributed: create-order at ${fixedRate}/s (evenly spaced)`, {
       url: gw!,
@@ -214,20 +214,22 @@ async function main() {
         )
       : undefined;
     const [machineDrained, benchDrained, loadMs] = [
-      machineBusyMs(),
+      machineCpuMs(),
       process.cpuUsage(benchStart),
       performance.now() - loadStart,
     ];
     await new Promise((resolve) => setTimeout(resolve, IDLE_S * 1000));
-    const machineIdleMsPerS = (machineBusyMs() - machineDrained) / IDLE_S;
+    const machineIdleMsPerS = (machineBusyMs() - machineDrained.busy) / IDLE_S;
     const loaded = warnIncomplete(cpuBetween(start, drained), 'the fixed rate');
     const idle = warnIncomplete(cpuBetween(drained, readCpu(stack)), 'the idle time');
     const perProcess = costs(loaded, fixed.requests, idle, IDLE_S);
     const pgServed = postgresByClient(pgConnections, POSTGRES, start, drained, fixed.requests);
     const whole = perProcess.at(-1)!;
     const benchMs = (benchDrained.user + benchDrained.system) / 1000;
+    // Time the hypervisor gave this machine's cores to other guests: not counted as busy (processCpu.ts).
+    const stealMsPerS = round((machineDrained.steal - machineStart.steal) / (loadMs / 1000), 0);
     const machineMsPerOrder = round(
-      (machineDrained - machineStart - benchMs - machineIdleMsPerS * (loadMs / 1000)) / fixed.requests,
+      (machineDrained.busy - machineStart.busy - benchMs - machineIdleMsPerS * (loadMs / 1000)) / fixed.requests,
       2,
     );
 
@@ -260,7 +262,8 @@ async function main() {
     console.log(
       `the whole machine: ${machineMsPerOrder} ms of CPU per order (its busy time over the load and the drain, less ` +
         `its idle rate of ${round(machineIdleMsPerS, 1)} ms/s and the load generator's ${round(benchMs, 0)} ms), ` +
-        `against ${whole.cpuMsPerOrder} ms summed over the processes above; the latest send left ${fixed.maxLateMs} ms after its slot`,
+        `against ${whole.cpuMsPerOrder} ms summed over the processes above; the latest send left ${fixed.maxLateMs} ms after its slot; ` +
+        `the hypervisor gave ${stealMsPerS} ms/s of its cores to other guests meanwhile (steal, left out)`,
     );
     const summary = {
       createOrderRatio: round((distCreate.rps / embeddedCreate.rps) * 100, 1),
@@ -276,6 +279,7 @@ async function main() {
         cpuMsPerOrder: whole.cpuMsPerOrder,
         machineCpuMsPerOrder: machineMsPerOrder,
         machineIdleCpuMsPerS: round(machineIdleMsPerS, 1),
+        machineStealMsPerS: stealMsPerS,
         idleCpuMsPerS: whole.idleCpuMsPerS,
         processes: perProcess,
       },

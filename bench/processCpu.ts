@@ -203,14 +203,17 @@ export function cpuBetween(before: CpuReading, after: CpuReading): Map<string, C
 }
 
 /**
- * The whole machine's CPU time so far, every core, ms, from /proc/stat: `busy` leaves idle and
- * iowait out. What nothing escapes, to hold the processes counted against.
+ * The whole machine's CPU time so far, every core, ms, from /proc/stat. `busy` is the time its cores
+ * ran work (user, nice, system, irq, softirq): what nothing escapes, to hold the processes counted
+ * against. It leaves out idle, iowait and `steal`, the time the hypervisor gave this machine's
+ * cores to another guest: on a shared host that comes and goes with the neighbours, and none of
+ * it is work done here (counted as busy, it would be charged to whatever ran meanwhile).
  */
-export function machineCpuMs(): { busy: number; total: number } {
+export function machineCpuMs(): { busy: number; steal: number; total: number } {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
   const total = fields.reduce((a, b) => a + b, 0);
-  const idle = fields[3]! + fields[4]!;
-  return { busy: (total - idle) * TICK_MS, total: total * TICK_MS };
+  const [idle, iowait, steal] = [fields[3]!, fields[4]!, fields[7] ?? 0];
+  return { busy: (total - idle - iowait - steal) * TICK_MS, steal: steal * TICK_MS, total: total * TICK_MS };
 }
 
 export const machineBusyMs = (): number => machineCpuMs().busy;
