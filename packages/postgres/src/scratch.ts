@@ -57,13 +57,33 @@ interface PlanNode {
 }
 
 /**
- * How the plan of `statement` (an EXECUTE of a prepared statement, or any query) reads `relation`:
- * the type of every plan node on it ('Index Scan', 'Seq Scan', ...), from EXPLAIN (FORMAT JSON).
+ * How a named statement planned on an empty table reads `relation` once `fill` has filled it: the
+ * type of every plan node on it ('Index Scan', 'Seq Scan', ...), from EXPLAIN (FORMAT JSON).
+ * PostgreSQL plans a named statement once per connection and keeps the plan until the table's
+ * statistics change, so a process that started on an empty table may keep a plan made for one.
+ * `prepare` is the PREPARE, `first` its EXECUTE on the empty table (the generic plan is forced, as
+ * the plan cache settles on it after five executions), `execute` the EXECUTE explained at the end.
  */
-export async function scansOf(client: pg.Client, statement: string, relation: string): Promise<string[]> {
-  const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${statement}`);
-  const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-  return nodes(rows[0]!['QUERY PLAN'][0].Plan)
-    .filter((node) => node['Relation Name'] === relation)
-    .map((node) => node['Node Type']);
+export async function scansOfPlanFromEmpty(
+  url: string,
+  statements: { prepare: string; first: string; execute: string; relation: string },
+  fill: () => Promise<void>,
+): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statements.prepare);
+    await client.query('SET plan_cache_mode = force_generic_plan');
+    await client.query(statements.first);
+    await fill();
+    const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+      `EXPLAIN (FORMAT JSON) ${statements.execute}`,
+    );
+    const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+    return nodes(rows[0]!['QUERY PLAN'][0].Plan)
+      .filter((node) => node['Relation Name'] === statements.relation)
+      .map((node) => node['Node Type']);
+  } finally {
+    await client.end();
+  }
 }
