@@ -45,6 +45,7 @@ import {
   load,
   postgresCheckpointLag,
   printTable,
+  referenceClaims,
   round,
   sqliteCheckpointLag,
   startGatewayAlone,
@@ -130,6 +131,32 @@ async function httpTierAlone(): Promise<{ fullSpeedMsPerOrder: number; fixedRate
   }
 }
 
+/**
+ * The fixed rate's orders held against the event store, by their references: each one acknowledged
+ * must be stored exactly once, and one not acknowledged (refused, or its request failed) may have
+ * been stored all the same, which its client cannot know.
+ */
+async function storedOnce(
+  pgUrl: string,
+  schema: string,
+  bodies: { accepted: string[]; notAccepted: string[] },
+): Promise<{
+  acknowledged: number;
+  acknowledgedNotStoredOnce: number;
+  notAcknowledged: number;
+  notAcknowledgedButStored: number;
+}> {
+  const refOf = (body: string) => (JSON.parse(body) as { custom_tracking_num: string }).custom_tracking_num;
+  const [acknowledged, notAcknowledged] = [bodies.accepted.map(refOf), bodies.notAccepted.map(refOf)];
+  const claims = await referenceClaims(pgUrl, schema, [...acknowledged, ...notAcknowledged]);
+  return {
+    acknowledged: acknowledged.length,
+    acknowledgedNotStoredOnce: acknowledged.filter((ref) => claims.get(ref) !== 1).length,
+    notAcknowledged: notAcknowledged.length,
+    notAcknowledgedButStored: notAcknowledged.filter((ref) => (claims.get(ref) ?? 0) > 0).length,
+  };
+}
+
 async function main() {
   const rows: Row[] = [];
   const tier = await httpTierAlone();
@@ -203,6 +230,8 @@ async function main() {
       ratePerS: fixedRate,
       durationS: fixedS,
       next: () => ({ headers: signed(), body: orderJson('D') }),
+      // Interface B answers a refused order with 200 and a failure code.
+      accepted: (status, text) => status === 200 && (JSON.parse(text) as { code?: number }).code === 0,
     });
     const drainS = await settle('distributed, after the last answer at the fixed rate', lag, DRAIN_TIMEOUT_S);
     const drained = readCpu(stack);
@@ -224,6 +253,7 @@ async function main() {
     const idle = warnIncomplete(cpuBetween(drained, readCpu(stack)), 'the idle time');
     const perProcess = costs(loaded, fixed.requests, idle, IDLE_S);
     const pgServed = postgresByClient(pgConnections, POSTGRES, start, drained, fixed.requests);
+    const orders = await storedOnce(infra.pg, cluster.stores.pgSchema, fixed.bodies);
     const whole = perProcess.at(-1)!;
     const benchMs = (benchDrained.user + benchDrained.system) / 1000;
     // Time the hypervisor gave this machine's cores to other guests: not counted as busy (processCpu.ts).
@@ -256,6 +286,11 @@ async function main() {
     );
     printPostgresByClient(pgServed);
     console.log(
+      `\nOrders at the fixed rate, held against the event store: ${orders.acknowledged} acknowledged, ` +
+        `${orders.acknowledgedNotStoredOnce} of them not stored exactly once; ${orders.notAcknowledged} not acknowledged, ` +
+        `${orders.notAcknowledgedButStored} of them stored all the same`,
+    );
+    console.log(
       `\nThe HTTP tier alone (bench/gatewayAlone.ts: authentication, validation, spans, a bus handler that stores nothing): ` +
         `${tier.fullSpeedMsPerOrder} ms of CPU per order at full speed, ${tier.fixedRateMsPerOrder} ms at ${fixedRate}/s evenly spaced`,
     );
@@ -280,6 +315,7 @@ async function main() {
         machineCpuMsPerOrder: machineMsPerOrder,
         machineIdleCpuMsPerS: round(machineIdleMsPerS, 1),
         machineStealMsPerS: stealMsPerS,
+        storedOnce: orders,
         idleCpuMsPerS: whole.idleCpuMsPerS,
         processes: perProcess,
       },

@@ -12,11 +12,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { requireInfra, runStack } from '@parcel-logistics/stack';
 import type { Stack } from '@parcel-logistics/stack';
 import { orderJson, signed } from './orders.ts';
-import { printColumns, round } from './support.ts';
+import { printColumns, referenceClaims, round } from './support.ts';
 
 const clients = Number(process.env.BENCH_CLIENTS ?? 16);
 const settleMs = Number(process.env.BENCH_SETTLE_S ?? 5) * 1000;
@@ -75,23 +74,6 @@ function longestGapMs(answers: readonly Answer[], from: number, to: number): num
   return longest;
 }
 
-/** How many reference claims each of `refs` has in the run's event store. */
-async function claimsOf(schema: string, refs: readonly string[]): Promise<Map<string, number>> {
-  const db = new pg.Client({ connectionString: requireInfra().pg });
-  await db.connect();
-  try {
-    // One stream per account reference (packages/contracts, stream names).
-    const { rows } = await db.query<{ stream_name: string; n: string }>(
-      `SELECT stream_name, count(*)::text AS n FROM "${schema}".events
-        WHERE type = 'ReferenceClaimed.v1' AND stream_name = ANY($1) GROUP BY stream_name`,
-      [refs.map((ref) => `reference-demo/${ref}`)],
-    );
-    return new Map(rows.map((r) => [r.stream_name.slice('reference-demo/'.length), Number(r.n)]));
-  } finally {
-    await db.end();
-  }
-}
-
 interface RoundResult {
   orderGapS: number;
   trackingGapS: number;
@@ -116,7 +98,8 @@ async function round1(): Promise<RoundResult> {
     const end = Date.now();
     await load.stop();
     const { answers } = load;
-    const claims = await claimsOf(
+    const claims = await referenceClaims(
+      requireInfra().pg,
       stack.stores.pgSchema,
       answers.map((a) => a.ref),
     );

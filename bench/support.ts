@@ -218,6 +218,30 @@ export function postgresCheckpointLag(connectionString: string, schema: string):
 }
 
 /**
+ * How many reference claims each of the demo account's `refs` has in a distributed stack's event
+ * store (its schema): 1 for an order stored, 0 for none. What a bench holds its answers against.
+ */
+export async function referenceClaims(
+  connectionString: string,
+  schema: string,
+  refs: readonly string[],
+): Promise<Map<string, number>> {
+  const db = new pg.Client({ connectionString });
+  await db.connect();
+  try {
+    // One stream per account reference (packages/contracts, stream names).
+    const { rows } = await db.query<{ stream_name: string; n: string }>(
+      `SELECT stream_name, count(*)::text AS n FROM "${schema}".events
+        WHERE type = 'ReferenceClaimed.v1' AND stream_name = ANY($1) GROUP BY stream_name`,
+      [refs.map((ref) => `reference-demo/${ref}`)],
+    );
+    return new Map(rows.map((r) => [r.stream_name.slice('reference-demo/'.length), Number(r.n)]));
+  } finally {
+    await db.end();
+  }
+}
+
+/**
  * Waits until every subscription's stored checkpoint has reached the head of the log: the work
  * that follows the orders of an earlier run (carrier registration, projections, the downstream
  * publisher) is done and does not weigh on the next measurement. The head moves while they work
