@@ -230,8 +230,16 @@ async function main() {
       ratePerS: fixedRate,
       durationS: fixedS,
       next: () => ({ headers: signed(), body: orderJson('D') }),
-      // Interface B answers a refused order with 200 and a failure code.
-      accepted: (status, text) => status === 200 && (JSON.parse(text) as { code?: number }).code === 0,
+      // Interface B answers a refused order with 200 and a failure code; an answer that is not its JSON
+      // (a proxy's error page) refuses it too.
+      accepted: (status, text) => {
+        if (status !== 200) return false;
+        try {
+          return (JSON.parse(text) as { code?: number }).code === 0;
+        } catch {
+          return false;
+        }
+      },
     });
     const drainS = await settle('distributed, after the last answer at the fixed rate', lag, DRAIN_TIMEOUT_S);
     const drained = readCpu(stack);
