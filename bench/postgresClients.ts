@@ -7,7 +7,7 @@
  * exited in between is counted in its parent's reaped time, so under the postmaster.
  */
 import pg from 'pg';
-import { connectionOwner } from './processCpu.ts';
+import { connectionOwners } from './processCpu.ts';
 import type { Counted, CpuReading } from './processCpu.ts';
 import { printColumns, round } from './support.ts';
 
@@ -46,12 +46,12 @@ export async function postgresConnections(pgUrl: string, stack: Counted[]): Prom
   const serverPort = Number(new URL(pgUrl).port || 5432);
   const names = new Map(stack.flatMap((p) => p.find().map((pid) => [pid, p.name] as const)));
   if (!names.has(process.pid)) names.set(process.pid, 'the bench');
+  const owners = connectionOwners([...names.keys()], serverPort);
   const served: PostgresConnections = new Map();
   for (const a of activity) {
     if (a.backend_type !== 'client backend') served.set(a.pid, a.backend_type);
     else {
-      const owner =
-        a.client_port && a.client_port > 0 ? connectionOwner([...names.keys()], a.client_port, serverPort) : undefined;
+      const owner = a.client_port && a.client_port > 0 ? owners.get(a.client_port) : undefined;
       served.set(a.pid, `${owner === undefined ? 'another client' : names.get(owner)} ${a.application_name}`.trim());
     }
   }

@@ -89,11 +89,11 @@ const allPids = (): number[] =>
 export const processesNamed = (comm: string): number[] => allPids().filter((pid) => procStat(pid)?.comm === comm);
 
 /**
- * The inodes of the TCP sockets (IPv4 and IPv6) whose local port, remote port and state (hex, as in
- * /proc/net/tcp: `0A` listening, `01` established) `match` accepts.
+ * The TCP sockets (IPv4 and IPv6) whose local port, remote port and state (hex, as in
+ * /proc/net/tcp: `0A` listening, `01` established) `match` accepts: each one's inode, to its local port.
  */
-function socketInodes(match: (localPort: number, remotePort: number, state: string) => boolean): Set<string> {
-  const inodes = new Set<string>();
+function socketInodes(match: (localPort: number, remotePort: number, state: string) => boolean): Map<string, number> {
+  const inodes = new Map<string, number>();
   const port = (address: string) => parseInt(address.split(':').at(-1)!, 16);
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let lines: string[];
@@ -104,29 +104,33 @@ function socketInodes(match: (localPort: number, remotePort: number, state: stri
     }
     for (const line of lines) {
       const f = line.trim().split(/\s+/);
-      if (match(port(f[1]!), port(f[2]!), f[3]!)) inodes.add(f[9]!);
+      const local = port(f[1]!);
+      if (match(local, port(f[2]!), f[3]!)) inodes.set(f[9]!, local);
     }
   }
   return inodes;
 }
 
-/** The first of `pids` holding one of the sockets `inodes` (undefined when none does, or its descriptors are not readable). */
-function holderOf(pids: number[], inodes: Set<string>): number | undefined {
-  return pids.find((pid) => {
+/** The sockets `pids` hold: each one's inode, to its holder (a process whose descriptors are not readable holds none). */
+function socketsHeld(pids: readonly number[]): Map<string, number> {
+  const held = new Map<string, number>();
+  for (const pid of pids) {
     let fds: string[];
     try {
       fds = readdirSync(`/proc/${pid}/fd`);
     } catch {
-      return false;
+      continue;
     }
-    return fds.some((fd) => {
+    for (const fd of fds) {
       try {
-        return inodes.has(/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? '');
+        const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
+        if (inode) held.set(inode, pid);
       } catch {
-        return false;
+        // closed meanwhile
       }
-    });
-  });
+    }
+  }
+  return held;
 }
 
 /**
@@ -134,21 +138,24 @@ function holderOf(pids: number[], inodes: Set<string>): number | undefined {
  * checkout's infra/up.sh started it. Undefined when none is found (or its sockets are not readable).
  */
 export function listeningProcess(comm: string, port: number): number | undefined {
-  return holderOf(
-    processesNamed(comm),
-    socketInodes((local, _remote, state) => state === '0A' && local === port),
-  );
+  const held = socketsHeld(processesNamed(comm));
+  const listening = socketInodes((local, _remote, state) => state === '0A' && local === port);
+  return [...listening.keys()].map((inode) => held.get(inode)).find((pid) => pid !== undefined);
 }
 
 /**
- * Which of `pids` holds the client end of the established TCP connection from `localPort` to
- * `serverPort` on this machine (a database connection, told by the port the server sees it from).
+ * Which of `pids` hold the client ends of the established TCP connections to `serverPort` on this
+ * machine: each connection's local port (the port the server sees it from, such as a database
+ * connection's), to its holder. One reading of the socket tables and of each process's descriptors.
  */
-export function connectionOwner(pids: number[], localPort: number, serverPort: number): number | undefined {
-  return holderOf(
-    pids,
-    socketInodes((local, remote, state) => state === '01' && local === localPort && remote === serverPort),
-  );
+export function connectionOwners(pids: readonly number[], serverPort: number): Map<number, number> {
+  const held = socketsHeld(pids);
+  const owners = new Map<number, number>();
+  for (const [inode, local] of socketInodes((_local, remote, state) => state === '01' && remote === serverPort)) {
+    const pid = held.get(inode);
+    if (pid !== undefined) owners.set(local, pid);
+  }
+  return owners;
 }
 
 /** Processes whose CPU is counted together under one name; `find` is asked again at each reading, as members come and go. */
