@@ -8,6 +8,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import autocannon from 'autocannon';
+import { referenceStreamName } from '@parcel-logistics/contracts';
 import { machineCpuMs } from './processCpu.ts';
 
 export interface Row {
@@ -226,16 +227,16 @@ export async function referenceClaims(
   schema: string,
   refs: readonly string[],
 ): Promise<Map<string, number>> {
+  const refOf = new Map(refs.map((ref) => [referenceStreamName('demo', ref), ref]));
   const db = new pg.Client({ connectionString });
   await db.connect();
   try {
-    // One stream per account reference (packages/contracts, stream names).
     const { rows } = await db.query<{ stream_name: string; n: string }>(
       `SELECT stream_name, count(*)::text AS n FROM "${schema}".events
         WHERE type = 'ReferenceClaimed.v1' AND stream_name = ANY($1) GROUP BY stream_name`,
-      [refs.map((ref) => `reference-demo/${ref}`)],
+      [[...refOf.keys()]],
     );
-    return new Map(rows.map((r) => [r.stream_name.slice('reference-demo/'.length), Number(r.n)]));
+    return new Map(rows.map((r) => [refOf.get(r.stream_name)!, Number(r.n)]));
   } finally {
     await db.end();
   }
