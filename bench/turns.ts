@@ -2,14 +2,17 @@
  * Turns of the foundation bench: servers started one after another on fresh data directories, each
  * driven by the same client for the same time, with the server's CPU per request read from /proc
  * (in total and by thread). Comparing turns of one run is what stays meaningful on a shared machine.
+ * A server that leaves work behind its answers (the embedded stack's subscriptions: carrier
+ * registration, the view, webhooks) is waited for until that work is done, and its figures are
+ * given twice: over the load alone, and with the drain, which is what the load really cost.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
 import { processCpuMs, threadCpuMs } from './processCpu.ts';
-import { load, startProcess, stopProcess, waitForHttp } from './support.ts';
-import type { Row } from './support.ts';
+import { load, sqliteCheckpointLag, startProcess, stopProcess, subscriptionsCaughtUp, waitForHttp } from './support.ts';
+import type { CheckpointLag, Row } from './support.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -22,14 +25,26 @@ export interface Turn {
   /** The turn's own environment, beside the one every turn gets. */
   env?: Record<string, string>;
   request: autocannon.Request;
+  /**
+   * How far the work that follows the answers is behind, for a server on `dataDir` that leaves
+   * such work (absent: everything is done when the answer is sent).
+   */
+  backlog?: (dataDir: string) => () => Promise<CheckpointLag>;
 }
 
-/** `npm start` of a checkout (scripts/start.sh execs node: the child's pid is the server's). */
+/** How long a turn waits for its server's subscriptions to catch up before giving up on the drain. */
+const DRAIN_TIMEOUT_MS = 300_000;
+
+/**
+ * `npm start` of a checkout (scripts/start.sh execs node: the child's pid is the server's). Its
+ * subscriptions work on after the answers: the turn waits until their checkpoints reach the log's head.
+ */
 export const embeddedTurn = (name: string, dir: string, request: autocannon.Request): Turn => ({
   name,
   command: 'bash',
   args: [path.join(dir, 'scripts/start.sh')],
   request,
+  backlog: (dataDir) => sqliteCheckpointLag(path.join(dataDir, 'events.db')),
 });
 
 /** The CRUD baseline (bench/crudBaseline.ts) with `PRAGMA synchronous` FULL or NORMAL, run as a user would: plain `node`. */
@@ -54,11 +69,20 @@ export const aloneTurn = (request: autocannon.Request): Turn => ({
 });
 
 export interface TurnFigures {
+  /** Requests answered per second under the load. */
   rps: number;
   /** The server process's CPU time per request answered, in ms: steadier than its throughput on a shared machine. */
   cpuMsPerRequest: number;
   /** The same by thread name (threadCpuMs): the main thread, V8's garbage-collection helpers, the SQLite writer. */
   threadMsPerRequest: Record<string, number>;
+  /** Seconds from the end of the load until the work behind the answers was done (0 for a server that leaves none). */
+  drainS: number;
+  /** Requests whose work was all done per second: those answered over the load's time and the drain's. */
+  sustainedRps: number;
+  /** CPU per request answered, in ms, over the load and the drain: what each request cost in all. */
+  cpuMsPerRequestDrained: number;
+  /** The same by thread. */
+  threadMsPerRequestDrained: Record<string, number>;
 }
 
 /**
@@ -76,6 +100,14 @@ export async function turns(
   const warmup = Number(process.env.BENCH_WARMUP_S ?? 3);
   const rows: Row[] = [];
   const figures = new Map<string, TurnFigures[]>(list.map((t) => [t.name, []]));
+  const perRequest = (ms: number, requests: number) => Math.round((ms / Math.max(1, requests)) * 1000) / 1000;
+  /** CPU per request by thread since `before`, threads that did nothing left out. */
+  const threadsSince = (pid: number, before: Map<string, number>, requests: number) =>
+    Object.fromEntries(
+      [...threadCpuMs(pid)]
+        .map(([name, ms]) => [name, perRequest(ms - (before.get(name) ?? 0), requests)] as const)
+        .filter(([, ms]) => ms > 0),
+    );
   for (let round = 1; round <= rounds; round++) {
     for (const turn of list) {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-bench-turn-'));
@@ -99,13 +131,17 @@ export async function turns(
         await waitForHttp(`http://127.0.0.1:${port}/healthz`, 120_000);
         // Not counted: the first seconds compile the hot path and fill what a running service keeps
         // warm (the pool of keyed tracking numbers, caches); the turn measures the steady state.
-        if (warmup > 0)
+        const backlog = turn.backlog?.(dataDir);
+        if (warmup > 0) {
           await load(`${turn.name} (warm-up)`, {
             url: `http://127.0.0.1:${port}`,
             connections,
             duration: warmup,
             requests: [turn.request],
           });
+          // Nor is the warm-up's own backlog: the measured load starts with nothing behind it.
+          if (backlog) await subscriptionsCaughtUp(backlog, DRAIN_TIMEOUT_MS);
+        }
         const cpuBefore = processCpuMs(server.pid!);
         const threadsBefore = threadCpuMs(server.pid!);
         const row = await load(`${turn.name} (round ${round})`, {
@@ -114,23 +150,36 @@ export async function turns(
           duration,
           requests: [turn.request],
         });
-        const cpuMsPerRequest =
-          Math.round(((processCpuMs(server.pid!) - cpuBefore) / Math.max(1, row.requests)) * 1000) / 1000;
-        const perThread = [...threadCpuMs(server.pid!)]
-          .map(
-            ([name, ms]) =>
-              [
-                name,
-                Math.round(((ms - (threadsBefore.get(name) ?? 0)) / Math.max(1, row.requests)) * 1000) / 1000,
-              ] as const,
-          )
-          .filter(([, ms]) => ms > 0);
+        const cpuMsPerRequest = perRequest(processCpuMs(server.pid!) - cpuBefore, row.requests);
+        const threadMsPerRequest = threadsSince(server.pid!, threadsBefore, row.requests);
+        let drained = {
+          drainS: 0,
+          cpuMsPerRequestDrained: cpuMsPerRequest,
+          threadMsPerRequestDrained: threadMsPerRequest,
+        };
+        if (backlog) {
+          const drainS = await subscriptionsCaughtUp(backlog, DRAIN_TIMEOUT_MS);
+          if (drainS === undefined)
+            throw new Error(`${turn.name}: the subscriptions did not catch up within ${DRAIN_TIMEOUT_MS / 1000} s`);
+          drained = {
+            drainS,
+            cpuMsPerRequestDrained: perRequest(processCpuMs(server.pid!) - cpuBefore, row.requests),
+            threadMsPerRequestDrained: threadsSince(server.pid!, threadsBefore, row.requests),
+          };
+        }
+        const sustainedRps = Math.round(row.requests / (duration + drained.drainS));
         rows.push({ ...row, serverCpuMsPerRequest: cpuMsPerRequest });
-        figures
-          .get(turn.name)!
-          .push({ rps: row.rps, cpuMsPerRequest, threadMsPerRequest: Object.fromEntries(perThread) });
+        figures.get(turn.name)!.push({ rps: row.rps, cpuMsPerRequest, threadMsPerRequest, sustainedRps, ...drained });
+        const byThread = (t: Record<string, number>) =>
+          Object.entries(t)
+            .map(([name, ms]) => `${name} ${ms}`)
+            .join(', ');
         console.log(
-          `${row.name}: ${cpuMsPerRequest} ms of the server's CPU per request (${perThread.map(([name, ms]) => `${name} ${ms}`).join(', ')})`,
+          `${row.name}: ${cpuMsPerRequest} ms of the server's CPU per request (${byThread(threadMsPerRequest)})` +
+            (backlog
+              ? `; its subscriptions caught up ${drained.drainS} s after the load: ${sustainedRps} requests/s done in all, ` +
+                `${drained.cpuMsPerRequestDrained} ms of CPU per request with the drain (${byThread(drained.threadMsPerRequestDrained)})`
+              : ''),
         );
       } finally {
         await stopProcess(server);
@@ -139,13 +188,21 @@ export async function turns(
     }
   }
   const medianOf = (list: TurnFigures[]): TurnFigures => {
-    const names = new Set(list.flatMap((f) => Object.keys(f.threadMsPerRequest)));
+    const threads = (of: (f: TurnFigures) => Record<string, number>) =>
+      Object.fromEntries(
+        [...new Set(list.flatMap((f) => Object.keys(of(f))))].map((name) => [
+          name,
+          median(list.map((f) => of(f)[name] ?? 0)),
+        ]),
+      );
     return {
       rps: median(list.map((f) => f.rps)),
       cpuMsPerRequest: median(list.map((f) => f.cpuMsPerRequest)),
-      threadMsPerRequest: Object.fromEntries(
-        [...names].map((name) => [name, median(list.map((f) => f.threadMsPerRequest[name] ?? 0))]),
-      ),
+      threadMsPerRequest: threads((f) => f.threadMsPerRequest),
+      drainS: median(list.map((f) => f.drainS)),
+      sustainedRps: median(list.map((f) => f.sustainedRps)),
+      cpuMsPerRequestDrained: median(list.map((f) => f.cpuMsPerRequestDrained)),
+      threadMsPerRequestDrained: threads((f) => f.threadMsPerRequestDrained),
     };
   };
   return { rows, medians: new Map([...figures].map(([name, list]) => [name, medianOf(list)])) };
