@@ -223,7 +223,7 @@ async function main() {
     const countsBefore = messageCounts(countDir);
     const start = readCpu(stack);
     const [machineStart, benchStart, loadStart] = [machineCpuMs(), process.cpuUsage(), performance.now()];
-    // Open loop, arrivals evenly spaced over both gateways, as independent clients arrive.
+    // Open loop, arrivals evenly spaced, as independent clients arrive; all at the first gateway, the second unused.
     const fixed = await openLoop(`distributed: create-order at ${fixedRate}/s (evenly spaced)`, {
       url: gw!,
       path: CREATE_ORDER_PATH,
