@@ -108,6 +108,13 @@ export async function turns(
         .map(([name, ms]) => [name, perRequest(ms - (before.get(name) ?? 0), requests)] as const)
         .filter(([, ms]) => ms > 0),
     );
+  /** Seconds until the server's subscriptions have caught up; a turn whose subscriptions never do fails. */
+  const drain = async (turn: Turn, backlog: () => Promise<CheckpointLag>): Promise<number> => {
+    const seconds = await subscriptionsCaughtUp(backlog, DRAIN_TIMEOUT_MS);
+    if (seconds === undefined)
+      throw new Error(`${turn.name}: the subscriptions did not catch up within ${DRAIN_TIMEOUT_MS / 1000} s`);
+    return seconds;
+  };
   for (let round = 1; round <= rounds; round++) {
     for (const turn of list) {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-bench-turn-'));
@@ -140,7 +147,7 @@ export async function turns(
             requests: [turn.request],
           });
           // Nor is the warm-up's own backlog: the measured load starts with nothing behind it.
-          if (backlog) await subscriptionsCaughtUp(backlog, DRAIN_TIMEOUT_MS);
+          if (backlog) await drain(turn, backlog);
         }
         const cpuBefore = processCpuMs(server.pid!);
         const threadsBefore = threadCpuMs(server.pid!);
@@ -158,11 +165,8 @@ export async function turns(
           threadMsPerRequestDrained: threadMsPerRequest,
         };
         if (backlog) {
-          const drainS = await subscriptionsCaughtUp(backlog, DRAIN_TIMEOUT_MS);
-          if (drainS === undefined)
-            throw new Error(`${turn.name}: the subscriptions did not catch up within ${DRAIN_TIMEOUT_MS / 1000} s`);
           drained = {
-            drainS,
+            drainS: await drain(turn, backlog),
             cpuMsPerRequestDrained: perRequest(processCpuMs(server.pid!) - cpuBefore, row.requests),
             threadMsPerRequestDrained: threadsSince(server.pid!, threadsBefore, row.requests),
           };
