@@ -39,7 +39,7 @@ import { cpuBetween, machineBusyMs, machineCpuMs, processCpuMs, readCpu } from '
 import { openLoop } from './openLoop.ts';
 import { postgresByClient, postgresConnections, printPostgresByClient } from './postgresClients.ts';
 import { costs, POSTGRES, printCosts, stackProcesses, warnIncomplete } from './stackCpu.ts';
-import { orderJson, signed, tokenAndParcels } from './orders.ts';
+import { orderJson, referenceOf, signed, tokenAndParcels } from './orders.ts';
 import { a1Lookups, CREATE_ORDER_PATH, createOrderRequest } from './requests.ts';
 import {
   load,
@@ -146,8 +146,7 @@ async function storedOnce(
   notAcknowledged: number;
   notAcknowledgedButStored: number;
 }> {
-  const refOf = (body: string) => (JSON.parse(body) as { custom_tracking_num: string }).custom_tracking_num;
-  const [acknowledged, notAcknowledged] = [bodies.accepted.map(refOf), bodies.notAccepted.map(refOf)];
+  const [acknowledged, notAcknowledged] = [bodies.accepted.map(referenceOf), bodies.notAccepted.map(referenceOf)];
   const claims = await referenceClaims(pgUrl, schema, [...acknowledged, ...notAcknowledged]);
   return {
     acknowledged: acknowledged.length,

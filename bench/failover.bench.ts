@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { requireInfra, runStack } from '@parcel-logistics/stack';
 import type { Stack } from '@parcel-logistics/stack';
-import { orderJson, signed } from './orders.ts';
+import { orderJson, referenceOf, signed } from './orders.ts';
 import { printColumns, referenceClaims, round } from './support.ts';
 
 const clients = Number(process.env.BENCH_CLIENTS ?? 16);
@@ -39,7 +39,7 @@ function startLoad(stack: Stack) {
     for (let n = 0; running; n++) {
       const gateways = stack.gateways;
       const body = orderJson(`F${w}`);
-      const ref = (JSON.parse(body) as { custom_tracking_num: string }).custom_tracking_num;
+      const ref = referenceOf(body);
       try {
         const reply = await fetch(`${gateways[(w + n) % gateways.length]}/v1/openapi/order/create-order`, {
           method: 'POST',

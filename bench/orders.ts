@@ -21,6 +21,10 @@ export function orderJson(prefix = 'B'): string {
   return JSON.stringify({ ...SAMPLE_ORDER, custom_tracking_num: `${prefix}-${process.pid}-${seq}` });
 }
 
+/** The reference of an order that `orderJson` wrote: what the event store's reference claims are named by. */
+export const referenceOf = (body: string): string =>
+  (JSON.parse(body) as { custom_tracking_num: string }).custom_tracking_num;
+
 /** An interface A token of the demo account, and `count` parcels created one after another on the stack at `url`. */
 export async function tokenAndParcels(
   url: string,

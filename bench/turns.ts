@@ -11,7 +11,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
 import { processCpuMs, threadCpuMs } from './processCpu.ts';
-import { load, sqliteCheckpointLag, startProcess, stopProcess, subscriptionsCaughtUp, waitForHttp } from './support.ts';
+import {
+  load,
+  round,
+  sqliteCheckpointLag,
+  startProcess,
+  stopProcess,
+  subscriptionsCaughtUp,
+  waitForHttp,
+} from './support.ts';
 import type { CheckpointLag, Row } from './support.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -100,7 +108,7 @@ export async function turns(
   const warmup = Number(process.env.BENCH_WARMUP_S ?? 3);
   const rows: Row[] = [];
   const figures = new Map<string, TurnFigures[]>(list.map((t) => [t.name, []]));
-  const perRequest = (ms: number, requests: number) => Math.round((ms / Math.max(1, requests)) * 1000) / 1000;
+  const perRequest = (ms: number, requests: number) => round(ms / Math.max(1, requests), 3);
   /** CPU per request by thread since `before`, threads that did nothing left out. */
   const threadsSince = (pid: number, before: Map<string, number>, requests: number) =>
     Object.fromEntries(
