@@ -137,4 +137,36 @@ describe('parcel projector (decisions.md: read-your-writes through the inline pr
       await close();
     }
   });
+
+  it("the subscription woken by a parcel's commit finds the view that the inline projection saves, and writes nothing", async () => {
+    const eventStore = createSqliteEventStore({ file: ':memory:' });
+    const projections = createSqliteProjectionStore({ file: ':memory:' });
+    const saves: string[] = [];
+    const views: ParcelViewStore = {
+      ...projections.parcels,
+      save: (view, expected) => (saves.push(view.trackingNumber), projections.parcels.save(view, expected)),
+    };
+    const projector = createParcelProjector({ eventStore, views });
+    const subscription = eventStore.subscribeToAll({
+      subscriptionId: 'parcel-views',
+      handleBatch: (page) => projector.handleBatch(page),
+    });
+    try {
+      await subscription.caughtUp();
+      // As a command handler does: the events appended, then their view projected at once.
+      const known = [{ event: registered, eventId: 'e-1', revision: 0 }];
+      await eventStore.append({
+        streamName: parcelStreamName(TN),
+        expectedRevision: 'no_stream',
+        events: [toAppend(known[0]!, {})],
+      });
+      await projector.project(TN, known);
+      await subscription.caughtUp();
+      expect(saves).toEqual([TN]);
+      expect(await views.get(TN)).toMatchObject({ trackingNumber: TN, revision: 0 });
+    } finally {
+      await subscription.stop();
+      await Promise.all([eventStore.close(), projections.close()]);
+    }
+  });
 });

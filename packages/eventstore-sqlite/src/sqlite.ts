@@ -97,7 +97,9 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
     onCommit: (appended) => {
       log.invalidate();
       if (appended) log.offer(appended.after, appended.events);
-      subscriptions.wakeAll();
+      // The subscriptions read on once the callers of the commit have gone on: what those do at
+      // once with its outcome (an inline projection queues its view) comes before the pages they read.
+      setImmediate(() => subscriptions.wakeAll());
     },
     ...(options.onCommit ? { onGroup: options.onCommit } : {}),
   });

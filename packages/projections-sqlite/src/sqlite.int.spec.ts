@@ -23,6 +23,25 @@ projectionStoreConformance('sqlite :memory:', async () => {
 });
 
 describe('sqlite projection store', () => {
+  it('a read sees every save asked for before it, committed or still queued', async () => {
+    const store = createSqliteProjectionStore({ file: ':memory:' });
+    try {
+      const first = store.parcels.save(parcelView({ trackingNumber: 'PX1', clientId: 'c1' }), -1);
+      const second = store.parcels.save(parcelView({ trackingNumber: 'PX2', clientId: 'c1' }), -1);
+      expect(await store.parcels.revisions(['PX1', 'PX2', 'PX3'])).toEqual(
+        new Map([
+          ['PX1', 0],
+          ['PX2', 0],
+        ]),
+      );
+      const third = store.parcels.save(parcelView({ trackingNumber: 'PX3', clientId: 'c1' }), -1);
+      expect(await store.parcels.get('PX3')).toMatchObject({ trackingNumber: 'PX3' });
+      expect(await Promise.all([first, second, third])).toEqual([true, true, true]);
+    } finally {
+      await store.close();
+    }
+  });
+
   // A1 "Query multiple tracking numbers at once": the time of a lookup must not grow with the
   // account's parcels. The planner's choice, not a timing, is asserted: without statistics it
   // depends on the schema and the statement alone.
