@@ -106,9 +106,13 @@ export async function upgradeFromFormerIndexes(parcels: Collection<ParcelDocumen
   }
   for (const name of [formerIndexes.reference, formerIndexes.partner]) {
     if (names.has(name))
-      await parcels.dropIndex(name).catch((error: unknown) => {
-        // Dropped by a process that started at the same time.
-        if (!(error instanceof MongoServerError && error.codeName === 'IndexNotFound')) throw error;
+      await parcels.dropIndex(name).catch(async (error: unknown) => {
+        // Dropped by a process that started at the same time: MongoDB answers IndexNotFound, and
+        // mongo-java-server, whose index catalogue is not atomic, may fail with an error of its own.
+        // Either way the index is gone, which is what was wanted.
+        if (error instanceof MongoServerError && error.codeName === 'IndexNotFound') return;
+        const left = await parcels.listIndexes().toArray();
+        if (left.some((index) => index.name === name)) throw error;
       });
   }
 }
