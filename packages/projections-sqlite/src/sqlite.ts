@@ -205,7 +205,7 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
     }
   }
 
-  /** Before a read of the views: the store is open, and the saves queued are committed. */
+  /** Before a read of the views, or a shred: the store is open, and the saves queued are committed. */
   const current = (): void => {
     open();
     commitQueued();
@@ -295,8 +295,7 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
     idempotency: createSqliteIdempotencyStore(db, open),
     manifests: createSqliteManifestStore(db, open),
     async shred() {
-      open();
-      commitQueued();
+      current();
       // The WAL still holds the pages as they were before (the database's old bytes are zeroed).
       truncateWal(db);
     },
