@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { MongoClient } from 'mongodb';
+import { MongoClient, MongoServerSelectionError } from 'mongodb';
 import {
   expectFormerViewsDue,
   formerRetentionViews,
@@ -297,4 +299,78 @@ describe('mongo projection store', () => {
       await store.close();
     }
   }, 120_000);
+
+  describe('the first connection', () => {
+    /** A loopback port that nothing listens on (yet). */
+    async function freePort(): Promise<number> {
+      const probe = createServer().listen(0, '127.0.0.1');
+      await once(probe, 'listening');
+      const { port } = probe.address() as AddressInfo;
+      probe.close();
+      await once(probe, 'close');
+      return port;
+    }
+    const quickUrl = (port: number) => `mongodb://127.0.0.1:${port}/?serverSelectionTimeoutMS=300`;
+
+    it('goes on trying while no server answers, and opens the store once one does', async () => {
+      const port = await freePort();
+      const server = new URL(url);
+      const sockets: Socket[] = [];
+      // The server "starts" after the first failed try: a proxy to the real one on the port tried.
+      const proxy = createServer((inbound) => {
+        const outbound = connect(Number(server.port || 27017), server.hostname);
+        sockets.push(inbound, outbound);
+        inbound.pipe(outbound).pipe(inbound);
+        inbound.on('error', () => outbound.destroy());
+        outbound.on('error', () => inbound.destroy());
+      });
+      const retries: number[] = [];
+      const opening = createMongoProjectionStore({
+        url: quickUrl(port),
+        dbName,
+        connectWithinMs: 30_000,
+        onConnectRetry: (error, attempt) => {
+          expect(error).toBeInstanceOf(MongoServerSelectionError);
+          retries.push(attempt);
+          if (attempt === 2) proxy.listen(port, '127.0.0.1');
+        },
+      });
+      try {
+        const store = await opening;
+        await store.ping();
+        await store.close();
+        // Two tries failed before the proxy listened; the store's connection went through it.
+        expect(retries.slice(0, 2)).toEqual([1, 2]);
+        expect(sockets.length).toBeGreaterThan(0);
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        proxy.close();
+      }
+    });
+
+    it("gives up with the driver's error once its time is over, and at once when none is given", async () => {
+      const port = await freePort();
+      const retries: number[] = [];
+      await expect(
+        createMongoProjectionStore({
+          url: quickUrl(port),
+          dbName,
+          connectWithinMs: 2_000,
+          onConnectRetry: (_error, attempt) => retries.push(attempt),
+        }),
+      ).rejects.toBeInstanceOf(MongoServerSelectionError);
+      // About 0.3 s a try, then a pause of 0.25 s, doubled each time: a few tries in 2 s.
+      expect(retries.length).toBeGreaterThan(0);
+      expect(retries).toEqual(retries.map((_attempt, index) => index + 1));
+      const tried: number[] = [];
+      await expect(
+        createMongoProjectionStore({
+          url: quickUrl(port),
+          dbName,
+          onConnectRetry: (_e, attempt) => tried.push(attempt),
+        }),
+      ).rejects.toBeInstanceOf(MongoServerSelectionError);
+      expect(tried).toEqual([]);
+    });
+  });
 });

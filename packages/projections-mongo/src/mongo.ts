@@ -15,9 +15,12 @@
  * (mongo-java-server has none): save is a single-document compare-and-set on `revision`.
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   MongoBulkWriteError,
   MongoClient,
+  MongoNetworkError,
+  MongoServerSelectionError,
   type AnyBulkWriteOperation,
   type BulkWriteResult,
   type Collection,
@@ -41,15 +44,42 @@ export interface MongoProjectionStoreOptions {
   /** Connection string; driver options such as `serverSelectionTimeoutMS` go in its query. */
   url: string;
   dbName: string;
+  /**
+   * How long the first connection may go on trying while no server answers: one starting, or one
+   * too busy to answer within `serverSelectionTimeoutMS`. Unset, it is tried once.
+   */
+  connectWithinMs?: number;
+  /** Told of each try that failed and will be tried again. */
+  onConnectRetry?: (error: unknown, attempt: number) => void;
+}
+
+/** The pause before the next try of the first connection: 0.25 s, doubled each time, at most 2 s. */
+const connectPause = (attempt: number) => Math.min(250 * 2 ** (attempt - 1), 2000);
+
+/** A connected client; an unreachable server is tried again until `connectWithinMs` has passed. */
+async function connectClient(options: MongoProjectionStoreOptions): Promise<MongoClient> {
+  const giveUpAt = Date.now() + (options.connectWithinMs ?? 0);
+  for (let attempt = 1; ; attempt++) {
+    // ignoreUndefined: an absent optional field stays absent instead of coming back as null.
+    const client = new MongoClient(options.url, { ignoreUndefined: true });
+    try {
+      return await client.connect();
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      const unreachable = error instanceof MongoServerSelectionError || error instanceof MongoNetworkError;
+      const pause = connectPause(attempt);
+      if (!unreachable || Date.now() + pause >= giveUpAt) throw error;
+      options.onConnectRetry?.(error, attempt);
+      await sleep(pause);
+    }
+  }
 }
 
 const viewOf = (doc: Pick<ParcelDocument, 'view'> | null): StoredParcelView | null => doc?.view ?? null;
 const onlyView = { projection: { _id: 0, view: 1 } } as const;
 
 export async function createMongoProjectionStore(options: MongoProjectionStoreOptions): Promise<ProjectionStore> {
-  // ignoreUndefined: an absent optional field stays absent instead of coming back as null.
-  const client = new MongoClient(options.url, { ignoreUndefined: true });
-  await client.connect();
+  const client = await connectClient(options);
   const db = client.db(options.dbName);
   const parcels: Collection<ParcelDocument> = db.collection('parcels');
   const tokens: Collection<TokenDocument> = db.collection('tokens');

@@ -126,10 +126,21 @@ async function connectAdapter(
   });
 }
 
-export function connectProjections(settings: DistributedSettings): Promise<ProjectionStore> {
+/**
+ * The views on MongoDB. A request waits at most 3 s for a server (unless the URL says otherwise),
+ * but the first connection goes on trying for 30 s: a process started beside a MongoDB that is
+ * still starting, or too busy to answer in time, waits for it instead of exiting.
+ */
+export function connectProjections(settings: DistributedSettings, log: Logger): Promise<ProjectionStore> {
   const url = new URL(settings.mongoUrl);
   if (!url.searchParams.has('serverSelectionTimeoutMS')) url.searchParams.set('serverSelectionTimeoutMS', '3000');
-  return createMongoProjectionStore({ url: url.toString(), dbName: settings.mongoDb });
+  return createMongoProjectionStore({
+    url: url.toString(),
+    dbName: settings.mongoDb,
+    connectWithinMs: 30_000,
+    onConnectRetry: (error, attempt) =>
+      log.warn({ err: error, attempt }, 'MongoDB did not answer the first connection; trying again'),
+  });
 }
 
 /**

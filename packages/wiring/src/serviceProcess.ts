@@ -51,7 +51,7 @@ export async function connectParcelStreams(
   const [kafka, store, projections] = await Promise.all([
     connectBus(settings.distributed, log),
     connectEventStore(settings, log, { onCommit: metrics.onCommit, ...options }),
-    connectProjections(settings.distributed),
+    connectProjections(settings.distributed, log),
   ]);
   const streams = instrumentParcelStreams(metrics, {
     bus: kafka,

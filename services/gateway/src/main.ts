@@ -34,7 +34,7 @@ const log = pino(
 const metrics = createMetrics();
 const bus = instrumentBus(await connectBus(distributed, log), metrics, 'kafka');
 const [projections, webhooks, accounts] = await Promise.all([
-  connectProjections(distributed),
+  connectProjections(distributed, log),
   connectWebhooks(distributed),
   connectAccounts(settings, log, { keys: true }),
 ]);

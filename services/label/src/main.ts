@@ -9,7 +9,7 @@ import { createLabelService } from './renderingLabel/handler.ts';
 const settings = loadSettings(process.env, 'label');
 const { distributed, log, metrics, run } = startServiceProcess('label', settings);
 const renderer = await createLabelRenderer({ ref: loadReferenceData(settings.referenceDir) });
-const [kafka, projections] = await Promise.all([connectBus(distributed, log), connectProjections(distributed)]);
+const [kafka, projections] = await Promise.all([connectBus(distributed, log), connectProjections(distributed, log)]);
 const bus = instrumentBus(kafka, metrics, 'kafka');
 const service = createLabelService({ bus, views: projections.parcels, renderer });
 await run(service, () => Promise.all([bus.ping(), projections.ping()]), [bus, projections]);
