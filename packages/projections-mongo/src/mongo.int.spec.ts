@@ -316,7 +316,7 @@ describe('mongo projection store', () => {
       const port = await freePort();
       const server = new URL(url);
       const sockets: Socket[] = [];
-      // The server "starts" after the first failed try: a proxy to the real one on the port tried.
+      // The server "starts" after the second failed try: a proxy to the real one, on the port tried.
       const proxy = createServer((inbound) => {
         const outbound = connect(Number(server.port || 27017), server.hostname);
         sockets.push(inbound, outbound);
