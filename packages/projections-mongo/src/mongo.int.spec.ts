@@ -10,6 +10,7 @@ import {
   projectionStoreConformance,
 } from '@parcel-logistics/projections/conformance';
 import { createMongoProjectionStore } from './mongo.ts';
+import { upgradeFromFormerIndexes, type ParcelDocument } from './mongoParcels.ts';
 
 const url = process.env.PARCEL_MONGO_URL;
 if (!url) {
@@ -151,6 +152,45 @@ describe('mongo projection store', () => {
         .db(formerDb)
         .dropDatabase()
         .catch(() => undefined);
+      await client.close();
+    }
+  });
+
+  it('a failed drop of a former index is the error reported, unless the index is listed gone', async () => {
+    const formerDb = `parcel_projections_drop_${randomUUID().slice(0, 8)}`;
+    const client = await new MongoClient(url).connect();
+    try {
+      const parcels = client.db(formerDb).collection<ParcelDocument>('parcels');
+      // The drop fails as a start racing another does on mongo-java-server; what the list says after it is each case's own.
+      const racing = (listAfter: 'gone' | 'still there' | 'fails') => {
+        let lists = 0;
+        const dropFailed = new Error('drop failed: the catalogue changed meanwhile');
+        const collection = new Proxy(parcels, {
+          get(target, property, receiver) {
+            if (property === 'dropIndex') return () => Promise.reject(dropFailed);
+            if (property === 'listIndexes')
+              return () => {
+                lists += 1;
+                if (lists === 1) return target.listIndexes();
+                // As the driver does: the cursor at once, the server's answer (or error) from toArray.
+                if (listAfter === 'fails') return { toArray: () => Promise.reject(new Error('listIndexes failed')) };
+                const left = listAfter === 'gone' ? [{ name: '_id_' }] : [{ name: 'parcels_by_reference' }];
+                return { toArray: () => Promise.resolve(left) };
+              };
+            return Reflect.get(target, property, receiver) as unknown;
+          },
+        });
+        return { collection, dropFailed };
+      };
+      await parcels.createIndex({ clientId: 1, customTrackingNum: 1 }, { name: 'parcels_by_reference' });
+
+      await expect(upgradeFromFormerIndexes(racing('gone').collection)).resolves.toBeUndefined();
+      const stillThere = racing('still there');
+      await expect(upgradeFromFormerIndexes(stillThere.collection)).rejects.toBe(stillThere.dropFailed);
+      const listFails = racing('fails');
+      await expect(upgradeFromFormerIndexes(listFails.collection)).rejects.toBe(listFails.dropFailed);
+    } finally {
+      await client.db(formerDb).dropDatabase();
       await client.close();
     }
   });

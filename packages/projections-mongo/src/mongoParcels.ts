@@ -109,10 +109,14 @@ export async function upgradeFromFormerIndexes(parcels: Collection<ParcelDocumen
       await parcels.dropIndex(name).catch(async (error: unknown) => {
         // Dropped by a process that started at the same time: MongoDB answers IndexNotFound, and
         // mongo-java-server, whose index catalogue is not atomic, may fail with an error of its own.
-        // Either way the index is gone, which is what was wanted.
+        // Either way the index is gone, which is what was wanted. If the list cannot say so, the
+        // drop's own error is the one to report.
         if (error instanceof MongoServerError && error.codeName === 'IndexNotFound') return;
-        const left = await parcels.listIndexes().toArray();
-        if (left.some((index) => index.name === name)) throw error;
+        const left = await parcels
+          .listIndexes()
+          .toArray()
+          .catch(() => undefined);
+        if (!left || left.some((index) => index.name === name)) throw error;
       });
   }
 }
