@@ -87,6 +87,9 @@ test(`after ${N} create-orders, /metrics shows them by route, the store's append
   // prom-client's process metrics.
   expect(metrics.families.get('process_cpu_seconds_total')?.type).toBe('COUNTER');
   expect(metrics.families.has('nodejs_eventloop_lag_seconds')).toBe(true);
+  // The loop's busy time: it served the requests above.
+  expect(metrics.families.get('parcel_eventloop_busy_seconds_total')?.type).toBe('COUNTER');
+  expect(metrics.value('parcel_eventloop_busy_seconds_total')).toBeGreaterThan(0);
 });
 
 describe('the reading of a scrape (test/support/metrics.ts)', () => {

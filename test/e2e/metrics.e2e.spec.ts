@@ -95,8 +95,10 @@ test('every process answers /metrics with its own metrics', async () => {
   const [sandbox] = await scrapeAll('carrier-sandbox');
   expect(sandbox!.value('parcel_sandbox_shipments')).toBeGreaterThanOrEqual(N);
 
-  for (const s of [gw!, ...orders, label!, sandbox!])
+  for (const s of [gw!, ...orders, label!, sandbox!]) {
     expect(s.families.get('process_cpu_seconds_total')?.type).toBe('COUNTER');
+    expect(s.value('parcel_eventloop_busy_seconds_total')).toBeGreaterThan(0);
+  }
 });
 
 test('/metrics of a process without an HTTP API is on its health port, beside /healthz', async () => {

@@ -5,7 +5,8 @@
  * between scrapes: histograms are observed where the work is done (the decorators below), and the
  * gauges are computed when scraped (the subscription lag reads the store's head and checkpoints then).
  */
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { performance } from 'node:perf_hooks';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What `GET /metrics` answers with. */
 export interface MetricsText {
@@ -71,6 +72,20 @@ function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry, eventLoopMonitoringPrecision: 1_000 });
+    // Read on scrape, like the CPU: the loop's busy time, whose rate is its utilisation. A loop near
+    // 1 is the process's limit even when its CPU time is less (the rest blocked in system calls, or
+    // waiting for a core).
+    let counted = 0;
+    new Counter({
+      name: 'parcel_eventloop_busy_seconds_total',
+      help: "Time the main thread's event loop spent running callbacks rather than waiting for I/O, since the process started (Node's event loop utilisation, active time). Its rate is the loop's utilisation: 1 when saturated.",
+      registers: [processRegistry],
+      collect() {
+        const active = performance.eventLoopUtilization().active;
+        this.inc(Math.max(0, active - counted) / 1000);
+        counted = Math.max(counted, active);
+      },
+    });
   }
   return processRegistry;
 }

@@ -240,8 +240,31 @@ describe('render', () => {
     expect(text).toMatch(/^parcel_eventstore_commit_group_size_bucket\{le="4"\} 1$/m);
     expect(text).toMatch(/^process_cpu_seconds_total \d/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
+    expect(text).toMatch(/^# TYPE parcel_eventloop_busy_seconds_total counter$/m);
     // One registration of the process metrics, rendered by every Metrics of the process.
     expect((await other.render()).match(/^# TYPE process_cpu_seconds_total/gm)).toHaveLength(1);
     expect(await createMetrics({ processMetrics: false }).render()).not.toContain('process_cpu_seconds_total');
+  });
+});
+
+describe('parcel_eventloop_busy_seconds_total', () => {
+  const busySeconds = async (metrics: ReturnType<typeof createMetrics>) =>
+    Number(/^parcel_eventloop_busy_seconds_total (\S+)$/m.exec(await metrics.render())![1]);
+
+  test('grows by the time the loop spends in callbacks, not by the time it waits', async () => {
+    const metrics = createMetrics();
+    const before = await busySeconds(metrics);
+    // 60 ms of work in one callback: all of it counts.
+    const until = performance.now() + 60;
+    while (performance.now() < until);
+    const afterWork = await busySeconds(metrics);
+    expect(afterWork - before).toBeGreaterThanOrEqual(0.06);
+    // 200 ms with nothing to run: the loop waits, and the counter grows by far less than that.
+    const waitStart = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const afterWait = await busySeconds(metrics);
+    const waitedS = (performance.now() - waitStart) / 1000;
+    expect(afterWait).toBeGreaterThanOrEqual(afterWork);
+    expect(afterWait - afterWork).toBeLessThan(waitedS / 2);
   });
 });
