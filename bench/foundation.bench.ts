@@ -20,6 +20,8 @@
  * The embedded stack answers before its subscriptions have done their part (carrier registration,
  * the view, webhooks): its turns wait until they have caught up, and give beside those figures the
  * requests done in all per second (over the load and that drain) and the CPU per request with it.
+ * They also give, from the server's /metrics, its main event loop's busy time per request and the
+ * share of the load's time it was busy: near 1, that one thread is the limit, whatever the CPU.
  * Run: `npm run bench` (BENCH_DURATION_S, BENCH_ORDERS, BENCH_BASELINE_REF, BENCH_ROUNDS, BENCH_WARMUP_S).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -161,6 +163,7 @@ async function main() {
     const cpuOf = (name: string) => measured.medians.get(name)!.cpuMsPerRequest;
     const sustainedOf = (name: string) => measured.medians.get(name)!.sustainedRps;
     const drainedCpuOf = (name: string) => measured.medians.get(name)!.cpuMsPerRequestDrained;
+    const loopOf = (name: string) => measured.medians.get(name)!.loop;
     const threadsOf = (name: string) =>
       Object.entries(measured.medians.get(name)!.threadMsPerRequest)
         .map(([thread, ms]) => `${thread} ${ms} ms`)
@@ -217,6 +220,9 @@ async function main() {
         `the gateway alone, storing nothing, ${rpsOf(alone.name)} req/s and ${cpuOf(alone.name)} ms: ${summary.gatewayAloneShareOfCrud.rpsPct}% of the NORMAL baseline's throughput ` +
         `for ${summary.gatewayAloneShareOfCrud.cpuPerRequestPct}% of its CPU per request; ` +
         `CPU per order by thread, this tree: ${threadsOf(plain)}; the CRUD baseline (NORMAL): ${threadsOf(crudNormal.name)}` +
+        (loopOf(plain)
+          ? `; this tree's main event loop busy ${loopOf(plain)!.busyMsPerRequest} ms per order, ${Math.round(loopOf(plain)!.utilisation * 100)}% of the load's time`
+          : '') +
         (baseline
           ? `; ${baseline.commit} ${rpsOf(before)} req/s and ${cpuOf(before)} ms (this tree ${summary.againstBaseline!.rpsChangePct}% and ${summary.againstBaseline!.cpuPerRequestChangePct}% against it)`
           : ''),

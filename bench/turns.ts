@@ -38,6 +38,15 @@ export interface Turn {
    * such work (absent: everything is done when the answer is sent).
    */
   backlog?: (dataDir: string) => () => Promise<CheckpointLag>;
+  /** The server's `GET /metrics` has `parcel_eventloop_busy_seconds_total` (a commit before it had none: left out). */
+  loopMetrics?: boolean;
+}
+
+/** The main thread's event loop busy time, in seconds, from the server's /metrics; undefined where it has none. */
+async function loopBusySeconds(url: string): Promise<number | undefined> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const value = /^parcel_eventloop_busy_seconds_total (\S+)$/m.exec(text)?.[1];
+  return value === undefined ? undefined : Number(value);
 }
 
 /** How long a turn waits for its server's subscriptions to catch up before giving up on the drain. */
@@ -53,6 +62,7 @@ export const embeddedTurn = (name: string, dir: string, request: autocannon.Requ
   args: [path.join(dir, 'scripts/start.sh')],
   request,
   backlog: (dataDir) => sqliteCheckpointLag(path.join(dataDir, 'events.db')),
+  loopMetrics: true,
 });
 
 /** The CRUD baseline (bench/crudBaseline.ts) with `PRAGMA synchronous` FULL or NORMAL, run as a user would: plain `node`. */
@@ -91,6 +101,11 @@ export interface TurnFigures {
   cpuMsPerRequestDrained: number;
   /** The same by thread. */
   threadMsPerRequestDrained: Record<string, number>;
+  /**
+   * Where the server reports it: its main thread's event loop busy time per request under the load,
+   * in ms, and the share of the load's time it was busy (near 1, the loop is the limit).
+   */
+  loop?: { busyMsPerRequest: number; utilisation: number };
 }
 
 /**
@@ -157,16 +172,28 @@ export async function turns(
           // Nor is the warm-up's own backlog: the measured load starts with nothing behind it.
           if (backlog) await drain(turn, backlog);
         }
+        const url = `http://127.0.0.1:${port}`;
+        const busyBefore = turn.loopMetrics ? await loopBusySeconds(url) : undefined;
         const cpuBefore = processCpuMs(server.pid!);
         const threadsBefore = threadCpuMs(server.pid!);
+        const loadStart = performance.now();
         const row = await load(`${turn.name} (round ${round})`, {
-          url: `http://127.0.0.1:${port}`,
+          url,
           connections,
           duration,
           requests: [turn.request],
         });
+        const loadS = (performance.now() - loadStart) / 1000;
         const cpuMsPerRequest = perRequest(processCpuMs(server.pid!) - cpuBefore, row.requests);
         const threadMsPerRequest = threadsSince(server.pid!, threadsBefore, row.requests);
+        const busyAfter = busyBefore === undefined ? undefined : await loopBusySeconds(url);
+        const loop =
+          busyBefore === undefined || busyAfter === undefined
+            ? undefined
+            : {
+                busyMsPerRequest: perRequest((busyAfter - busyBefore) * 1000, row.requests),
+                utilisation: Math.round(((busyAfter - busyBefore) / loadS) * 1000) / 1000,
+              };
         let drained = {
           drainS: 0,
           cpuMsPerRequestDrained: cpuMsPerRequest,
@@ -181,13 +208,23 @@ export async function turns(
         }
         const sustainedRps = Math.round(row.requests / (duration + drained.drainS));
         rows.push({ ...row, serverCpuMsPerRequest: cpuMsPerRequest });
-        figures.get(turn.name)!.push({ rps: row.rps, cpuMsPerRequest, threadMsPerRequest, sustainedRps, ...drained });
+        figures.get(turn.name)!.push({
+          rps: row.rps,
+          cpuMsPerRequest,
+          threadMsPerRequest,
+          sustainedRps,
+          ...drained,
+          ...(loop ? { loop } : {}),
+        });
         const byThread = (t: Record<string, number>) =>
           Object.entries(t)
             .map(([name, ms]) => `${name} ${ms}`)
             .join(', ');
         console.log(
           `${row.name}: ${cpuMsPerRequest} ms of the server's CPU per request (${byThread(threadMsPerRequest)})` +
+            (loop
+              ? `; its main event loop busy ${loop.busyMsPerRequest} ms per request, ${Math.round(loop.utilisation * 100)} % of the time`
+              : '') +
             (backlog
               ? `; its subscriptions caught up ${drained.drainS} s after the load: ${sustainedRps} requests/s done in all, ` +
                 `${drained.cpuMsPerRequestDrained} ms of CPU per request with the drain (${byThread(drained.threadMsPerRequestDrained)})`
@@ -215,6 +252,14 @@ export async function turns(
       sustainedRps: median(list.map((f) => f.sustainedRps)),
       cpuMsPerRequestDrained: median(list.map((f) => f.cpuMsPerRequestDrained)),
       threadMsPerRequestDrained: threads((f) => f.threadMsPerRequestDrained),
+      ...(list.every((f) => f.loop)
+        ? {
+            loop: {
+              busyMsPerRequest: median(list.map((f) => f.loop!.busyMsPerRequest)),
+              utilisation: median(list.map((f) => f.loop!.utilisation)),
+            },
+          }
+        : {}),
     };
   };
   return { rows, medians: new Map([...figures].map(([name, list]) => [name, medianOf(list)])) };
