@@ -46,6 +46,6 @@ export function loadDistributed(env: NodeJS.ProcessEnv, service: string): Distri
     healthPort: integer(env, 'HEALTH_PORT', 0, 0),
     kafkaClient: oneOf(env, 'PARCEL_KAFKA_CLIENT', ['platformatic', 'kafkajs'], 'platformatic'),
     kafkaSessionTimeoutMs: integer(env, 'PARCEL_KAFKA_SESSION_TIMEOUT_MS', 1500, 1000),
-    kafkaLingerMs: integer(env, 'PARCEL_KAFKA_LINGER_MS', 0, 0),
+    kafkaLingerMs: integer(env, 'PARCEL_KAFKA_LINGER_MS', 20, 0),
   };
 }
