@@ -12,13 +12,13 @@
  * can never see position N+1 without N. The lock is held for one server-side call, never across a
  * round trip to this process.
  *
- * Group commit: each store object gathers the appends that arrive while its previous group is
- * being committed and commits up to `maxGroup` of them together, in two round trips whatever the
- * group's size: one lookup (the stored rows of every id, the head of every stream and the log's
- * head), then one `append_rows` call with every accepted event (a group that only starts streams
- * skips the lookup, see `startsStream`). The rules (expected revision,
- * idempotent retry, repeated ids) are applied here, in order, to the lookup plus what the group's
- * earlier members add, so a refused member is simply left out. The lookup takes no lock: a writer
+ * Group commit: each store object gathers the appends asked for in the same turn of the event
+ * loop, or while its previous group is being committed, and commits up to `maxGroup` of them
+ * together, in two round trips whatever the group's size: one lookup (the stored rows of every
+ * id, the head of every stream and the log's head), then one `append_rows` call with every
+ * accepted event (a group that only starts streams skips the lookup, see `startsStream`). The
+ * rules (expected revision, idempotent retry, repeated ids) are applied here, in order, to the
+ * lookup plus what the group's earlier members add, so a refused member is simply left out. The lookup takes no lock: a writer
  * that appends to one of the group's streams or ids in between makes `append_rows` fail on
  * UNIQUE (stream_name, revision) or UNIQUE (event_id), and the group is looked up and planned
  * again. Positions are planned above the looked-up head and moved up to where `append_rows`
@@ -272,6 +272,9 @@ export function createPgAppend(
   async function drain(): Promise<void> {
     running = true;
     try {
+      // The appends asked for in this turn of the event loop join the first group: the commands
+      // of one fetched batch, handled side by side, commit together instead of one, then the rest.
+      await new Promise((resolve) => setImmediate(resolve));
       while (queue.length > 0) {
         const group = queue.slice(0, maxGroup);
         queue = queue.slice(group.length);

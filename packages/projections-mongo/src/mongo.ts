@@ -202,16 +202,18 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
   /**
    * A save asked for while another is being written waits and goes out with the others asked for
    * meanwhile, in one bulk write (`saveMany`): under load the inline projections of one commit group
-   * cost one MongoDB request instead of one each. A save asked for alone goes out at once. Two saves
-   * of one parcel never share a write (an unordered bulk write could run the second first): the
-   * later one waits for the next.
+   * cost one MongoDB request instead of one each. A save asked for alone goes out at the end of its
+   * turn of the event loop, with those asked for in the same turn. Two saves of one parcel never
+   * share a write (an unordered bulk write could run the second first): the later one waits for
+   * the next.
    */
   let waiting: { view: StoredParcelView; expectedRevision: number; done: PromiseWithResolvers<boolean> }[] = [];
   let writing = false;
   async function writeWaiting(): Promise<void> {
     writing = true;
     try {
-      await Promise.resolve(); // the saves of the same tick join the first write
+      // The saves asked for in this turn of the event loop join the first write.
+      await new Promise((resolve) => setImmediate(resolve));
       while (waiting.length > 0) {
         const parcelsInGroup = new Set<string>();
         const group: typeof waiting = [];
