@@ -262,6 +262,37 @@ describe('mongo projection store', () => {
     }
   });
 
+  it('saves asked for in one turn, some microtasks apart, go out in one bulk write, the first included', async () => {
+    const store = await open();
+    const client = await new MongoClient(url).connect();
+    try {
+      const clientId = `one-turn-${randomUUID()}`;
+      const views = Array.from({ length: 3 }, (_, i) =>
+        parcelView({ trackingNumber: `${clientId}-${i}`, clientId, revision: 0 }),
+      );
+      // As the handlers of one fetched batch ask: in one turn of the event loop, not in one tick.
+      const written = await Promise.all(
+        views.map(async (view, i) => {
+          for (let tick = 0; tick < i * 3; tick++) await Promise.resolve();
+          return store.parcels.save(view, -1);
+        }),
+      );
+      expect(written).toEqual([true, true, true]);
+      const docs = await client
+        .db(dbName)
+        .collection<{ _id: string; writeMark?: string }>('parcels')
+        .find({ _id: { $in: views.map((v) => v.trackingNumber) } })
+        .toArray();
+      expect(docs).toHaveLength(3);
+      // One bulk write's mark on all three: a save that went out alone would carry none.
+      expect(new Set(docs.map((doc) => doc.writeMark?.split('/')[0])).size).toBe(1);
+      expect(docs.every((doc) => doc.writeMark !== undefined)).toBe(true);
+    } finally {
+      await client.close();
+      await store.close();
+    }
+  });
+
   it('never stores a key it cannot match exactly (a lone surrogate)', async () => {
     const store = await open();
     try {
