@@ -18,12 +18,12 @@
  * id, the head of every stream and the log's head), then one `append_rows` call with every
  * accepted event (a group that only starts streams skips the lookup, see `startsStream`). The
  * rules (expected revision, idempotent retry, repeated ids) are applied here, in order, to the
- * lookup plus what the group's earlier members add, so a refused member is simply left out. The lookup takes no lock: a writer
- * that appends to one of the group's streams or ids in between makes `append_rows` fail on
- * UNIQUE (stream_name, revision) or UNIQUE (event_id), and the group is looked up and planned
- * again. Positions are planned above the looked-up head and moved up to where `append_rows`
- * actually put them. Every caller learns its outcome only after the commit; any other failure
- * fails the whole group.
+ * lookup plus what the group's earlier members add, so a refused member is simply left out. The
+ * lookup takes no lock: a writer that appends to one of the group's streams or ids in between
+ * makes `append_rows` fail on UNIQUE (stream_name, revision) or UNIQUE (event_id), and the group
+ * is looked up and planned again. Positions are planned above the looked-up head and moved up to
+ * where `append_rows` actually put them. Every caller learns its outcome only after the commit;
+ * any other failure fails the whole group.
  */
 import type { Pool } from 'pg';
 import {

@@ -52,7 +52,7 @@ export function createSender(sendBatch: SendBatch, options: { maxBatch?: number;
     lastSendAt = now;
   }
 
-  /** How long the oldest record queued has yet to wait for others: 0 unless sends come fast and a request has room. */
+  /** How long the oldest record queued has yet to wait for others (0 unless sends come fast and a request has room). */
   function lingerLeft(): number {
     if (lingerMs === 0 || gapMs >= lingerMs || queue.length >= maxBatch) return 0;
     return Math.max(0, Math.ceil(queue[0]!.at + lingerMs - performance.now()));
