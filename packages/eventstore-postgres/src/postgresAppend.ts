@@ -25,6 +25,7 @@
  * where `append_rows` actually put them. Every caller learns its outcome only after the commit;
  * any other failure fails the whole group.
  */
+import { setImmediate as endOfTurn } from 'node:timers/promises';
 import type { Pool } from 'pg';
 import {
   checkExpected,
@@ -274,7 +275,7 @@ export function createPgAppend(
     try {
       // The appends asked for in this turn of the event loop join the first group: the commands
       // of one fetched batch, handled side by side, commit together instead of one, then the rest.
-      await new Promise((resolve) => setImmediate(resolve));
+      await endOfTurn();
       while (queue.length > 0) {
         const group = queue.slice(0, maxGroup);
         queue = queue.slice(group.length);

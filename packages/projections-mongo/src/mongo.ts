@@ -15,7 +15,7 @@
  * (mongo-java-server has none): save is a single-document compare-and-set on `revision`.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as endOfTurn, setTimeout as sleep } from 'node:timers/promises';
 import {
   MongoBulkWriteError,
   MongoClient,
@@ -213,7 +213,7 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
     writing = true;
     try {
       // The saves asked for in this turn of the event loop join the first write.
-      await new Promise((resolve) => setImmediate(resolve));
+      await endOfTurn();
       while (waiting.length > 0) {
         const parcelsInGroup = new Set<string>();
         const group: typeof waiting = [];

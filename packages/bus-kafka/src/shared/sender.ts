@@ -67,6 +67,7 @@ export function createSender(sendBatch: SendBatch, options: { maxBatch?: number;
         // request in flight counts), and those sent meanwhile go with it.
         const wait = lingerLeft();
         if (wait > 0) {
+          // The global timer, not node:timers/promises: the tests drive it with fake timers.
           await new Promise((resolve) => setTimeout(resolve, wait));
           continue;
         }
