@@ -19,6 +19,10 @@ export type CancelOutcome = { cancelled: true } | { cancelled: false; message: s
 export type CancelResult = { ok: true; outcomes: Map<string, CancelOutcome> } | { ok: false; reason: string };
 
 export interface CarrierClient {
-  register(s: ShipmentToRegister): Promise<RegisterResult>;
+  /**
+   * Registers shipments, all asked in as few requests as the carrier's API allows: a result for
+   * each, in the same order.
+   */
+  register(shipments: readonly ShipmentToRegister[]): Promise<RegisterResult[]>;
   cancel(partnerTrackingNos: string[]): Promise<CancelResult>;
 }

@@ -67,6 +67,58 @@ test.each([
   expect(await post('/v1/shipments', body)).toEqual({ status: 400, body: { message } });
 });
 
+test('a batch registration answers each shipment as its own registration would, in request order', async () => {
+  const earlier = await post('/v1/shipments', { ...shipment, tracking_number: 'PX-SB-1' });
+  const before = lmx.sandbox().state.shipments.size;
+  const r = await post('/v1/shipments/batch', {
+    shipments: [
+      { ...shipment, tracking_number: 'PX-SB-2' },
+      { ...shipment, tracking_number: 'PX-SB-3', instruction: '[sandbox:no-partner]' },
+      { ...shipment, tracking_number: 'PX-SB-4', carrier: 'GLX' },
+      'not a shipment',
+      { ...shipment, tracking_number: 'PX-SB-1' },
+    ],
+  });
+  expect(r).toEqual({
+    status: 200,
+    body: {
+      results: [
+        {
+          tracking_number: 'PX-SB-2',
+          status: 200,
+          partner_tracking_no: expect.stringMatching(/^LMX[0-9A-Z]{12}$/),
+          partner_name: 'LMX Express',
+        },
+        {
+          tracking_number: 'PX-SB-3',
+          status: 200,
+          partner_tracking_no: null,
+          partner_name: 'LMX Express',
+          message: 'Shipment not registered',
+        },
+        { tracking_number: 'PX-SB-4', status: 400, message: 'carrier invalid' },
+        { tracking_number: null, status: 400, message: 'Invalid JSON body' },
+        { tracking_number: 'PX-SB-1', status: 200, ...earlier.body },
+      ],
+    },
+  });
+  // Only PX-SB-2 is new.
+  expect(lmx.sandbox().state.shipments.size).toBe(before + 1);
+});
+
+test.each([
+  ['not JSON', '{', 'Invalid JSON body'],
+  ['an array', '[]', 'Invalid JSON body'],
+  ['no shipments', {}, 'shipments require'],
+  ['shipments not a list', { shipments: shipment }, 'shipments invalid'],
+  ['an empty list', { shipments: [] }, 'shipments invalid'],
+  ['101 shipments', { shipments: Array.from({ length: 101 }, () => shipment) }, 'shipments invalid'],
+])('batch registration with %s: 400, nothing registered', async (_, body, message) => {
+  const before = lmx.sandbox().state.shipments.size;
+  expect(await post('/v1/shipments/batch', body)).toEqual({ status: 400, body: { message } });
+  expect(lmx.sandbox().state.shipments.size).toBe(before);
+});
+
 test('cancellations answer in request order; a rejecting parcel fails the whole batch', async () => {
   const no = async (tn: string, instruction = '') =>
     (await post('/v1/shipments', { ...shipment, tracking_number: tn, instruction })).body.partner_tracking_no as string;

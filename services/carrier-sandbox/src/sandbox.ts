@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { push, sign, singaporeTime } from './callback.ts';
 import type { PushOutcome } from './callback.ts';
 import { BadRequest, readJson, send } from './http.ts';
-import { cancellationBody, eventBody, parseBody, rawCallbackBody, shipmentBody } from './schemas.ts';
+import { cancellationBody, eventBody, parseBody, rawCallbackBody, shipmentBatchBody, shipmentBody } from './schemas.ts';
 import { createShipmentBook } from './shipments.ts';
 import type { SandboxShipment } from './shipments.ts';
 
@@ -52,26 +52,42 @@ export function createCarrierSandbox(options: CarrierSandboxOptions): CarrierSan
     send(res, outcome.status ?? 502, outcome);
   }
 
+  /** One shipment's registration, as `POST /v1/shipments` answers it: its status and body. */
+  function registerOne(body: unknown): { status: number; body: Record<string, unknown> } {
+    const p = parseBody(shipmentBody, body);
+    if (!p.ok) return { status: 400, body: { message: p.message } };
+    const v = p.value;
+    const s = book.register({
+      trackingNumber: v.tracking_number,
+      carrier: v.carrier,
+      recipientCountry: v.recipient_country,
+      postalCode: v.postal_code,
+      recipientName: v.recipient_name,
+      instruction: v.instruction,
+    });
+    if (!s)
+      return {
+        status: 200,
+        body: { partner_tracking_no: null, partner_name: PARTNER_NAME, message: 'Shipment not registered' },
+      };
+    return { status: 200, body: { partner_tracking_no: s.partnerTrackingNo, partner_name: PARTNER_NAME } };
+  }
+
   const routes: Record<string, (body: unknown, res: ServerResponse) => Promise<void> | void> = {
     '/v1/shipments': (body, res) => {
-      const p = parseBody(shipmentBody, body);
+      const answer = registerOne(body);
+      send(res, answer.status, answer.body);
+    },
+    '/v1/shipments/batch': (body, res) => {
+      const p = parseBody(shipmentBatchBody, body);
       if (!p.ok) return send(res, 400, { message: p.message });
-      const v = p.value;
-      const s = book.register({
-        trackingNumber: v.tracking_number,
-        carrier: v.carrier,
-        recipientCountry: v.recipient_country,
-        postalCode: v.postal_code,
-        recipientName: v.recipient_name,
-        instruction: v.instruction,
+      // Each shipment answered on its own, as the single registration would answer it, in request order.
+      const results = p.value.shipments.map((shipment) => {
+        const { status, body: answer } = registerOne(shipment);
+        const trackingNumber = (shipment as { tracking_number?: unknown } | null)?.tracking_number;
+        return { tracking_number: typeof trackingNumber === 'string' ? trackingNumber : null, status, ...answer };
       });
-      if (!s)
-        return send(res, 200, {
-          partner_tracking_no: null,
-          partner_name: PARTNER_NAME,
-          message: 'Shipment not registered',
-        });
-      send(res, 200, { partner_tracking_no: s.partnerTrackingNo, partner_name: PARTNER_NAME });
+      send(res, 200, { results });
     },
     '/v1/cancellations': (body, res) => {
       const p = parseBody(cancellationBody, body);

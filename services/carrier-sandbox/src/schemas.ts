@@ -11,6 +11,11 @@ export const shipmentBody = z.object({
   instruction: z.string().max(1024).default(''),
 });
 
+/** Up to 100 shipments, each checked on its own (`POST /v1/shipments/batch`). */
+export const shipmentBatchBody = z.object({
+  shipments: z.array(z.unknown()).min(1).max(100),
+});
+
 export const cancellationBody = z.object({
   partner_tracking_nos: z.array(text(64)).min(1).max(100),
 });

@@ -50,14 +50,17 @@ const sendEvent = (body: unknown, path = '/v1/sandbox/events') =>
   });
 
 test('a delivery event of an LMX-PU parcel arrives signed at /carrier-events/LMX-PU and parses to DL_DL', async () => {
-  const reg = await createLmxClient({ baseUrl: sandboxUrl }).register({
-    trackingNumber: 'PX-PUSH-1',
-    carrier: 'LMX-PU',
-    recipientCountry: 'MY',
-    postalCode: '50450',
-    recipientName: 'Siti',
-    instruction: '',
-  });
+  const [reg] = await createLmxClient({ baseUrl: sandboxUrl }).register([
+    {
+      trackingNumber: 'PX-PUSH-1',
+      carrier: 'LMX-PU',
+      recipientCountry: 'MY',
+      postalCode: '50450',
+      recipientName: 'Siti',
+      instruction: '',
+    },
+  ]);
+  if (!reg) throw new Error('no answer for the shipment');
   if (!reg.ok) throw new Error(reg.reason);
   const r = await sendEvent({
     partner_tracking_no: reg.partnerTrackingNo,

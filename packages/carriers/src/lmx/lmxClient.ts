@@ -2,10 +2,17 @@ import { Agent, request } from 'undici';
 import { z } from 'zod';
 import type { CancelOutcome, CancelResult, CarrierClient, RegisterResult, ShipmentToRegister } from '../port.ts';
 
-const registered = z.object({
-  partner_tracking_no: z.string().min(1).nullable(),
-  partner_name: z.string().min(1),
+/** One shipment's answer in a batch: its status, and the single registration's body. */
+const registeredInBatch = z.object({
+  tracking_number: z.string().nullable(),
+  status: z.number().int(),
+  partner_tracking_no: z.string().min(1).nullable().optional(),
+  partner_name: z.string().min(1).optional(),
+  message: z.string().optional(),
 });
+const registeredBatch = z.object({ results: z.array(registeredInBatch) });
+/** Shipments per registration request: the most the carrier takes at once. */
+const MAX_BATCH = 100;
 const cancelled = z.object({
   results: z.array(z.object({ partner_tracking_no: z.string(), cancelled: z.boolean(), message: z.string() })),
 });
@@ -55,24 +62,52 @@ export function createLmxClient(options: { baseUrl: string; timeoutMs?: number }
     }
   }
 
-  return {
-    async register(s: ShipmentToRegister): Promise<RegisterResult> {
-      const a = await post('/v1/shipments', {
+  /** One request for up to MAX_BATCH shipments; a failure of the request is every shipment's. */
+  async function registerBatch(shipments: readonly ShipmentToRegister[]): Promise<RegisterResult[]> {
+    const all = (result: RegisterResult) => shipments.map(() => result);
+    const a = await post('/v1/shipments/batch', {
+      shipments: shipments.map((s) => ({
         tracking_number: s.trackingNumber,
         carrier: s.carrier,
         recipient_country: s.recipientCountry,
         postal_code: s.postalCode,
         recipient_name: s.recipientName,
         instruction: s.instruction,
-      });
-      if (a.kind === 'unreachable') return { ok: false, permanent: false, reason: a.reason };
-      if (a.status !== 200) return { ok: false, permanent: !transient(a.status), reason: describe(a) };
-      const r = registered.safeParse(a.body);
-      // A garbled 200 is more likely a proxy's fault than a verdict on the shipment.
-      if (!r.success) return { ok: false, permanent: false, reason: 'unexpected carrier response' };
-      if (r.data.partner_tracking_no === null)
+      })),
+    });
+    if (a.kind === 'unreachable') return all({ ok: false, permanent: false, reason: a.reason });
+    if (a.status !== 200) return all({ ok: false, permanent: !transient(a.status), reason: describe(a) });
+    const r = registeredBatch.safeParse(a.body);
+    // A garbled 200, or one that does not answer each shipment in order, is more likely a proxy's
+    // fault than a verdict on the shipments.
+    if (
+      !r.success ||
+      r.data.results.length !== shipments.length ||
+      r.data.results.some((x, i) => x.tracking_number !== shipments[i]!.trackingNumber)
+    )
+      return all({ ok: false, permanent: false, reason: 'unexpected carrier response' });
+    return r.data.results.map((x): RegisterResult => {
+      if (x.status !== 200) {
+        const reason =
+          x.message === undefined
+            ? `carrier answered HTTP ${x.status}`
+            : `carrier answered HTTP ${x.status}: ${x.message}`;
+        return { ok: false, permanent: !transient(x.status), reason };
+      }
+      if (x.partner_name === undefined || x.partner_tracking_no === undefined)
+        return { ok: false, permanent: false, reason: 'unexpected carrier response' };
+      if (x.partner_tracking_no === null)
         return { ok: false, permanent: true, reason: 'carrier holds no tracking number' };
-      return { ok: true, partnerTrackingNo: r.data.partner_tracking_no, partnerName: r.data.partner_name };
+      return { ok: true, partnerTrackingNo: x.partner_tracking_no, partnerName: x.partner_name };
+    });
+  }
+
+  return {
+    async register(shipments: readonly ShipmentToRegister[]): Promise<RegisterResult[]> {
+      const results: RegisterResult[] = [];
+      for (let i = 0; i < shipments.length; i += MAX_BATCH)
+        results.push(...(await registerBatch(shipments.slice(i, i + MAX_BATCH))));
+      return results;
     },
 
     async cancel(partnerTrackingNos: string[]): Promise<CancelResult> {

@@ -2,7 +2,7 @@
  * Registers new parcels with carriers that take registrations (the LMX sandbox), from the event
  * store's log with a stored checkpoint: a parcel committed is registered even if the process dies
  * right after. A page of the log is handled at once: the parcels to register and their state come
- * from the events in hand, the carrier is asked for all of them side by side, the page's results
+ * from the events in hand, each carrier is asked for its parcels in one request, the page's results
  * are appended in one call (each stream at the revision it was decided on) and the views updated
  * at known revisions, without reading anything back. A parcel that changed meanwhile (a conflict)
  * takes the careful path alone: read, decide, append. While a carrier is down, each failed attempt
@@ -19,9 +19,6 @@ import { WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
 import type { EventStore, RecordedEvent, Subscription } from '@parcel-logistics/eventstore';
 
 export const REGISTRATION_SUBSCRIPTION = 'carrier-registration';
-
-/** Carrier requests in flight at once while a page is registered. */
-const CONCURRENT_REQUESTS = 16;
 
 export interface RegistrationDeps {
   eventStore: EventStore;
@@ -47,17 +44,17 @@ interface Pending {
   state: ParcelState;
 }
 
-/** `work` over `items`, at most `limit` at a time; the results in the items' order. */
-async function inPool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+/** The carrier's answer for each parcel, in order: each carrier asked once for all of its parcels, the carriers side by side. */
+async function askCarriers(pending: readonly Pending[]): Promise<RegisterResult[]> {
+  const results: RegisterResult[] = new Array(pending.length);
+  const byClient = new Map<CarrierClient, number[]>();
+  pending.forEach((p, i) => byClient.set(p.client, [...(byClient.get(p.client) ?? []), i]));
+  await Promise.all(
+    [...byClient].map(async ([client, indexes]) => {
+      const answers = await client.register(indexes.map((i) => pending[i]!.shipment));
+      indexes.forEach((i, k) => (results[i] = answers[k]!));
+    }),
+  );
   return results;
 }
 
@@ -163,7 +160,7 @@ export function startRegistrationWorker(deps: RegistrationDeps): Subscription {
   async function handleBatch(page: readonly RecordedEvent[]): Promise<void> {
     let pending = toRegister(page);
     while (pending.length > 0 && !stopping.signal.aborted) {
-      const results = await inPool(pending, CONCURRENT_REQUESTS, (p) => p.client.register(p.shipment));
+      const results = await askCarriers(pending);
       await record(pending, results);
       // Registered, or refused for good: done. A failure that may pass is asked again after a pause.
       const again = pending.filter((_, i) => {
