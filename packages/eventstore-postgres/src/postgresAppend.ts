@@ -4,7 +4,7 @@
  * Global order: positions must be handed out in commit order, or a subscription that has read
  * "everything after X" would never see an event committed later with a position below X (the
  * classic bigserial gap: transaction A draws 7, B draws 8, B commits, a reader moves past 8, A
- * commits 7). So the rows are written by `append_rows` (postgresSchema.ts), which first takes one
+ * commits 7). So the rows are written by `append_checked_rows` (postgresSchema.ts), which first takes one
  * transaction-scoped advisory lock (`pg_advisory_xact_lock`, per schema) and only then, in a later
  * statement (a fresh snapshot), reads MAX(global_position) and inserts above it. The lock is
  * released only after the commit is visible, so the next appender sees it and draws higher
@@ -15,14 +15,15 @@
  * Group commit: each store object gathers the appends asked for in the same turn of the event
  * loop, or while its previous group is being committed, and commits up to `maxGroup` of them
  * together, in two round trips whatever the group's size: one lookup (the stored rows of every
- * id, the head of every stream and the log's head), then one `append_rows` call with every
- * accepted event (a group that only starts streams skips the lookup, see `startsStream`). The
+ * id, the head of every stream and the log's head), then one `append_checked_rows` call with every
+ * accepted event (a group whose every request says where its stream ends skips the lookup, see
+ * `namesItsEnd`). The
  * rules (expected revision, idempotent retry, repeated ids) are applied here, in order, to the
  * lookup plus what the group's earlier members add, so a refused member is simply left out. The
  * lookup takes no lock: a writer that appends to one of the group's streams or ids in between
- * makes `append_rows` fail on UNIQUE (stream_name, revision) or UNIQUE (event_id), and the group
+ * makes `append_checked_rows` fail on UNIQUE (stream_name, revision) or UNIQUE (event_id), and the group
  * is looked up and planned again. Positions are planned above the looked-up head and moved up to
- * where `append_rows` actually put them. Every caller learns its outcome only after the commit;
+ * where `append_checked_rows` actually put them. Every caller learns its outcome only after the commit;
  * any other failure fails the whole group.
  */
 import { setImmediate as endOfTurn } from 'node:timers/promises';
@@ -37,7 +38,7 @@ import {
 import { observeGroup, type GroupObserver } from '@parcel-logistics/eventstore/adapter';
 import type { AppendRequest, AppendResult } from '@parcel-logistics/eventstore';
 import type { CommitNotices } from './postgresNotices.ts';
-import type { PgNames } from './postgresSchema.ts';
+import { GAP_ERRCODE, type PgNames } from './postgresSchema.ts';
 
 interface LookupRow {
   event_id: string | null;
@@ -147,15 +148,32 @@ export const lookupSql = (n: PgNames): string => `
     SELECT 'log', NULL, NULL, NULL, NULL, NULL, COALESCE(MAX(global_position), 0)::text FROM ${n.events}`;
 
 /**
- * A request that starts a stream with events need not be looked up before it is written: were its
- * stream there already, or one of its ids stored (a retry), the write breaks UNIQUE (stream_name,
- * revision) or UNIQUE (event_id), and its group is looked up and planned as any other. A group of
- * such requests only is written at once, in one round trip instead of two: the positions come
- * from `append_rows` (planned above 0, moved up to where it put them), and what the group's own
- * members add (a stream or an id twice) is planned as usual.
+ * A request that says where its stream ends (no stream yet, or an exact revision) and brings events
+ * need not be looked up before it is written: its rows are planned after that end, and were the
+ * stream elsewhere the write fails whole, on UNIQUE (stream_name, revision) when the stream is
+ * longer, with `GAP_ERRCODE` when it is shorter (`append_checked_rows` stores no revision whose
+ * predecessor is missing), and on UNIQUE (event_id) for a retry of ids already stored. The group is
+ * then looked up and planned as any other. A group of such requests only is written at once, in one
+ * round trip instead of two: create-order's claim and parcel, and the writes decided on a stream
+ * just read (carrier registration, labels, carrier events, cancellation). The positions come from
+ * `append_checked_rows` (planned above 0, moved up to where it put them).
  */
-const startsStream = (request: AppendRequest): boolean =>
-  request.expectedRevision === 'no_stream' && request.events.length > 0;
+const namesItsEnd = (request: AppendRequest): boolean =>
+  (request.expectedRevision === 'no_stream' || typeof request.expectedRevision === 'number') &&
+  request.events.length > 0;
+
+/** What a group that skips the lookup is planned on: each stream ends where its first request in the group says. */
+function namedEnds(group: readonly { requests: AppendRequest[] }[]): GroupState {
+  const state = nothingStored();
+  const seen = new Set<string>();
+  for (const { streamName, expectedRevision } of group.flatMap((p) => p.requests)) {
+    if (seen.has(streamName)) continue;
+    seen.add(streamName);
+    if (typeof expectedRevision === 'number')
+      state.heads.set(streamName, { revision: expectedRevision, globalPosition: 0 });
+  }
+  return state;
+}
 
 /**
  * `notices` says whether a commit notifies the subscriptions in its own transaction
@@ -213,9 +231,9 @@ export function createPgAppend(
   /** Looks up, plans and writes the group until no concurrent writer got in between (bounded). */
   async function commit(group: Pending[]): Promise<Outcome[]> {
     for (let attempt = 1; ; attempt += 1) {
-      // New streams only (create-order's claim and parcel): the first write goes without the lookup.
-      const blind = attempt === 1 && group.every(({ requests }) => requests.every(startsStream));
-      const state = blind ? nothingStored() : await lookup(group);
+      // Every stream's end named by its requests: the first write goes without the lookup.
+      const blind = attempt === 1 && group.every(({ requests }) => requests.every(namesItsEnd));
+      const state = blind ? namedEnds(group) : await lookup(group);
       const plannedHead = state.logHead;
       const planned = group.map(({ requests }) => plan(state, requests));
       const rows = planned.flatMap((p) => p.rows);
@@ -236,7 +254,8 @@ export function createPgAppend(
         head = Number(result.rows[0]!.head);
         notices.committed(notify);
       } catch (error) {
-        if ((error as { code?: string }).code === UNIQUE_VIOLATION && attempt < MAX_ATTEMPTS) continue;
+        const code = (error as { code?: string }).code;
+        if ((code === UNIQUE_VIOLATION || code === GAP_ERRCODE) && attempt < MAX_ATTEMPTS) continue;
         throw error;
       }
       // Planned positions are above the looked-up head; stored ones (retries, heads) are not.

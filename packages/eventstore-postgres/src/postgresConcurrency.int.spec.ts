@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
 import { event, events, record, waitFor } from '@parcel-logistics/eventstore/conformance';
 import { WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
@@ -75,6 +75,50 @@ describe('postgres event store shared by several store objects', () => {
       WrongExpectedRevisionError,
     );
     expect((await a.readStream('started')).map((e) => e.id)).toEqual(batch.map((e) => e.id));
+  });
+
+  it('appends at the revisions their callers name, to streams that exist, are written without a lookup: one round trip', async () => {
+    // Every commit notifies in its own call: no notification of its own goes out meanwhile.
+    const store = await open({ notifyWindowMs: 0 });
+    await store.append({ streamName: 'known-1', expectedRevision: 'no_stream', events: events(2) });
+    await store.append({ streamName: 'known-2', expectedRevision: 'no_stream', events: events(1) });
+    const queries = jest.spyOn(pg.Client.prototype, 'query');
+    let results;
+    try {
+      results = await store.appendMany([
+        { streamName: 'known-1', expectedRevision: 1, events: events(1) },
+        { streamName: 'known-2', expectedRevision: 0, events: events(2) },
+      ]);
+      expect(queries).toHaveBeenCalledTimes(1);
+    } finally {
+      queries.mockRestore();
+    }
+    expect(results).toEqual([
+      { streamName: 'known-1', nextExpectedRevision: 2, lastGlobalPosition: 4 },
+      { streamName: 'known-2', nextExpectedRevision: 2, lastGlobalPosition: 6 },
+    ]);
+    expect((await store.readStream('known-2')).map((e) => [e.revision, e.globalPosition])).toEqual([
+      [0, 3],
+      [1, 5],
+      [2, 6],
+    ]);
+  });
+
+  it('an expected revision past the end of its stream is refused, and leaves no gap in the stream', async () => {
+    const [a, b] = [await open(), await open()];
+    await a.append({ streamName: 'short', expectedRevision: 'no_stream', events: events(2) });
+    await expect(b.append({ streamName: 'short', expectedRevision: 4, events: events(1) })).rejects.toThrow(
+      WrongExpectedRevisionError,
+    );
+    // With another stream's valid append in the same call: that one is written.
+    const [refused, written] = await Promise.allSettled([
+      b.append({ streamName: 'short', expectedRevision: 2, events: events(1) }),
+      b.append({ streamName: 'short-2', expectedRevision: 'no_stream', events: events(1) }),
+    ]);
+    expect(refused.status).toBe('rejected');
+    expect(written.status).toBe('fulfilled');
+    expect((await a.readStream('short')).map((e) => e.revision)).toEqual([0, 1]);
+    expect(await a.readStream('short-2')).toHaveLength(1);
   });
 
   it('commits inside the notification window are quiet, and one notification follows them', async () => {

@@ -37,15 +37,20 @@ export function pgNames(schema: string): PgNames {
     checkpoints: `"${schema}".checkpoints`,
     channel: `"${schema}_events"`,
     channelName: `${schema}_events`,
-    appendRows: `"${schema}".append_rows`,
+    // A name of its own for the function with the gap check, which the writes without a lookup rely
+    // on: an older process starting beside this one replaces its own `append_rows`, never this one.
+    appendRows: `"${schema}".append_checked_rows`,
     appendLock: `${appendLockClass}, ${hash}`,
     ddlLock: `${ddlLockClass}, ${hash}`,
   };
 }
 
+/** The SQLSTATE `append_checked_rows` raises for a row whose stream does not end where it was planned to. */
+export const GAP_ERRCODE = 'PXGAP';
+
 /**
  * `json`, not `jsonb`: jsonb refuses the escape \u0000 and reorders keys; json keeps the exact text,
- * which the idempotency rule compares. `global_position` is assigned by `append_rows` (see
+ * which the idempotency rule compares. `global_position` is assigned by `append_checked_rows` (see
  * postgresAppend.ts), so it has no sequence. The function's statements each take a fresh snapshot
  * (a volatile PL/pgSQL function under READ COMMITTED), so the head it reads after taking the
  * lock includes every append committed before.
@@ -78,6 +83,12 @@ BEGIN
   INSERT INTO ${n.events} (global_position, stream_name, revision, event_id, type, data, metadata)
     SELECT head + e.n, e.stream, e.revision, e.id, e.type, e.data::json, e.metadata::json
       FROM unnest(streams, revisions, ids, types, data, metadata) WITH ORDINALITY AS e(stream, revision, id, type, data, metadata, n);
+  -- Every row follows its stream's previous revision, stored before or in this call: never a gap.
+  IF EXISTS (SELECT 1 FROM unnest(streams, revisions) AS r(stream, revision)
+      WHERE r.revision > 0 AND NOT EXISTS (
+        SELECT 1 FROM ${n.events} WHERE stream_name = r.stream AND revision = r.revision - 1)) THEN
+    RAISE EXCEPTION 'a stream revision would follow a revision that is not stored' USING ERRCODE = '${GAP_ERRCODE}';
+  END IF;
   IF notify THEN
     PERFORM pg_notify('${n.channelName}', '');
   END IF;
