@@ -87,13 +87,13 @@ export function createLmxClient(options: { baseUrl: string; timeoutMs?: number }
     )
       return all({ ok: false, permanent: false, reason: 'unexpected carrier response' });
     return r.data.results.map((x): RegisterResult => {
-      if (x.status !== 200) {
-        const reason =
-          x.message === undefined
-            ? `carrier answered HTTP ${x.status}`
-            : `carrier answered HTTP ${x.status}: ${x.message}`;
-        return { ok: false, permanent: !transient(x.status), reason };
-      }
+      // Each shipment's answer is the one its registration alone would have had.
+      if (x.status !== 200)
+        return {
+          ok: false,
+          permanent: !transient(x.status),
+          reason: describe({ kind: 'http', status: x.status, body: x }),
+        };
       if (x.partner_name === undefined || x.partner_tracking_no === undefined)
         return { ok: false, permanent: false, reason: 'unexpected carrier response' };
       if (x.partner_tracking_no === null)
