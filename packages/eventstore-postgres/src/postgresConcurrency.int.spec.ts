@@ -243,8 +243,12 @@ describe('postgres subscription leases: one subscription id served by one proces
       createPostgresEventStore({ connectionString: url, schema, leaseRetryMs, onHandlerError: () => undefined });
     const [writer, first, second] = await Promise.all([open(1000), open(50), open(50)]);
     try {
+      // An event before the first subscriber: caught up means it delivered it, so it holds the lease
+      // (on an empty log a subscriber still waiting for the lease is caught up too).
+      await writer.append({ streamName: 'lease-first', expectedRevision: 'no_stream', events: [event()] });
       const a = record(first, 'lease', { subscriptionId: 'shared', pollIntervalMs: 20 });
       await a.subscription.caughtUp(); // holds the lease from here on
+      expect(a.seen).toHaveLength(1);
       const b = record(second, 'lease', { subscriptionId: 'shared', pollIntervalMs: 20 });
       await writer.appendMany(
         Array.from({ length: 5 }, (_, i) => ({
@@ -255,7 +259,7 @@ describe('postgres subscription leases: one subscription id served by one proces
       );
       await a.subscription.caughtUp();
       await b.subscription.caughtUp(); // standing by: caught up through the holder's checkpoint
-      expect(a.seen).toHaveLength(5);
+      expect(a.seen).toHaveLength(6);
       expect(b.seen).toHaveLength(0);
 
       await first.close(); // ends the lease's connection
