@@ -4,27 +4,26 @@
  * Global order: positions must be handed out in commit order, or a subscription that has read
  * "everything after X" would never see an event committed later with a position below X (the
  * classic bigserial gap: transaction A draws 7, B draws 8, B commits, a reader moves past 8, A
- * commits 7). So the rows are written by `append_checked_rows` (postgresSchema.ts), which first takes one
- * transaction-scoped advisory lock (`pg_advisory_xact_lock`, per schema) and only then, in a later
- * statement (a fresh snapshot), reads MAX(global_position) and inserts above it. The lock is
- * released only after the commit is visible, so the next appender sees it and draws higher
+ * commits 7). So the rows are written by `append_checked_rows` (postgresSchema.ts), which first
+ * takes one transaction-scoped advisory lock (`pg_advisory_xact_lock`, per schema) and only then,
+ * in a later statement (a fresh snapshot), reads MAX(global_position) and inserts above it. The
+ * lock is released only after the commit is visible, so the next appender sees it and draws higher
  * positions: appends are serialised, positions are gap-free and committed in order, and a reader
  * can never see position N+1 without N. The lock is held for one server-side call, never across a
  * round trip to this process.
  *
- * Group commit: each store object gathers the appends asked for in the same turn of the event
- * loop, or while its previous group is being committed, and commits up to `maxGroup` of them
- * together, in two round trips whatever the group's size: one lookup (the stored rows of every
- * id, the head of every stream and the log's head), then one `append_checked_rows` call with every
- * accepted event (a group whose every request says where its stream ends skips the lookup, see
- * `namesItsEnd`). The
- * rules (expected revision, idempotent retry, repeated ids) are applied here, in order, to the
- * lookup plus what the group's earlier members add, so a refused member is simply left out. The
- * lookup takes no lock: a writer that appends to one of the group's streams or ids in between
- * makes `append_checked_rows` fail on UNIQUE (stream_name, revision) or UNIQUE (event_id), and the group
- * is looked up and planned again. Positions are planned above the looked-up head and moved up to
- * where `append_checked_rows` actually put them. Every caller learns its outcome only after the commit;
- * any other failure fails the whole group.
+ * Group commit: each store object gathers the appends asked for in the same turn of the event loop,
+ * or while its previous group is being committed, and commits up to `maxGroup` of them together, in
+ * at most two round trips whatever the group's size: one lookup (the stored rows of every id, the
+ * head of every stream and the log's head), then one `append_checked_rows` call with every accepted
+ * event (a group whose every request says where its stream ends skips the lookup, see
+ * `namesItsEnd`). The rules (expected revision, idempotent retry, repeated ids) are applied here,
+ * in order, to the lookup plus what the group's earlier members add, so a refused member is simply
+ * left out. The lookup takes no lock: a writer that appends to one of the group's streams or ids in
+ * between makes `append_checked_rows` fail on UNIQUE (stream_name, revision) or UNIQUE (event_id),
+ * and the group is looked up and planned again. Positions are planned above the looked-up head and
+ * moved up to where `append_checked_rows` actually put them. Every caller learns its outcome only
+ * after the commit; any other failure fails the whole group.
  */
 import { setImmediate as endOfTurn } from 'node:timers/promises';
 import type { Pool } from 'pg';
@@ -162,7 +161,7 @@ const namesItsEnd = (request: AppendRequest): boolean =>
   (request.expectedRevision === 'no_stream' || typeof request.expectedRevision === 'number') &&
   request.events.length > 0;
 
-/** What a group that skips the lookup is planned on: each stream ends where its first request in the group says. */
+/** What a group that skips the lookup is planned on: each stream ends where its first request says. */
 function namedEnds(group: readonly { requests: AppendRequest[] }[]): GroupState {
   const state = nothingStored();
   const seen = new Set<string>();

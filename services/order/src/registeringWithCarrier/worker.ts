@@ -44,11 +44,18 @@ interface Pending {
   state: ParcelState;
 }
 
-/** The carrier's answer for each parcel, in order: each carrier asked once for all of its parcels, the carriers side by side. */
+/**
+ * The carrier's answer for each parcel, in order: each carrier asked once for all of its parcels
+ * (its client splits them into as many requests as its API needs), the carriers side by side.
+ */
 async function askCarriers(pending: readonly Pending[]): Promise<RegisterResult[]> {
   const results: RegisterResult[] = new Array(pending.length);
   const byClient = new Map<CarrierClient, number[]>();
-  pending.forEach((p, i) => byClient.set(p.client, [...(byClient.get(p.client) ?? []), i]));
+  for (const [i, p] of pending.entries()) {
+    const indexes = byClient.get(p.client);
+    if (indexes) indexes.push(i);
+    else byClient.set(p.client, [i]);
+  }
   await Promise.all(
     [...byClient].map(async ([client, indexes]) => {
       const answers = await client.register(indexes.map((i) => pending[i]!.shipment));
