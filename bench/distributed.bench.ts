@@ -11,7 +11,12 @@
  * starts once the subscriptions (carrier registration, projections, the downstream publisher) have
  * caught up with the orders before it, so it carries its own load and not the backlog of the run
  * before. The `cpu %` column is the whole machine's, load generator included.
- * Cost per order: BENCH_FIXED_RATE orders/s (default 300) for BENCH_FIXED_S seconds (default 30),
+ * Cost per order: before it, unmeasured steps of 10 s at the fixed rate until the JIT compilers of
+ * both JVMs (Kafka, mongo-java-server) take at most 0.05 ms of CPU per order (at most
+ * BENCH_JIT_WARMUP_MAX_S seconds, default 120): a JVM compiles its hot code during its first minutes
+ * of load, a cost that a long-running broker paid long ago and that would otherwise weigh on the
+ * first runs after infra/up.sh and not on the later ones. Then, measured:
+ * BENCH_FIXED_RATE orders/s (default 300) for BENCH_FIXED_S seconds (default 30),
  * sent open loop with arrivals evenly spaced (bench/openLoop.ts: independent clients, not one burst
  * per second), then the wait until every subscription has caught up (the drain, timed from the last
  * answer); each process's CPU time over both (bench/stackCpu.ts: the Node services, both JVMs,
@@ -27,7 +32,7 @@
  * PostgreSQL round trips, MongoDB messages). PostgreSQL's time is also split by the connection it
  * served (bench/postgresClients.ts: the stack process and the application name). The bus alone on the same broker: packages/bus-kafka/bench/requestReply.ts.
  * Run: `npm run bench` (BENCH_WEBHOOK_INSTANCES, BENCH_FIXED_RATE, BENCH_FIXED_S, BENCH_WARMUP_S,
- * BENCH_COUNT_MESSAGES).
+ * BENCH_COUNT_MESSAGES, BENCH_JIT_WARMUP_MAX_S).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,7 +43,9 @@ import { messageCounts, printMessages } from './messages.ts';
 import { cpuBetween, machineBusyMs, machineCpuMs, processCpuMs, readCpu } from './processCpu.ts';
 import { openLoop } from './openLoop.ts';
 import { postgresByClient, postgresConnections, printPostgresByClient } from './postgresClients.ts';
-import { costs, POSTGRES, printCosts, stackProcesses, warnIncomplete } from './stackCpu.ts';
+import { costs, jvmJitCpuMs, POSTGRES, printCosts, stackProcesses, warnIncomplete } from './stackCpu.ts';
+import type { Counted } from './processCpu.ts';
+import type { OpenLoopOptions } from './openLoop.ts';
 import { orderJson, referenceOf, signed, tokenAndParcels } from './orders.ts';
 import { a1Lookups, CREATE_ORDER_PATH, createOrderRequest } from './requests.ts';
 import {
@@ -65,6 +72,11 @@ const fixedRate = Number(process.env.BENCH_FIXED_RATE ?? 300);
 const fixedS = Number(process.env.BENCH_FIXED_S ?? 30);
 /** How many webhook instances run beside the order path (default: as many as `npm run services` starts). */
 const webhookInstances = process.env.BENCH_WEBHOOK_INSTANCES;
+/** At most this long at the fixed rate, unmeasured, for the JVMs' JIT compilers to go quiet, seconds. */
+const jitWarmUpMaxS = Number(process.env.BENCH_JIT_WARMUP_MAX_S ?? 120);
+const JIT_STEP_S = 10;
+/** The JIT compilers are quiet once they take at most this much CPU per order of a step, ms. */
+const JIT_QUIET_MS_PER_ORDER = 0.05;
 /** The stack with no load after the drain, seconds. */
 const IDLE_S = 10;
 const countMessages = process.env.BENCH_COUNT_MESSAGES === '1';
@@ -129,6 +141,27 @@ async function httpTierAlone(): Promise<{ fullSpeedMsPerOrder: number; fixedRate
   } finally {
     await stopProcess(alone);
   }
+}
+
+/**
+ * Unmeasured steps at the fixed rate until the JVMs' JIT compilers are quiet, or jitWarmUpMaxS has
+ * passed. Resolves with the seconds it took and the compilers' CPU per order in the last step.
+ */
+async function warmJvms(
+  paced: Omit<OpenLoopOptions, 'durationS'>,
+  stack: Counted[],
+): Promise<{ seconds: number; jitMsPerOrder: number }> {
+  let [seconds, jitMsPerOrder] = [0, Number.POSITIVE_INFINITY];
+  while (seconds < jitWarmUpMaxS && jitMsPerOrder > JIT_QUIET_MS_PER_ORDER) {
+    const before = jvmJitCpuMs(stack);
+    const step = await openLoop('JVM warm-up', { ...paced, durationS: JIT_STEP_S });
+    seconds += JIT_STEP_S;
+    jitMsPerOrder = round((jvmJitCpuMs(stack) - before) / Math.max(1, step.requests), 3);
+  }
+  console.log(
+    `distributed: ${seconds} s at ${paced.ratePerS}/s to warm the JVMs up; their JIT compilers took ${jitMsPerOrder} ms of CPU per order in the last ${JIT_STEP_S} s`,
+  );
+  return { seconds, jitMsPerOrder };
 }
 
 /**
@@ -217,18 +250,24 @@ async function main() {
       requests: [createOrder],
     });
     await settle('distributed', lag);
+    const paced = {
+      url: gw!,
+      path: CREATE_ORDER_PATH,
+      ratePerS: fixedRate,
+      next: () => ({ headers: signed(), body: orderJson('D') }),
+    };
+    const jvmWarmUp = await warmJvms(paced, stack);
+    await settle('distributed', lag);
 
     // The machine's busy time too, the load generator's own CPU taken out: what nothing escapes.
     const countsBefore = messageCounts(countDir);
     const start = readCpu(stack);
+    const jitStart = jvmJitCpuMs(stack);
     const [machineStart, benchStart, loadStart] = [machineCpuMs(), process.cpuUsage(), performance.now()];
     // Open loop, arrivals evenly spaced, as independent clients arrive; all at the first gateway, the second unused.
     const fixed = await openLoop(`distributed: create-order at ${fixedRate}/s (evenly spaced)`, {
-      url: gw!,
-      path: CREATE_ORDER_PATH,
-      ratePerS: fixedRate,
+      ...paced,
       durationS: fixedS,
-      next: () => ({ headers: signed(), body: orderJson('D') }),
       // Interface B answers a refused order with 200 and a failure code; an answer that is not its JSON
       // (a proxy's error page) refuses it too.
       accepted: (status, text) => {
@@ -242,6 +281,7 @@ async function main() {
     });
     const drainS = await settle('distributed, after the last answer at the fixed rate', lag, DRAIN_TIMEOUT_S);
     const drained = readCpu(stack);
+    const jitMsPerOrder = round((jvmJitCpuMs(stack) - jitStart) / Math.max(1, fixed.requests), 3);
     const pgConnections = await postgresConnections(infra.pg, stack);
     // The counters write every 250 ms.
     const countsAfter = countMessages
@@ -304,7 +344,7 @@ async function main() {
     console.log(
       `the whole machine: ${machineMsPerOrder} ms of CPU per order (its busy time over the load and the drain, less ` +
         `its idle rate of ${round(machineIdleMsPerS, 1)} ms/s and the load generator's ${round(benchMs, 0)} ms), ` +
-        `against ${whole.cpuMsPerOrder} ms summed over the processes above; the latest send left ${fixed.maxLateMs} ms after its slot; ` +
+        `against ${whole.cpuMsPerOrder} ms summed over the processes above (the JVMs' JIT compilers ${jitMsPerOrder} of it, after ${jvmWarmUp.seconds} s of warm-up at the fixed rate); the latest send left ${fixed.maxLateMs} ms after its slot; ` +
         `the hypervisor gave ${stealMsPerS} ms/s of its cores to other guests meanwhile (steal, left out)`,
     );
     const summary = {
@@ -322,6 +362,8 @@ async function main() {
         machineCpuMsPerOrder: machineMsPerOrder,
         machineIdleCpuMsPerS: round(machineIdleMsPerS, 1),
         machineStealMsPerS: stealMsPerS,
+        jvmJitCpuMsPerOrder: jitMsPerOrder,
+        jvmWarmUp,
         storedOnce: orders,
         idleCpuMsPerS: whole.idleCpuMsPerS,
         processes: perProcess,

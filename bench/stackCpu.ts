@@ -8,7 +8,7 @@
  * those that exit are counted through the postmaster that reaps them.
  */
 import type { ServiceName, Stack } from '@parcel-logistics/stack';
-import { listeningProcess, processesNamed } from './processCpu.ts';
+import { listeningProcess, processesNamed, threadCpuMs } from './processCpu.ts';
 import type { Counted, CpuSpent } from './processCpu.ts';
 import { printColumns, round } from './support.ts';
 
@@ -33,6 +33,24 @@ export function stackProcesses(stack: Stack, infra: { kafka: string; mongo: stri
     { name: 'mongo-java-server (JVM)', find: () => found(listeningProcess('java', mongoPort)) },
     { name: POSTGRES, find: () => processesNamed('postgres') },
   ];
+}
+
+/** The JVMs' rows of stackProcesses. */
+const JVMS = ['kafka (JVM)', 'mongo-java-server (JVM)'];
+
+/**
+ * CPU time the JVMs' JIT compilers (their threads `C1 CompilerThread…` and `C2 CompilerThread…`)
+ * have used so far, in ms. A JVM compiles its hot code during its first minutes of load, a cost a
+ * long-running broker has paid long before: a measured run should find these threads quiet.
+ */
+export function jvmJitCpuMs(stack: Counted[]): number {
+  let ms = 0;
+  for (const jvm of stack.filter((p) => JVMS.includes(p.name))) {
+    for (const pid of jvm.find()) {
+      for (const [name, threadMs] of threadCpuMs(pid)) if (/^C[12] CompilerThre/.test(name)) ms += threadMs;
+    }
+  }
+  return ms;
 }
 
 /** Says which processes were not found, or exited between the readings: their figures are short. */
