@@ -2,7 +2,8 @@
  * The one-time sealing of former events on PostgreSQL (docs/personal-data.md), as the order service
  * runs it before serving: events written with personal values in clear (`ParcelRegistered.v2`,
  * `CarrierEventRecorded.v1`) are sealed in place, no row holds a value in clear afterwards, the
- * events read back as they were through the sealing event store, and the migration runs once.
+ * events read back as they were through the sealing event store, and the migration runs once. On a
+ * new deployment it finds nothing to seal and leaves the log's statistics as they were.
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -12,6 +13,7 @@ import type { DomainEvent } from '@parcel-logistics/domain';
 import { sampleDelivered, sampleParcelOrder } from '@parcel-logistics/domain/testing';
 import { createPostgresEventRewriter, createPostgresEventStore } from '@parcel-logistics/eventstore-postgres';
 import { masterKeyFromBytes } from '@parcel-logistics/keys';
+import { scansOfPlanFromEmpty } from '@parcel-logistics/postgres/scratch';
 import { createSqliteKeyStore } from '@parcel-logistics/keys/sqlite';
 
 const url = process.env.PARCEL_PG_URL;
@@ -99,3 +101,45 @@ maybe('two services starting at once: the migration runs once, neither fails', a
     await db.query(`DROP SCHEMA IF EXISTS "${fresh}" CASCADE`).finally(() => db.end());
   }
 });
+
+maybe(
+  'a new deployment: nothing to seal, and the head of the log, read as an append reads it, goes through its index as the log grows',
+  async () => {
+    const fresh = `${schema}_new`;
+    // The event store first, as when another service of the stack made the log before the order service.
+    const store = await createPostgresEventStore({ connectionString: url!, schema: fresh });
+    const keys = createSqliteKeyStore({ file: ':memory:', masterKey: masterKeyFromBytes(Buffer.alloc(32, 5)) });
+    try {
+      const rewriter = await createPostgresEventRewriter({ connectionString: url!, schema: fresh });
+      expect(await sealFormerEvents(rewriter, keys).finally(() => rewriter.close())).toBe(0);
+      // A VACUUM of the empty table would have recorded it as empty, and the plan made now would scan it whole.
+      const onEvents = await scansOfPlanFromEmpty(
+        url!,
+        {
+          prepare: `PREPARE head AS SELECT COALESCE(MAX(global_position), 0) FROM "${fresh}".events`,
+          first: 'EXECUTE head',
+          execute: 'EXECUTE head',
+          relation: 'events',
+        },
+        async () => {
+          for (let batch = 0; batch < 50; batch++) {
+            await store.appendMany(
+              Array.from({ length: 100 }, (_, i) => ({
+                streamName: `parcel-${batch}-${i}`,
+                expectedRevision: 'no_stream' as const,
+                events: [{ id: randomUUID(), type: 'Planned.v1', data: {} }],
+              })),
+            );
+          }
+        },
+      );
+      expect(onEvents).toEqual(['Index Only Scan']);
+    } finally {
+      await store.close();
+      await keys.close();
+      const db = new pg.Client({ connectionString: url });
+      await db.connect();
+      await db.query(`DROP SCHEMA IF EXISTS "${fresh}" CASCADE`).finally(() => db.end());
+    }
+  },
+);

@@ -1,7 +1,7 @@
 /**
  * The one-time migration of a store written before personal values were sealed (docs/personal-data.md):
  * every event of a former version that holds personal values in clear is upcast and sealed in
- * place with its stream's key, then the store's files are wiped of the former bytes, and the
+ * place with its stream's key, then the store's files are wiped of the former bytes (if any), and the
  * migration is recorded so that it runs once. A parcel erased before it ran (its key destroyed,
  * or never made) keeps only the clear part of its events.
  */
@@ -36,7 +36,10 @@ export async function sealFormerEvents(rewriter: EventRewriter, keys: KeyStore):
     sealed += rewrites.length;
     after = page.at(-1)!.globalPosition;
   }
-  await rewriter.shred();
+  // Nothing rewritten, nothing to wipe. On PostgreSQL the wipe is a VACUUM, and a VACUUM of the
+  // empty log of a new deployment would record it as empty: every plan made on it until the next
+  // ANALYZE would then scan the whole table (the append's read of the log's head, each time).
+  if (sealed > 0) await rewriter.shred();
   await rewriter.record(SEAL_FORMER_EVENTS, { sealed });
   return sealed;
 }
