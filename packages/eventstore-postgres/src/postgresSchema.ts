@@ -49,6 +49,16 @@ export function pgNames(schema: string): PgNames {
 export const GAP_ERRCODE = 'PXGAP';
 
 /**
+ * The rows of an append (`streams` and `revisions`, side by side) whose stream's previous revision
+ * is not stored. PL/pgSQL plans it once per connection and keeps the plan as the table grows; it
+ * plans as index lookups even on an empty table (postgresPlans.int.spec.ts holds it to that).
+ */
+export const gapSql = (n: PgNames, streams = '$1', revisions = '$2'): string =>
+  `SELECT 1 FROM unnest(${streams}::text[], ${revisions}::bigint[]) AS r(stream, revision)
+      WHERE r.revision > 0 AND NOT EXISTS (
+        SELECT 1 FROM ${n.events} WHERE stream_name = r.stream AND revision = r.revision - 1)`;
+
+/**
  * `json`, not `jsonb`: jsonb refuses the escape \u0000 and reorders keys; json keeps the exact text,
  * which the idempotency rule compares. `global_position` is assigned by `append_checked_rows` (see
  * postgresAppend.ts), so it has no sequence. The function's statements each take a fresh snapshot
@@ -84,9 +94,7 @@ BEGIN
     SELECT head + e.n, e.stream, e.revision, e.id, e.type, e.data::json, e.metadata::json
       FROM unnest(streams, revisions, ids, types, data, metadata) WITH ORDINALITY AS e(stream, revision, id, type, data, metadata, n);
   -- Every row follows its stream's previous revision, stored before or in this call: never a gap.
-  IF EXISTS (SELECT 1 FROM unnest(streams, revisions) AS r(stream, revision)
-      WHERE r.revision > 0 AND NOT EXISTS (
-        SELECT 1 FROM ${n.events} WHERE stream_name = r.stream AND revision = r.revision - 1)) THEN
+  IF EXISTS (${gapSql(n, 'streams', 'revisions')}) THEN
     RAISE EXCEPTION 'a stream revision would follow a revision that is not stored' USING ERRCODE = '${GAP_ERRCODE}';
   END IF;
   IF notify THEN
