@@ -8,7 +8,8 @@
  * `group.min.session.timeout.ms`, 6 s by default, is 1 s in infra/up.sh and docker-compose.yml);
  * a member learns of a rebalance at its next heartbeat. The price is idle CPU: each heartbeat
  * wakes the member and the broker (heartbeats once a second cost the idle distributed stack 27 to
- * 36 ms of CPU per second against 3 s; every 500 ms costs more, measured in docs/benchmarks.md).
+ * 36 ms of CPU per second against 3 s, and every 500 ms costs more; the idle stack's CPU today is
+ * in docs/benchmarks.md, the distributed stack).
  * `PARCEL_KAFKA_SESSION_TIMEOUT_MS` trades one for the other. A fetch returns as soon as a record
  * arrives, so its wait only sets how often an idle member asks again.
  */
