@@ -13,7 +13,7 @@ import type { DomainEvent } from '@parcel-logistics/domain';
 import { sampleDelivered, sampleParcelOrder } from '@parcel-logistics/domain/testing';
 import { createPostgresEventRewriter, createPostgresEventStore } from '@parcel-logistics/eventstore-postgres';
 import { masterKeyFromBytes } from '@parcel-logistics/keys';
-import { scansOfPlanFromEmpty } from '@parcel-logistics/postgres/scratch';
+import { scansOfPlanFromEmpty, tempSchema } from '@parcel-logistics/postgres/scratch';
 import { createSqliteKeyStore } from '@parcel-logistics/keys/sqlite';
 
 const url = process.env.PARCEL_PG_URL;
@@ -105,7 +105,7 @@ maybe('two services starting at once: the migration runs once, neither fails', a
 maybe(
   'a new deployment: nothing to seal, and the head of the log, read as an append reads it, goes through its index as the log grows',
   async () => {
-    const fresh = `${schema}_new`;
+    const { schema: fresh, drop } = tempSchema(url!, 'former_new');
     // The event store first, as when another service of the stack made the log before the order service.
     const store = await createPostgresEventStore({ connectionString: url!, schema: fresh });
     const keys = createSqliteKeyStore({ file: ':memory:', masterKey: masterKeyFromBytes(Buffer.alloc(32, 5)) });
@@ -137,9 +137,7 @@ maybe(
     } finally {
       await store.close();
       await keys.close();
-      const db = new pg.Client({ connectionString: url });
-      await db.connect();
-      await db.query(`DROP SCHEMA IF EXISTS "${fresh}" CASCADE`).finally(() => db.end());
+      await drop();
     }
   },
 );
