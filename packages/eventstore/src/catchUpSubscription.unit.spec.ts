@@ -1,5 +1,5 @@
 /** The catch-up loop's page and checkpoint pacing, over an in-memory log (no store involved). */
-import { startCatchUpSubscription } from './catchUpSubscription.ts';
+import { DEFAULT_PAGE_SIZE, startCatchUpSubscription } from './catchUpSubscription.ts';
 import type { CatchUpSource, CatchUpSubscription } from './catchUpSubscription.ts';
 import type { RecordedEvent } from './port.ts';
 
@@ -69,6 +69,25 @@ test('coalesceMs: wakes soon after a page are held back, and the commits of that
     await commitOneByOne(log, subscription, 5, 10);
     expect(pages).toEqual([5]);
     expect(reads.filter((n) => n > 0)).toEqual([5]);
+  } finally {
+    await subscription.stop();
+  }
+});
+
+test('a subscription behind reads the log a default page at a time, each page handed on whole', async () => {
+  const log = memoryLog();
+  const backlog = 2 * DEFAULT_PAGE_SIZE + 10;
+  for (let i = 0; i < backlog; i++) log.append();
+  const pages: number[] = [];
+  const subscription = startCatchUpSubscription(log.source, {
+    subscriptionId: 'behind',
+    pollIntervalMs: 60_000,
+    handleBatch: async (events) => void pages.push(events.length),
+  });
+  try {
+    await subscription.caughtUp();
+    expect(pages).toEqual([250, 250, 10]);
+    expect(log.reads.filter((n) => n > 0)).toEqual([250, 250, 10]);
   } finally {
     await subscription.stop();
   }
