@@ -70,10 +70,10 @@ export interface CatchUpSubscription extends Subscription {
 /**
  * A page's fixed costs (a carrier request, an append, a views transaction, a read of the views'
  * revisions) are paid once for all its events. At 100 events a page, carrier registration fell
- * behind the embedded stack under load: behind the log reader's window it read the log back from
- * the file on its own, and its drain lasted a second after the load. At 250 it keeps up, and the
- * embedded create-order took about a tenth less CPU per order (docs/benchmarks.md). Larger pages
- * (1 000) outgrow that window and gained nothing.
+ * behind the embedded stack under load: behind the log reader's window, it read nine tenths of the
+ * log back from the file on its own, and finished a second after the load. At 250 it keeps up and
+ * nothing is read twice (docs/benchmarks.md, "Pages of 250 events"). Pages of 1 000 outgrow that
+ * window and gained nothing.
  */
 export const DEFAULT_PAGE_SIZE = 250;
 
