@@ -72,8 +72,8 @@ export interface CatchUpSubscription extends Subscription {
  * revisions) are paid once for all its events. At 100 events a page, carrier registration fell
  * behind the embedded stack under load: behind the log reader's window, it read nine tenths of the
  * log back from the file on its own, and finished a second after the load. At 250 it keeps up and
- * nothing is read twice (docs/benchmarks.md, "Pages of 250 events"). Pages of 1 000 outgrow that
- * window and gained nothing.
+ * nothing is read twice (docs/benchmarks.md, "Pages of 250 events"). Pages of 1 000, larger than
+ * that window, gained nothing.
  */
 export const DEFAULT_PAGE_SIZE = 250;
 
