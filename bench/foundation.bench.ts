@@ -15,8 +15,10 @@
  * alone (its HTTP tier, nothing stored), and with
  * BENCH_BASELINE_REF=<commit> that commit's create-order too: the key's cost, what the event-sourced
  * stack costs against the plain alternative, and the cost of everything between the commit and
- * this tree, each as the ratio of medians of one run. Each turn gives its req/s and the server
- * process's CPU per request (`server cpu ms/req`), the steadier of the two on a shared machine.
+ * this tree, each as the ratio of medians of one run, and as the median of the ratios taken round
+ * by round (two turns of one round ran one after the other), with their range. Each turn gives its
+ * req/s and the server process's CPU per request (`server cpu ms/req`), the steadier of the two on
+ * a shared machine.
  * The embedded stack answers before its subscriptions have done their part (carrier registration,
  * the view, webhooks): its turns wait until they have caught up, and give beside those figures the
  * requests done in all per second (over the load and that drain) and the CPU per request with it.
@@ -41,8 +43,8 @@ import {
   waitForHttp,
   writeResults,
 } from './support.ts';
-import { aloneTurn, crudTurn, embeddedTurn, turns } from './turns.ts';
-import type { Turn } from './turns.ts';
+import { aloneTurn, crudTurn, embeddedTurn, median, turns } from './turns.ts';
+import type { Turn, TurnFigures } from './turns.ts';
 import type { Row } from './support.ts';
 
 const duration = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -168,9 +170,21 @@ async function main() {
       Object.entries(measured.medians.get(name)!.threadMsPerRequest)
         .map(([thread, ms]) => `${thread} ${ms} ms`)
         .join(', ');
+    /**
+     * `part`'s figure in % of `whole`'s, round by round (both were driven in the same round, one
+     * after the other): the median of those shares and their range. On a shared machine this is
+     * steadier than the share of the two medians, which may come from different rounds.
+     */
+    const pairedPct = (part: string, whole: string, of: (f: TurnFigures) => number) => {
+      const wholes = measured.rounds.get(whole)!;
+      const shares = measured.rounds.get(part)!.map((f, i) => sharePct(of(f), of(wholes[i]!)));
+      return { median: median(shares), min: Math.min(...shares), max: Math.max(...shares) };
+    };
+    const pairedText = (p: { median: number; min: number; max: number }) => `${p.median}% (${p.min} to ${p.max})`;
     /** This tree's create-order against a CRUD baseline: its throughput, and its CPU per request, in % of the baseline's. */
     const againstCrud = (crud: Turn) => ({
       rpsPct: sharePct(rpsOf(plain), rpsOf(crud.name)),
+      rpsPctByRound: pairedPct(plain, crud.name, (f) => f.rps),
       cpuPerRequestPct: sharePct(cpuOf(plain), cpuOf(crud.name)),
       // With the work behind the answers done too (the baseline leaves none).
       sustainedRpsPct: sharePct(sustainedOf(plain), sustainedOf(crud.name)),
@@ -198,6 +212,10 @@ async function main() {
               commit: baseline.commit,
               rpsChangePct: changePct(rpsOf(before), rpsOf(plain)),
               cpuPerRequestChangePct: changePct(cpuOf(before), cpuOf(plain)),
+              // This tree's figure in % of the commit's, round by round.
+              rpsPctByRound: pairedPct(plain, before, (f) => f.rps),
+              cpuPerRequestPctByRound: pairedPct(plain, before, (f) => f.cpuMsPerRequest),
+              cpuPerRequestDrainedPctByRound: pairedPct(plain, before, (f) => f.cpuMsPerRequestDrained),
             },
           }
         : {}),
@@ -214,6 +232,7 @@ async function main() {
         `${rpsOf(keyed)} req/s (${summary.idempotencyKey.rpsChangePct}%) and ${cpuOf(keyed)} ms (${summary.idempotencyKey.cpuPerRequestChangePct}%); ` +
         `the CRUD baseline, synchronous NORMAL / FULL: ${rpsOf(crudNormal.name)} / ${rpsOf(crudFull.name)} req/s and ${cpuOf(crudNormal.name)} / ${cpuOf(crudFull.name)} ms, ` +
         `so this tree's create-order has ${summary.embeddedShareOfCrud.normal.rpsPct}% / ${summary.embeddedShareOfCrud.full.rpsPct}% of its throughput ` +
+        `(round by round: ${pairedText(summary.embeddedShareOfCrud.normal.rpsPctByRound)} / ${pairedText(summary.embeddedShareOfCrud.full.rpsPctByRound)}) ` +
         `for ${summary.embeddedShareOfCrud.normal.cpuPerRequestPct}% / ${summary.embeddedShareOfCrud.full.cpuPerRequestPct}% of its CPU per request; ` +
         `with its subscriptions' drain (${measured.medians.get(plain)!.drainS} s after ${duration} s of load): ${sustainedOf(plain)} orders/s done in all and ${drainedCpuOf(plain)} ms of CPU per order, ` +
         `${summary.embeddedShareOfCrud.normal.sustainedRpsPct}% of the NORMAL baseline's throughput for ${summary.embeddedShareOfCrud.normal.cpuPerRequestDrainedPct}% of its CPU per request; ` +
@@ -224,7 +243,9 @@ async function main() {
           ? `; this tree's main event loop busy ${loopOf(plain)!.busyMsPerRequest} ms per order, ${Math.round(loopOf(plain)!.utilisation * 100)}% of the load's time`
           : '') +
         (baseline
-          ? `; ${baseline.commit} ${rpsOf(before)} req/s and ${cpuOf(before)} ms (this tree ${summary.againstBaseline!.rpsChangePct}% and ${summary.againstBaseline!.cpuPerRequestChangePct}% against it)`
+          ? `; ${baseline.commit} ${rpsOf(before)} req/s and ${cpuOf(before)} ms (this tree ${summary.againstBaseline!.rpsChangePct}% and ${summary.againstBaseline!.cpuPerRequestChangePct}% against it; ` +
+            `round by round, this tree's req/s ${pairedText(summary.againstBaseline!.rpsPctByRound)} of its, its CPU per order ${pairedText(summary.againstBaseline!.cpuPerRequestPctByRound)}, ` +
+            `with the drain ${pairedText(summary.againstBaseline!.cpuPerRequestDrainedPctByRound)})`
           : ''),
     );
     writeResults('foundation', { connections, duration, rows, summary });

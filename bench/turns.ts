@@ -111,13 +111,14 @@ export interface TurnFigures {
 /**
  * Every turn BENCH_ROUNDS times, in turn, each on a fresh server and data directory with the LMX
  * sandbox of the run, so no turn inherits another's data or carrier backlog. Each is loaded for
- * BENCH_WARMUP_S seconds (3) before it is measured. Resolves with the rows and the medians of each turn.
+ * BENCH_WARMUP_S seconds (3) before it is measured. Resolves with the rows, the medians of each
+ * turn, and each turn's figures round by round (for ratios of two turns taken within each round).
  */
 export async function turns(
   list: Turn[],
   sandboxUrl: string,
   load_: { connections: number; duration: number },
-): Promise<{ rows: Row[]; medians: Map<string, TurnFigures> }> {
+): Promise<{ rows: Row[]; medians: Map<string, TurnFigures>; rounds: Map<string, TurnFigures[]> }> {
   const { connections, duration } = load_;
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const warmup = Number(process.env.BENCH_WARMUP_S ?? 3);
@@ -262,5 +263,5 @@ export async function turns(
         : {}),
     };
   };
-  return { rows, medians: new Map([...figures].map(([name, list]) => [name, medianOf(list)])) };
+  return { rows, medians: new Map([...figures].map(([name, list]) => [name, medianOf(list)])), rounds: figures };
 }
