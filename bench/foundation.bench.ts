@@ -171,16 +171,30 @@ async function main() {
         .map(([thread, ms]) => `${thread} ${ms} ms`)
         .join(', ');
     /**
-     * `part`'s figure in % of `whole`'s, round by round (both were driven in the same round, one
-     * after the other): the median of those shares and their range. On a shared machine this is
-     * steadier than the share of the two medians, which may come from different rounds.
+     * `part`'s figure set against `other`'s round by round (both were driven in the same round, one
+     * after the other) by `compare` (sharePct or changePct): the median of those and their range.
+     * On a shared machine this is steadier than comparing the two medians, which may come from
+     * different rounds.
      */
-    const pairedPct = (part: string, whole: string, of: (f: TurnFigures) => number) => {
-      const wholes = measured.rounds.get(whole)!;
-      const shares = measured.rounds.get(part)!.map((f, i) => sharePct(of(f), of(wholes[i]!)));
-      return { median: median(shares), min: Math.min(...shares), max: Math.max(...shares) };
+    const paired = (
+      part: string,
+      other: string,
+      of: (f: TurnFigures) => number,
+      compare: (part: number, other: number) => number,
+    ) => {
+      const others = measured.rounds.get(other)!;
+      const values = measured.rounds.get(part)!.map((f, i) => compare(of(f), of(others[i]!)));
+      return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
     };
+    const pairedPct = (part: string, whole: string, of: (f: TurnFigures) => number) =>
+      paired(part, whole, of, sharePct);
+    /** `after`'s change against `before`, in %, round by round. */
+    const pairedChangePct = (after: string, before: string, of: (f: TurnFigures) => number) =>
+      paired(after, before, of, (a, b) => changePct(b, a));
+    const signed = (pct: number) => (pct > 0 ? `+${pct}` : `${pct}`);
     const pairedText = (p: { median: number; min: number; max: number }) => `${p.median}% (${p.min} to ${p.max})`;
+    const pairedChangeText = (p: { median: number; min: number; max: number }) =>
+      `${signed(p.median)}% (${signed(p.min)} to ${signed(p.max)})`;
     /** This tree's create-order against a CRUD baseline: its throughput, and its CPU per request, in % of the baseline's. */
     const againstCrud = (crud: Turn) => ({
       rpsPct: sharePct(rpsOf(plain), rpsOf(crud.name)),
@@ -212,10 +226,10 @@ async function main() {
               commit: baseline.commit,
               rpsChangePct: changePct(rpsOf(before), rpsOf(plain)),
               cpuPerRequestChangePct: changePct(cpuOf(before), cpuOf(plain)),
-              // This tree's figure in % of the commit's, round by round.
-              rpsPctByRound: pairedPct(plain, before, (f) => f.rps),
-              cpuPerRequestPctByRound: pairedPct(plain, before, (f) => f.cpuMsPerRequest),
-              cpuPerRequestDrainedPctByRound: pairedPct(plain, before, (f) => f.cpuMsPerRequestDrained),
+              // This tree's change against the commit, round by round.
+              rpsChangePctByRound: pairedChangePct(plain, before, (f) => f.rps),
+              cpuPerRequestChangePctByRound: pairedChangePct(plain, before, (f) => f.cpuMsPerRequest),
+              cpuPerRequestDrainedChangePctByRound: pairedChangePct(plain, before, (f) => f.cpuMsPerRequestDrained),
             },
           }
         : {}),
@@ -243,9 +257,9 @@ async function main() {
           ? `; this tree's main event loop busy ${loopOf(plain)!.busyMsPerRequest} ms per order, ${Math.round(loopOf(plain)!.utilisation * 100)}% of the load's time`
           : '') +
         (baseline
-          ? `; ${baseline.commit} ${rpsOf(before)} req/s and ${cpuOf(before)} ms (this tree ${summary.againstBaseline!.rpsChangePct}% and ${summary.againstBaseline!.cpuPerRequestChangePct}% against it; ` +
-            `round by round, this tree's req/s ${pairedText(summary.againstBaseline!.rpsPctByRound)} of its, its CPU per order ${pairedText(summary.againstBaseline!.cpuPerRequestPctByRound)}, ` +
-            `with the drain ${pairedText(summary.againstBaseline!.cpuPerRequestDrainedPctByRound)})`
+          ? `; ${baseline.commit} ${rpsOf(before)} req/s and ${cpuOf(before)} ms (this tree against it, medians: req/s ${signed(summary.againstBaseline!.rpsChangePct)}%, CPU per order ${signed(summary.againstBaseline!.cpuPerRequestChangePct)}%; ` +
+            `round by round: req/s ${pairedChangeText(summary.againstBaseline!.rpsChangePctByRound)}, CPU per order ${pairedChangeText(summary.againstBaseline!.cpuPerRequestChangePctByRound)}, ` +
+            `with the drain ${pairedChangeText(summary.againstBaseline!.cpuPerRequestDrainedChangePctByRound)})`
           : ''),
     );
     writeResults('foundation', { connections, duration, rows, summary });
