@@ -151,6 +151,41 @@ describe('sqlite writer thread', () => {
     expect(seen).toEqual(log);
   });
 
+  /** A subscription of `store` whose poll is a minute away, and the sizes of the pages it handles. */
+  const pagesSeen = (store: EventStore, subscriptionId: string) => {
+    const pages: number[] = [];
+    const subscription = store.subscribeToAll({
+      subscriptionId,
+      pollIntervalMs: 60_000,
+      handleBatch: async (page) => void pages.push(page.length),
+    });
+    return { pages, subscription };
+  };
+
+  it('its subscriptions hold their reads back after a page at the head: commits meanwhile come as one page', async () => {
+    // The store's default is 50 ms; 1 s here is far longer than five appends take on a busy machine.
+    const store = open({ coalesceMs: 1000 });
+    const { pages, subscription } = pagesSeen(store, 'coalesced');
+    await subscription.caughtUp();
+    for (let n = 0; n < 5; n++)
+      await store.append({ streamName: `one-by-one-${n}`, expectedRevision: 'no_stream', events: [event()] });
+    await subscription.caughtUp();
+    await subscription.stop();
+    expect(pages).toEqual([5]);
+  });
+
+  it('a commit after a quiet spell wakes its subscriptions at once', async () => {
+    // Not woken, the subscription would read again only after its poll: past the test's timeout.
+    const store = open({ coalesceMs: 100 });
+    const { pages, subscription } = pagesSeen(store, 'woken');
+    await subscription.caughtUp();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await store.append({ streamName: 'after-quiet', expectedRevision: 'no_stream', events: events(2) });
+    await subscription.caughtUp();
+    await subscription.stop();
+    expect(pages).toEqual([2]);
+  });
+
   it('close commits the appends still queued, then stops the thread', async () => {
     const store = open();
     const appends = Array.from({ length: 100 }, (_, i) =>

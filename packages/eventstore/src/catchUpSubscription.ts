@@ -49,7 +49,7 @@ export type CatchUpOptions = SubscribeToAllOptions & {
   /**
    * After a page shorter than `batchSize` (the subscription is at the head), wakes are held back
    * this long, so that the commits of that time are read as one page rather than one page each.
-   * Default 0 (read at each wake). The stores across processes set it (PostgreSQL: 20 ms).
+   * Default 0 (read at each wake). The stores set it (PostgreSQL 100 ms, SQLite 50 ms).
    */
   coalesceMs?: number;
   /**
