@@ -9,18 +9,26 @@ export type CarrierTarget = Target & { lmxUrl: string };
 
 export { eventually };
 
-/** Creates an SG (LMX) order and waits until the carrier registration is in its status. */
-export async function registeredParcel(stack: Target, overrides: Record<string, unknown> = {}, account = DEMO) {
-  const created = await clientB(stack, account).post('order/create-order', orderBody(overrides));
-  if (created.body.code !== 0) throw new Error(JSON.stringify(created.body));
-  const tn: string = created.body.data.wmg_tracking_num;
+/**
+ * Waits until the carrier has registered parcel `tn`, as its status tells (cancelling asks the
+ * carrier, so a parcel it has not registered yet is not cancelled); the carrier's number.
+ */
+export async function carrierNumberOf(client: ReturnType<typeof clientB>, tn: string): Promise<string> {
   let partner = '';
   await eventually(async () => {
-    partner = (await clientB(stack, account).get('order/query-status', { tracking_num: tn })).body.data
-      .partner_tracking_no;
+    partner = (await client.get('order/query-status', { tracking_num: tn })).body.data.partner_tracking_no;
     expect(partner).not.toBe('');
   });
-  return { tn, partner };
+  return partner;
+}
+
+/** Creates an SG (LMX) order and waits until the carrier registration is in its status. */
+export async function registeredParcel(stack: Target, overrides: Record<string, unknown> = {}, account = DEMO) {
+  const client = clientB(stack, account);
+  const created = await client.post('order/create-order', orderBody(overrides));
+  if (created.body.code !== 0) throw new Error(JSON.stringify(created.body));
+  const tn: string = created.body.data.wmg_tracking_num;
+  return { tn, partner: await carrierNumberOf(client, tn) };
 }
 
 /** Asks the sandbox to push a signed tracking event to the stack's gateway. */

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { clientB, realTime } from '../support/client.ts';
-import { eventually } from '../support/carriers.ts';
+import { carrierNumberOf, eventually } from '../support/carriers.ts';
 import { orderBody } from '../support/orders.ts';
 import { groupMembers, killGroup, npmStart, stopGroup, within, npmStartEnv } from '../support/npmStart.ts';
 import type { NpmStart } from '../support/npmStart.ts';
@@ -51,11 +51,7 @@ test('kill -9 during delivery, then a restart: every event arrives, in order per
     expect(reply.body.code).toBe(0);
     parcels.push(reply.body.data.wmg_tracking_num);
   }
-  // Cancelling asks the carrier: only once it has registered the parcels.
-  for (const n of parcels.slice(0, 3))
-    await eventually(async () =>
-      expect((await b.get('order/query-status', { tracking_num: n })).body.data.partner_tracking_no).not.toBe(''),
-    );
+  for (const n of parcels.slice(0, 3)) await carrierNumberOf(b, n);
   const cancelled = await b.post('order/cancel-orders', { tracking_nums: parcels.slice(0, 3) });
   expect(cancelled.body.data.success).toEqual(parcels.slice(0, 3));
 

@@ -6,7 +6,7 @@
  * events recorded since then, in log order per parcel.
  */
 import { clientB, DEMO, OTHER } from '../support/client.ts';
-import { eventually } from '../support/carriers.ts';
+import { carrierNumberOf, eventually } from '../support/carriers.ts';
 import { orderBody } from '../support/orders.ts';
 import { createEndpoint, subscribe, useStackAndReceiver } from './support.ts';
 import type { Received } from './support.ts';
@@ -33,9 +33,7 @@ async function order(account = DEMO): Promise<string> {
 
 /** Cancels once the LMX sandbox has registered the parcel (cancelling asks the carrier). */
 async function cancel(tn: string): Promise<void> {
-  await eventually(async () =>
-    expect((await b().get('order/query-status', { tracking_num: tn })).body.data.partner_tracking_no).not.toBe(''),
-  );
+  await carrierNumberOf(b(), tn);
   expect((await b().post('order/cancel-orders', { tracking_nums: [tn] })).body.code).toBe(0);
 }
 
