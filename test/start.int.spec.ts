@@ -93,6 +93,7 @@ test('Ctrl-C (SIGINT to the process group, repeated while it stops) stops every 
   expect(await portOpen(Number(env.PARCEL_SANDBOX_PORT))).toBe(false);
   // A clean stop (stores closed), not the default action of the second SIGINT (npm forwards one
   // besides the terminal's), which would end the process in the middle of it.
+  await run.closed;
   expect(run.output()).toMatch(/"msg":"parcel service \(embedded\) stopped"/);
 });
 
@@ -113,6 +114,7 @@ test('`kill <pid of npm start>` (SIGTERM to npm only) stops the node server too,
   }
   expect(await within(15_000, () => groupMembers(run.pid).length === 0)).toBe(true);
   expect(await portOpen(Number(env.PORT))).toBe(false);
+  await run.closed;
   expect(run.output()).toMatch(/"msg":"parcel service \(embedded\) stopped"/);
 });
 
@@ -143,6 +145,7 @@ async function killServer(run: NpmStart): Promise<void> {
       `still running 15 s after SIGTERM to the server (pid ${pid}): ${groupMembers(run.pid).join(' ')}\n${run.output()}`,
     );
   }
+  await run.closed;
   expect(run.output()).toMatch(/"msg":"parcel service \(embedded\) stopped"/);
 }
 

@@ -20,8 +20,11 @@ export interface NpmStart {
   output(): string;
   /** Everything the processes wrote so far, stdout and stderr. */
   fullOutput(): string;
-  /** Resolves once npm itself has exited. */
-  exited: Promise<void>;
+  /**
+   * Resolves once npm has exited and its output is read to the end: the last lines a process writes
+   * before it exits may still be in the pipe when /proc already shows the group gone.
+   */
+  closed: Promise<void>;
 }
 
 /** A port nobody listens on right now (the OS's choice, from the ephemeral range). */
@@ -77,7 +80,7 @@ export async function npmStart(
   const chunks: string[] = [];
   child.stdout!.on('data', (c: Buffer) => chunks.push(c.toString()));
   child.stderr!.on('data', (c: Buffer) => chunks.push(c.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const fullOutput = () => chunks.join('');
   const output = () => fullOutput().slice(-4000);
   const url = `http://127.0.0.1:${env.PORT}`;
@@ -93,7 +96,7 @@ export async function npmStart(
     if (ready) break;
     await sleep(200);
   }
-  return { child, pid: child.pid!, url, output, fullOutput, exited };
+  return { child, pid: child.pid!, url, output, fullOutput, closed };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -89,6 +89,7 @@ test('secrets are never logged and never returned after creation: not in any log
   }
 
   await stopGroup(run.pid);
+  await run.closed; // its last lines read too
   const log = run.fullOutput();
   run = undefined;
   // The log is the one that would hold them: it has the deliveries, the failures and the endpoint.
