@@ -24,7 +24,9 @@
  * requests done in all per second (over the load and that drain) and the CPU per request with it.
  * They also give, from the server's /metrics, its main event loop's busy time per request and the
  * share of the load's time it was busy: near 1, that one thread is the limit, whatever the CPU.
- * Run: `npm run bench` (BENCH_DURATION_S, BENCH_ORDERS, BENCH_BASELINE_REF, BENCH_ROUNDS, BENCH_WARMUP_S).
+ * With BENCH_CPU_PROF=<dir> every turn's server runs under V8's CPU profiler, and each turn prints
+ * where its main thread's time went over the load, by package and by function (turns.ts).
+ * Run: `npm run bench` (BENCH_DURATION_S, BENCH_ORDERS, BENCH_BASELINE_REF, BENCH_ROUNDS, BENCH_WARMUP_S, BENCH_CPU_PROF).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -6,10 +6,12 @@
  * registration, the view, webhooks) is waited for until that work is done, and its figures are
  * given twice: over the load alone, and with the drain, which is what the load really cost.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
+import { profileShares } from './cpuProfile.ts';
+import type { Share, Window } from './cpuProfile.ts';
 import { processCpuMs, threadCpuMs } from './processCpu.ts';
 import {
   load,
@@ -47,6 +49,36 @@ async function loopBusySeconds(url: string): Promise<number | undefined> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const value = /^parcel_eventloop_busy_seconds_total (\S+)$/m.exec(text)?.[1];
   return value === undefined ? undefined : Number(value);
+}
+
+/** The monotonic clock that V8's profiler stamps its samples with, in microseconds. */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
+/** The server's main thread's profile (written as it exited), summed up over the load: printed, and written beside it. */
+function printProfile(name: string, dir: string, pid: number, window: Window): void {
+  // CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile: thread 0 is the main thread (worker threads write their own).
+  const file = readdirSync(dir).find(
+    (f) => f.endsWith('.cpuprofile') && f.split('.').slice(3, 5).join('.') === `${pid}.0`,
+  );
+  if (!file) {
+    console.log(`${name}: no CPU profile of pid ${pid} in ${dir}`);
+    return;
+  }
+  const shares = profileShares(path.join(dir, file), window);
+  writeFileSync(path.join(dir, 'shares.json'), JSON.stringify({ file, window, ...shares }, null, 2));
+  const top = (list: Share[]) =>
+    list
+      .slice(0, 15)
+      .map((share) => `${share.name} ${share.pct} %`)
+      .join(', ');
+  console.log(`${name}: the main thread over the load, ${shares.samples} samples, by owner: ${top(shares.owners)}`);
+  console.log(`${name}: by function of the project: ${top(shares.functions)}`);
 }
 
 /** How long a turn waits for its server's subscriptions to catch up before giving up on the drain. */
@@ -113,6 +145,10 @@ export interface TurnFigures {
  * sandbox of the run, so no turn inherits another's data or carrier backlog. Each is loaded for
  * BENCH_WARMUP_S seconds (3) before it is measured. Resolves with the rows, the medians of each
  * turn, and each turn's figures round by round (for ratios of two turns taken within each round).
+ * With BENCH_CPU_PROF=<dir>, each server runs under V8's CPU profiler (`node --cpu-prof`, through
+ * NODE_OPTIONS), and each turn prints where its main thread's time went over the measured load
+ * (cpuProfile.ts) and writes it to <dir>/<turn>-round<N>/shares.json beside the profile. The
+ * profiler costs CPU of its own: such a run's req/s and CPU figures are not for comparison.
  */
 export async function turns(
   list: Turn[],
@@ -139,10 +175,14 @@ export async function turns(
       throw new Error(`${turn.name}: the subscriptions did not catch up within ${DRAIN_TIMEOUT_MS / 1000} s`);
     return seconds;
   };
+  const profiles = process.env.BENCH_CPU_PROF;
   for (let round = 1; round <= rounds; round++) {
     for (const turn of list) {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'parcel-bench-turn-'));
       const port = '18083';
+      const profileDir = profiles && path.resolve(profiles, `${slug(turn.name)}-round${round}`);
+      if (profileDir) mkdirSync(profileDir, { recursive: true });
+      let loadWindow: Window | undefined;
       const server = startProcess(
         turn.args,
         {
@@ -155,6 +195,7 @@ export async function turns(
           PARCEL_RATE_LIMIT_RPS: '1000000000',
           PARCEL_RATE_LIMIT_BURST: '1000000000',
           ...turn.env,
+          ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir} --cpu-prof-interval=500` } : {}),
         },
         turn.command,
       );
@@ -178,12 +219,14 @@ export async function turns(
         const cpuBefore = processCpuMs(server.pid!);
         const threadsBefore = threadCpuMs(server.pid!);
         const loadStart = performance.now();
+        const fromUs = monotonicUs();
         const row = await load(`${turn.name} (round ${round})`, {
           url,
           connections,
           duration,
           requests: [turn.request],
         });
+        loadWindow = { fromUs, toUs: monotonicUs() };
         const loadS = (performance.now() - loadStart) / 1000;
         const cpuMsPerRequest = perRequest(processCpuMs(server.pid!) - cpuBefore, row.requests);
         const threadMsPerRequest = threadsSince(server.pid!, threadsBefore, row.requests);
@@ -235,6 +278,7 @@ export async function turns(
         await stopProcess(server);
         rmSync(dataDir, { recursive: true, force: true });
       }
+      if (profileDir && loadWindow) printProfile(`${turn.name} (round ${round})`, profileDir, server.pid!, loadWindow);
     }
   }
   const medianOf = (list: TurnFigures[]): TurnFigures => {
