@@ -195,7 +195,12 @@ export async function turns(
           PARCEL_RATE_LIMIT_RPS: '1000000000',
           PARCEL_RATE_LIMIT_BURST: '1000000000',
           ...turn.env,
-          ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir} --cpu-prof-interval=500` } : {}),
+          ...(profileDir
+            ? {
+                NODE_OPTIONS:
+                  `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${profileDir} --cpu-prof-interval=500`.trim(),
+              }
+            : {}),
         },
         turn.command,
       );

@@ -40,10 +40,14 @@ function profiled(): { file: string; window: { fromUs: number; toUs: number } } 
      own(400);
      console.log(JSON.stringify({ fromUs, toUs }));`,
   );
-  const out = execFileSync(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}/profile`, 'main.mjs'], {
-    cwd: dir,
-    encoding: 'utf8',
-  });
+  const out = execFileSync(
+    process.execPath,
+    ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${dir}/profile`, 'main.mjs'],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+    },
+  );
   const { fromUs, toUs } = JSON.parse(out) as { fromUs: string; toUs: string };
   const [file] = readdirSync(path.join(dir, 'profile'));
   return { file: path.join(dir, 'profile', file!), window: { fromUs: Number(fromUs), toUs: Number(toUs) } };
