@@ -223,7 +223,6 @@ export async function turns(
         const busyBefore = turn.loopMetrics ? await loopBusySeconds(url) : undefined;
         const cpuBefore = processCpuMs(server.pid!);
         const threadsBefore = threadCpuMs(server.pid!);
-        const loadStart = performance.now();
         const fromUs = monotonicUs();
         const row = await load(`${turn.name} (round ${round})`, {
           url,
@@ -232,7 +231,7 @@ export async function turns(
           requests: [turn.request],
         });
         loadWindow = { fromUs, toUs: monotonicUs() };
-        const loadS = (performance.now() - loadStart) / 1000;
+        const loadS = (loadWindow.toUs - loadWindow.fromUs) / 1e6;
         const cpuMsPerRequest = perRequest(processCpuMs(server.pid!) - cpuBefore, row.requests);
         const threadMsPerRequest = threadsSince(server.pid!, threadsBefore, row.requests);
         const busyAfter = busyBefore === undefined ? undefined : await loopBusySeconds(url);
