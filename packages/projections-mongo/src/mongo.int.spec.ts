@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { MongoClient, MongoServerSelectionError } from 'mongodb';
+import { MongoClient, MongoServerError, MongoServerSelectionError } from 'mongodb';
 import {
   expectFormerViewsDue,
   formerRetentionViews,
@@ -10,7 +10,8 @@ import {
   projectionStoreConformance,
 } from '@parcel-logistics/projections/conformance';
 import { createMongoProjectionStore } from './mongo.ts';
-import { upgradeFromFormerIndexes, type ParcelDocument } from './mongoParcels.ts';
+import { UPGRADE_UPDATE_ATTEMPTS, upgradeFromFormerIndexes, type ParcelDocument } from './mongoParcels.ts';
+import { pairKey } from './mongoKeys.ts';
 
 const url = process.env.PARCEL_MONGO_URL;
 if (!url) {
@@ -44,6 +45,21 @@ function formerParcels(client: MongoClient, db: string) {
     );
   return { parcels, insert };
 }
+
+/** Runs `work` with a client of its own and a database of its own (`<prefix>_<random>`), dropped afterwards. */
+const inOwnDatabase = async (
+  prefix: string,
+  work: (client: MongoClient, db: string) => Promise<void>,
+): Promise<void> => {
+  const db = `${prefix}_${randomUUID().slice(0, 8)}`;
+  const client = await new MongoClient(url).connect();
+  try {
+    await work(client, db);
+  } finally {
+    await client.db(db).dropDatabase();
+    await client.close();
+  }
+};
 
 afterAll(async () => {
   const client = await new MongoClient(url).connect();
@@ -126,10 +142,18 @@ describe('mongo projection store', () => {
         parcelView({ trackingNumber: 'OLD3', clientId: 'c', carrier: 'LMX', partnerTrackingNo: '' }),
       ];
       await insert(views);
-      const [first, second] = await Promise.all([
+      const starts = await Promise.allSettled([
         createMongoProjectionStore({ url, dbName: formerDb }),
         createMongoProjectionStore({ url, dbName: formerDb }),
       ]);
+      const opened = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
+      const failed = starts.find((start) => start.status === 'rejected');
+      if (failed) {
+        // The start that succeeded is closed too: its client would keep jest from ever exiting.
+        await Promise.all(opened.map((store) => store.close()));
+        throw failed.reason;
+      }
+      const [first, second] = [opened[0]!, opened[1]!];
       await second.close();
       try {
         expect(await first.parcels.getByPartnerTrackingNo('LMX', 'LMX-A')).toEqual(views[0]);
@@ -194,6 +218,43 @@ describe('mongo projection store', () => {
       await client.close();
     }
   });
+
+  it('an update of the upgrade that the server fails with an error of its own is tried again, up to a bound', () =>
+    inOwnDatabase('parcel_projections_retry', async (client, formerDb) => {
+      const { parcels, insert } = formerParcels(client, formerDb);
+      await parcels.createIndex({ carrier: 1, partnerTrackingNo: 1 }, { name: 'parcels_by_partner' });
+      await insert([
+        parcelView({ trackingNumber: 'RETRY1', clientId: 'c', carrier: 'LMX', partnerTrackingNo: 'LMX-R' }),
+      ]);
+      const typed = client.db(formerDb).collection<ParcelDocument>('parcels');
+      // What mongo-java-server answered an update racing another start's index change.
+      const failing = (failures: number) => {
+        let calls = 0;
+        const collection = new Proxy(typed, {
+          get(target, property, receiver) {
+            if (property === 'updateOne')
+              return (...args: Parameters<typeof target.updateOne>) => {
+                calls += 1;
+                if (calls <= failures) return Promise.reject(new MongoServerError({ message: 'Unknown error: null' }));
+                return target.updateOne(...args);
+              };
+            return Reflect.get(target, property, receiver) as unknown;
+          },
+        });
+        return { collection, calls: () => calls };
+      };
+
+      const always = failing(Infinity);
+      await expect(upgradeFromFormerIndexes(always.collection)).rejects.toThrow('Unknown error: null');
+      expect(always.calls()).toBe(UPGRADE_UPDATE_ATTEMPTS);
+      expect((await parcels.findOne({ _id: 'RETRY1' }))?.partnerKey).toBeUndefined();
+
+      const twice = failing(UPGRADE_UPDATE_ATTEMPTS - 1);
+      await expect(upgradeFromFormerIndexes(twice.collection)).resolves.toBeUndefined();
+      expect(twice.calls()).toBe(UPGRADE_UPDATE_ATTEMPTS);
+      expect((await parcels.findOne({ _id: 'RETRY1' }))?.partnerKey).toBe(pairKey('LMX', 'LMX-R'));
+      expect((await parcels.listIndexes().toArray()).map((index) => index.name)).not.toContain('parcels_by_partner');
+    }));
 
   it('documents stored before the retention sweep get its fields at the next start, erased ones none', async () => {
     const formerDb = `parcel_projections_retention_${randomUUID().slice(0, 8)}`;

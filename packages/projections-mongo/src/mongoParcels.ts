@@ -73,7 +73,27 @@ export async function upgradeToRetention(parcels: Collection<ParcelDocument>): P
   for await (const doc of former) {
     const { set } = retentionFields(doc.view);
     if (set.retentionCreatedMs !== undefined)
-      await parcels.updateOne({ _id: doc._id, revision: doc.revision }, { $set: set });
+      await againOnServerError(() => parcels.updateOne({ _id: doc._id, revision: doc.revision }, { $set: set }));
+  }
+}
+
+/** How often an upgrade's update is tried before its error is the start's. */
+export const UPGRADE_UPDATE_ATTEMPTS = 3;
+
+/**
+ * One update of an upgrade, idempotent, tried again when the server fails it with an error of its
+ * own. Starts may run at once, and mongo-java-server's index catalogue is not atomic: an update made
+ * while another start creates or drops an index now and then fails there ("Unknown error: null",
+ * seen once in a CI run), which MongoDB never does. A duplicate key is an answer, not such an error.
+ */
+async function againOnServerError<T>(update: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await update();
+    } catch (error) {
+      const transient = error instanceof MongoServerError && duplicateIndex(error) === undefined;
+      if (!transient || attempt >= UPGRADE_UPDATE_ATTEMPTS) throw error;
+    }
   }
 }
 
@@ -93,15 +113,15 @@ export async function upgradeFromFormerIndexes(parcels: Collection<ParcelDocumen
       { projection: { carrier: 1, partnerTrackingNo: 1 } },
     );
     for await (const doc of registered) {
-      await parcels
-        .updateOne(
+      await againOnServerError(() =>
+        parcels.updateOne(
           { _id: doc._id, partnerTrackingNo: doc.partnerTrackingNo, carrier: doc.carrier },
           { $set: { partnerKey: pairKey(doc.carrier, doc.partnerTrackingNo) } },
-        )
-        .catch((error: unknown) => {
-          // Another parcel carries that number already: this one keeps no key, as save does.
-          if (duplicateIndex(error) !== partnerKeyIndex) throw error;
-        });
+        ),
+      ).catch((error: unknown) => {
+        // Another parcel carries that number already: this one keeps no key, as save does.
+        if (duplicateIndex(error) !== partnerKeyIndex) throw error;
+      });
     }
   }
   for (const name of [formerIndexes.reference, formerIndexes.partner]) {
