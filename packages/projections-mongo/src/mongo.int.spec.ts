@@ -180,10 +180,8 @@ describe('mongo projection store', () => {
     }
   });
 
-  it('a failed drop of a former index is the error reported, unless the index is listed gone', async () => {
-    const formerDb = `parcel_projections_drop_${randomUUID().slice(0, 8)}`;
-    const client = await new MongoClient(url).connect();
-    try {
+  it('a failed drop of a former index is the error reported, unless the index is listed gone', () =>
+    inOwnDatabase('parcel_projections_drop', async (client, formerDb) => {
       const parcels = client.db(formerDb).collection<ParcelDocument>('parcels');
       // The drop fails as a start racing another does on mongo-java-server; what the list says after it is each case's own.
       const racing = (listAfter: 'gone' | 'still there' | 'fails') => {
@@ -213,11 +211,7 @@ describe('mongo projection store', () => {
       await expect(upgradeFromFormerIndexes(stillThere.collection)).rejects.toBe(stillThere.dropFailed);
       const listFails = racing('fails');
       await expect(upgradeFromFormerIndexes(listFails.collection)).rejects.toBe(listFails.dropFailed);
-    } finally {
-      await client.db(formerDb).dropDatabase();
-      await client.close();
-    }
-  });
+    }));
 
   it('an update of the upgrade that the server fails with an error of its own is tried again, up to a bound', () =>
     inOwnDatabase('parcel_projections_retry', async (client, formerDb) => {
@@ -256,10 +250,8 @@ describe('mongo projection store', () => {
       expect((await parcels.listIndexes().toArray()).map((index) => index.name)).not.toContain('parcels_by_partner');
     }));
 
-  it('documents stored before the retention sweep get its fields at the next start, erased ones none', async () => {
-    const formerDb = `parcel_projections_retention_${randomUUID().slice(0, 8)}`;
-    const client = await new MongoClient(url).connect();
-    try {
+  it('documents stored before the retention sweep get its fields at the next start, erased ones none', () =>
+    inOwnDatabase('parcel_projections_retention', async (client, formerDb) => {
       const views = formerRetentionViews();
       await formerParcels(client, formerDb).insert(views);
       const store = await createMongoProjectionStore({ url, dbName: formerDb });
@@ -268,11 +260,7 @@ describe('mongo projection store', () => {
       } finally {
         await store.close();
       }
-    } finally {
-      await client.db(formerDb).dropDatabase();
-      await client.close();
-    }
-  });
+    }));
 
   it('keeps one token per account when the same account asks twice at once', async () => {
     const store = await open();
