@@ -1,4 +1,6 @@
 /** decisions.md "a restart with the same directory keeps every parcel, reference and token". */
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { clientA, clientB, tokenFor } from './support/client.ts';
 import { orderBody } from './support/orders.ts';
 import { startTestStack } from './support/stack.ts';
@@ -32,5 +34,55 @@ test('a restart of the process keeps every parcel, reference and token', async (
     expect((await clientA(stack, token).post('status/lookup', { TrackingNumber: ['x'] })).body.Code).toBe(1003);
   } finally {
     await stack.destroy();
+  }
+});
+
+/**
+ * docs/architecture.md "Projections": the views' file does not sync each commit, so a crash of the
+ * machine may lose its last writes; the projector's checkpoint is lost with them, and the parcels
+ * of those writes are projected again from the log at the next start.
+ */
+test('views that a crash of the machine took back are written again from the log at the next start', async () => {
+  let stack: TestStack | undefined = await startTestStack();
+  const { dataDir, clock } = stack;
+  const views = path.join(dataDir, 'projections.db');
+  const held = path.join(dataDir, 'as-the-disk-held-it');
+  const files = ['', '-wal', '-shm'].map((suffix) => `projections.db${suffix}`);
+  const create = async (s: TestStack): Promise<string> =>
+    (await clientB(s).post('order/create-order', orderBody())).body.data.wmg_tracking_num;
+  const lookup = async (s: TestStack, numbers: string[]) => {
+    const r = await clientA(s, await tokenFor(s)).post('status/lookup', { TrackingNumber: numbers });
+    return r.body.Data as { Success: { TrackingNumber: string }[]; Failure: unknown[] };
+  };
+  try {
+    const before = [await create(stack), await create(stack)];
+    await stack.caughtUp();
+    await stack.stop();
+    stack = undefined;
+    // The views' file as the disk holds it now: whatever is written to it later, the crash loses.
+    mkdirSync(held);
+    for (const f of files)
+      if (existsSync(path.join(dataDir, f))) copyFileSync(path.join(dataDir, f), path.join(held, f));
+
+    stack = await startTestStack({}, { dataDir, clock });
+    const after = [await create(stack), await create(stack), await create(stack)];
+    await stack.caughtUp();
+    const served = await lookup(stack, [...before, ...after]);
+    expect(served.Success.map((s) => s.TrackingNumber)).toEqual([...before, ...after]);
+    await stack.stop();
+    stack = undefined;
+
+    // The crash: the views' file goes back to what the disk held; the event store kept its commits.
+    for (const f of files) {
+      rmSync(path.join(dataDir, f), { force: true });
+      if (existsSync(path.join(held, f))) copyFileSync(path.join(held, f), path.join(dataDir, f));
+    }
+    expect(existsSync(views)).toBe(true);
+    stack = await startTestStack({}, { dataDir, clock });
+    await stack.caughtUp();
+    expect(await lookup(stack, [...before, ...after])).toEqual(served);
+  } finally {
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -95,6 +95,13 @@ export function startCatchUpSubscription(source: CatchUpSource, options: CatchUp
   const coalesceMs = options.coalesceMs ?? 0;
   const checkpointEveryMs = options.checkpointEveryMs ?? 0;
   const { streamPrefixes } = options;
+  /** The subscription's own store of checkpoints where it has one; the event store's before its first save there. */
+  const loadCheckpoint = (): Promise<number> =>
+    options.checkpoints
+      ? options.checkpoints.load(id).then((own) => own ?? source.loadCheckpoint(id))
+      : source.loadCheckpoint(id);
+  const saveCheckpoint = (at: number): Promise<void> =>
+    options.checkpoints ? options.checkpoints.save(id, at) : source.saveCheckpoint(id, at);
   const reaches = (event: RecordedEvent): boolean =>
     streamPrefixes === undefined || streamPrefixes.some((prefix) => event.streamName.startsWith(prefix));
 
@@ -138,7 +145,7 @@ export function startCatchUpSubscription(source: CatchUpSource, options: CatchUp
     // A subscription that lost its lease must not move the new holder's checkpoint back.
     if (!loaded || position === saved || !holding()) return;
     const at = position;
-    await source.saveCheckpoint(id, at);
+    await saveCheckpoint(at);
     saved = at;
     savedAt = Date.now();
   };
@@ -172,7 +179,7 @@ export function startCatchUpSubscription(source: CatchUpSource, options: CatchUp
           continue;
         }
         if (!loaded) {
-          position = saved = await source.loadCheckpoint(id);
+          position = saved = await loadCheckpoint();
           loaded = true;
         }
         woken = false;
@@ -225,7 +232,7 @@ export function startCatchUpSubscription(source: CatchUpSource, options: CatchUp
       if (loaded && position >= target) return;
       // Standing by: caught up once the holder's stored checkpoint reaches the head.
       while (!holding() && !stopped) {
-        if ((await source.loadCheckpoint(id)) >= target) return;
+        if ((await loadCheckpoint()) >= target) return;
         await new Promise((resolve) => setTimeout(resolve, Math.min(pollIntervalMs, 200)));
       }
       await new Promise<void>((resolve, reject) => {

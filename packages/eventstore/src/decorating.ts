@@ -24,10 +24,12 @@ export function settingsOf({
   subscriptionId,
   pollIntervalMs,
   streamPrefixes,
+  checkpoints,
 }: SubscriptionSettings): SubscriptionSettings {
   return {
     subscriptionId,
     ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }),
     ...(streamPrefixes === undefined ? {} : { streamPrefixes }),
+    ...(checkpoints === undefined ? {} : { checkpoints }),
   };
 }

@@ -74,6 +74,19 @@ export interface SubscriptionSettings {
    * Absent: every event.
    */
   streamPrefixes?: readonly string[];
+  /**
+   * Where the checkpoint is kept, when not in the event store: a projection keeps it in its own
+   * store, written after what its pages wrote there, so that a crash of the machine that loses the
+   * projection's last writes takes the checkpoint back with them and their events come again.
+   */
+  checkpoints?: CheckpointStore;
+}
+
+/** A subscription's checkpoints kept outside the event store (`SubscriptionSettings.checkpoints`). */
+export interface CheckpointStore {
+  /** The position saved here, or undefined when none is: the subscription then starts from the event store's. */
+  load(subscriptionId: string): Promise<number | undefined>;
+  save(subscriptionId: string, position: number): Promise<void>;
 }
 
 /** One event at a time, or one page at a time (`handleBatch`): a handler takes one of the two. */

@@ -85,6 +85,7 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
   const tokens: Collection<TokenDocument> = db.collection('tokens');
   const idempotency: Collection<IdempotencyDocument> = db.collection('idempotency');
   const manifests: Collection<ManifestDocument> = db.collection('manifests');
+  const checkpoints: Collection<{ _id: string; position: number }> = db.collection('checkpoints');
   try {
     // Same names and keys on every start, so a second start is a no-op.
     await parcels.createIndexes(parcelIndexes);
@@ -335,6 +336,21 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
       },
       save: saveGrouped,
       saveMany,
+      checkpoints: {
+        async load(subscriptionId) {
+          open();
+          return (await checkpoints.findOne({ _id: subscriptionId }))?.position;
+        },
+        async save(subscriptionId, position) {
+          open();
+          // Journaled: the views written before it reach the disk with it.
+          await checkpoints.updateOne(
+            { _id: subscriptionId },
+            { $set: { position } },
+            { upsert: true, writeConcern: { j: true } },
+          );
+        },
+      },
     },
     tokens: {
       async put({ clientId, tokenHash, issuedAt, expiresAt }) {

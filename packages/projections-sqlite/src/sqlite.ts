@@ -26,6 +26,11 @@ CREATE TABLE IF NOT EXISTS parcels (
 );
 CREATE INDEX IF NOT EXISTS parcels_by_reference ON parcels (client_id, custom_ref);
 
+CREATE TABLE IF NOT EXISTS checkpoints (
+  subscription_id TEXT PRIMARY KEY,
+  position INTEGER NOT NULL
+);
+
 CREATE TABLE IF NOT EXISTS tokens (
   client_id TEXT PRIMARY KEY,
   token_hash TEXT NOT NULL UNIQUE,
@@ -152,6 +157,11 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
      ON CONFLICT (client_id) DO UPDATE SET
        token_hash = excluded.token_hash, issued_at = excluded.issued_at, expires_at = excluded.expires_at`,
   );
+  const loadCheckpoint = db.prepare('SELECT position FROM checkpoints WHERE subscription_id = ?');
+  const saveCheckpoint = db.prepare(
+    `INSERT INTO checkpoints (subscription_id, position) VALUES (?, ?)
+     ON CONFLICT (subscription_id) DO UPDATE SET position = excluded.position`,
+  );
   const findToken = db.prepare('SELECT client_id, token_hash, issued_at, expires_at FROM tokens WHERE token_hash = ?');
 
   let closed = false;
@@ -272,6 +282,17 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
       async saveMany(entries) {
         open();
         return Promise.all(entries.map(({ view, expectedRevision }) => saveQueued(view, expectedRevision)));
+      },
+      checkpoints: {
+        async load(subscriptionId) {
+          open();
+          return (loadCheckpoint.get(subscriptionId) as { position: number } | undefined)?.position;
+        },
+        async save(subscriptionId, position) {
+          // After the saves queued before it, in the WAL's order: a crash that loses them loses this too.
+          current();
+          saveCheckpoint.run(subscriptionId, position);
+        },
       },
     },
     tokens: {

@@ -1,5 +1,6 @@
 /** Projection stores: read models the query endpoints read. Every client-facing read is filtered by account. */
 import type { PublicTracking, StoredManifest, StoredParcelView } from '@parcel-logistics/contracts';
+import type { CheckpointStore } from '@parcel-logistics/eventstore';
 
 export interface ParcelViewStore {
   /** Internal read, not filtered by account (projectors only). */
@@ -45,6 +46,13 @@ export interface ParcelViewStore {
    * (not all or nothing): true for each view written, in the order given.
    */
   saveMany(entries: readonly ViewToSave[]): Promise<boolean[]>;
+  /**
+   * The checkpoint of the subscription that keeps these views (`SubscriptionSettings.checkpoints`),
+   * kept beside them: a save is written after every view saved before it, so a crash of the
+   * machine that loses the last views written takes the checkpoint back too, and their events
+   * come again, where a checkpoint in the event store would have passed them.
+   */
+  checkpoints: CheckpointStore;
 }
 
 export interface ErasureDueQuery {

@@ -44,6 +44,8 @@ export function createTrackingService(deps: TrackingServiceDeps) {
     async start() {
       projection = deps.eventStore.subscribeToAll({
         subscriptionId: PARCEL_VIEW_SUBSCRIPTION,
+        // Kept with the views: a crash that loses their last writes moves it back over their events.
+        checkpoints: deps.views.checkpoints,
         handleBatch: deps.projector.handleBatch,
         ...(deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {}),
       });

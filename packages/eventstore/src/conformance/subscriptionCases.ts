@@ -1,5 +1,5 @@
 import { expect, it } from '@jest/globals';
-import type { RecordedEvent } from '../port.ts';
+import type { CheckpointStore, RecordedEvent } from '../port.ts';
 import { delay, events, record, waitFor, type Context } from './context.ts';
 
 export function subscriptionCases(ctx: Context): void {
@@ -141,6 +141,48 @@ export function subscriptionCases(ctx: Context): void {
     } finally {
       await second.subscription.stop();
     }
+  });
+
+  it('checkpoints of its own: starts from the event store checkpoint until it saved one, then resumes from and saves to its own store alone', async () => {
+    await appendTo('a', 2);
+    const first = record(ctx.store, ctx.prefix);
+    await first.subscription.caughtUp();
+    await first.subscription.stop();
+    const inStore = async () =>
+      (await ctx.store.progress?.([`${ctx.prefix}-sub`]))?.checkpoints.get(`${ctx.prefix}-sub`);
+    const storeCheckpoint = await inStore();
+
+    const kept = new Map<string, number>();
+    const checkpoints: CheckpointStore = {
+      load: async (id) => kept.get(id),
+      save: async (id, position) => void kept.set(id, position),
+    };
+    const run = async () => {
+      const seen: RecordedEvent[] = [];
+      const subscription = ctx.store.subscribeToAll({
+        subscriptionId: `${ctx.prefix}-sub`,
+        checkpoints,
+        handler: async (e) => {
+          if (e.streamName.startsWith(ctx.prefix)) seen.push(e);
+        },
+      });
+      try {
+        await subscription.caughtUp();
+      } finally {
+        await subscription.stop();
+      }
+      return seen;
+    };
+    await appendTo('b', 1);
+    // Nothing kept of its own yet: it resumes after the event store's checkpoint.
+    const all = await ours();
+    expect(ids(await run())).toEqual(ids(all.slice(2)));
+    expect(kept.get(`${ctx.prefix}-sub`)).toBeGreaterThanOrEqual(all[2]!.globalPosition);
+    // Its own store moved back (a projection whose last writes a crash lost): those events come again.
+    kept.set(`${ctx.prefix}-sub`, all[0]!.globalPosition);
+    expect(ids(await run())).toEqual(ids(all.slice(1)));
+    // The event store's checkpoint of that id stayed where the first subscription left it.
+    expect(await inStore()).toBe(storeCheckpoint);
   });
 
   it('retries a failing handler with the same event and never skips it', async () => {

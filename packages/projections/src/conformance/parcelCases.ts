@@ -301,4 +301,18 @@ export function parcelCases(ctx: Context): void {
       expect((await parcels().getManyForClient(text, numbers)).size).toBe(0);
     }
   });
+
+  it('checkpoints: none until one is saved, then the last one saved, per subscription id', async () => {
+    const checkpoints = () => parcels().checkpoints;
+    expect(await checkpoints().load(ctx.id('views'))).toBeUndefined();
+    const view = parcelView({ trackingNumber: ctx.id('C1'), clientId: ctx.id('client') });
+    // Saved while a view's save is under way, as the subscription does after its page.
+    const [written] = await Promise.all([parcels().save(view, -1), checkpoints().save(ctx.id('views'), 41)]);
+    expect(written).toBe(true);
+    await checkpoints().save(ctx.id('views'), 2 ** 40);
+    await checkpoints().save(ctx.id('other'), 7);
+    expect(await checkpoints().load(ctx.id('views'))).toBe(2 ** 40);
+    expect(await checkpoints().load(ctx.id('other'))).toBe(7);
+    expect(await parcels().get(view.trackingNumber)).toEqual(view);
+  });
 }
