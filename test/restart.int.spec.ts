@@ -1,6 +1,7 @@
 /** decisions.md "a restart with the same directory keeps every parcel, reference and token". */
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { registeredParcel } from './support/carriers.ts';
 import { clientA, clientB, tokenFor } from './support/client.ts';
 import { orderBody } from './support/orders.ts';
 import { startTestStack } from './support/stack.ts';
@@ -39,10 +40,10 @@ test('a restart of the process keeps every parcel, reference and token', async (
 
 /**
  * docs/architecture.md "Projections": the views' file does not sync each commit, so a crash of the
- * machine may lose its last writes; the projector's checkpoint is lost with them, and the parcels
- * of those writes are projected again from the log at the next start.
+ * machine may lose its last writes; the checkpoints of the projector and of the manifest worker are
+ * lost with them, and what those writes held is written again from the log at the next start.
  */
-test('views that a crash of the machine took back are written again from the log at the next start', async () => {
+test('views and manifests that a crash of the machine took back are written again from the log at the next start', async () => {
   let stack: TestStack | undefined = await startTestStack();
   const { dataDir, clock } = stack;
   const views = path.join(dataDir, 'projections.db');
@@ -53,6 +54,12 @@ test('views that a crash of the machine took back are written again from the log
   const lookup = async (s: TestStack, numbers: string[]) => {
     const r = await clientA(s, await tokenFor(s)).post('status/lookup', { TrackingNumber: numbers });
     return r.body.Data as { Success: { TrackingNumber: string }[]; Failure: unknown[] };
+  };
+  /** The manifest as get-manifest answers it, but its PDF (rendered as it is read: its creation date is the reading's). */
+  const getManifest = async (s: TestStack, manifestId: string) => {
+    const { pdf, ...rest } = (await clientB(s).get('manifest/get-manifest', { manifest_id: manifestId })).body.data;
+    expect(String(pdf)).toMatch(/^JVBERi0/); // %PDF-
+    return rest as { tracking_numbers: string[] };
   };
   try {
     const before = [await create(stack), await create(stack)];
@@ -65,10 +72,14 @@ test('views that a crash of the machine took back are written again from the log
       if (existsSync(path.join(dataDir, f))) copyFileSync(path.join(dataDir, f), path.join(held, f));
 
     stack = await startTestStack({}, { dataDir, clock });
-    const after = [await create(stack), await create(stack), await create(stack)];
+    const after = [await create(stack), await create(stack), (await registeredParcel(stack)).tn];
+    const closed = await clientB(stack).post('manifest/create-manifest', { carrier: 'LMX' });
+    const manifestId: string = closed.body.data.manifest_id;
     await stack.caughtUp();
     const served = await lookup(stack, [...before, ...after]);
     expect(served.Success.map((s) => s.TrackingNumber)).toEqual([...before, ...after]);
+    const manifest = await getManifest(stack, manifestId);
+    expect(manifest.tracking_numbers).toContain(after[2]);
     await stack.stop();
     stack = undefined;
 
@@ -81,6 +92,7 @@ test('views that a crash of the machine took back are written again from the log
     stack = await startTestStack({}, { dataDir, clock });
     await stack.caughtUp();
     expect(await lookup(stack, [...before, ...after])).toEqual(served);
+    expect(await getManifest(stack, manifestId)).toEqual(manifest);
   } finally {
     await stack?.stop();
     rmSync(dataDir, { recursive: true, force: true });

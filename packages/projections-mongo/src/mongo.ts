@@ -26,7 +26,7 @@ import {
   type Collection,
 } from 'mongodb';
 import { publicTrackingOf, type StoredParcelView } from '@parcel-logistics/contracts';
-import type { ProjectionStore, TokenRecord } from '@parcel-logistics/projections';
+import type { ProjectionCheckpoints, ProjectionStore, TokenRecord } from '@parcel-logistics/projections';
 import { createMongoIdempotencyStore, idempotencyIndexes, type IdempotencyDocument } from './mongoIdempotency.ts';
 import { duplicateIndex, duplicateIndexIn, isKey, pairKey } from './mongoKeys.ts';
 import { createMongoManifestStore, manifestIndexes, type ManifestDocument } from './mongoManifests.ts';
@@ -247,6 +247,21 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
     return done.promise;
   }
 
+  const projectionCheckpoints: ProjectionCheckpoints = {
+    async load(subscriptionId) {
+      open();
+      return (await checkpoints.findOne({ _id: subscriptionId }))?.position;
+    },
+    async save(subscriptionId, position) {
+      open();
+      // Journaled: what was written before it reaches the disk with it.
+      await checkpoints.updateOne(
+        { _id: subscriptionId },
+        { $set: { position } },
+        { upsert: true, writeConcern: { j: true } },
+      );
+    },
+  };
   return {
     parcels: {
       async get(trackingNumber) {
@@ -336,21 +351,7 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
       },
       save: saveGrouped,
       saveMany,
-      checkpoints: {
-        async load(subscriptionId) {
-          open();
-          return (await checkpoints.findOne({ _id: subscriptionId }))?.position;
-        },
-        async save(subscriptionId, position) {
-          open();
-          // Journaled: the views written before it reach the disk with it.
-          await checkpoints.updateOne(
-            { _id: subscriptionId },
-            { $set: { position } },
-            { upsert: true, writeConcern: { j: true } },
-          );
-        },
-      },
+      checkpoints: projectionCheckpoints,
     },
     tokens: {
       async put({ clientId, tokenHash, issuedAt, expiresAt }) {
@@ -375,7 +376,7 @@ export async function createMongoProjectionStore(options: MongoProjectionStoreOp
       },
     },
     idempotency: createMongoIdempotencyStore(idempotency, open),
-    manifests: createMongoManifestStore(manifests, open),
+    manifests: { ...createMongoManifestStore(manifests, open), checkpoints: projectionCheckpoints },
     // MongoDB overwrites a document in place and leaves its old bytes to the storage engine's own
     // reuse, its journal and the oplog; nothing a client can do here (docs/personal-data.md).
     async shred() {

@@ -23,7 +23,10 @@ export const manifestIndexes: IndexDescription[] = [
 
 const DUPLICATE_KEY = 11000;
 
-export function createMongoManifestStore(manifests: Collection<ManifestDocument>, open: () => void): ManifestStore {
+export function createMongoManifestStore(
+  manifests: Collection<ManifestDocument>,
+  open: () => void,
+): Omit<ManifestStore, 'checkpoints'> {
   return {
     async put(manifest) {
       open();

@@ -2,7 +2,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { inWriteTransaction, shredSqliteFile, truncateWal, zeroDeletedContent } from '@parcel-logistics/sqlite';
 import { erasureClocksOf, publicTrackingOf, type StoredParcelView } from '@parcel-logistics/contracts';
-import type { ProjectionStore, TokenRecord } from '@parcel-logistics/projections';
+import type { ProjectionCheckpoints, ProjectionStore, TokenRecord } from '@parcel-logistics/projections';
 import { createSqliteIdempotencyStore, idempotencySchema } from './sqliteIdempotency.ts';
 import { createSqliteManifestStore, manifestSchema, openForManifestSql } from './sqliteManifests.ts';
 
@@ -221,6 +221,18 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
     commitQueued();
   };
 
+  const checkpoints: ProjectionCheckpoints = {
+    async load(subscriptionId) {
+      open();
+      return (loadCheckpoint.get(subscriptionId) as { position: number } | undefined)?.position;
+    },
+    async save(subscriptionId, position) {
+      // After the saves queued before it, in the WAL's order: a crash that loses them loses this too.
+      current();
+      saveCheckpoint.run(subscriptionId, position);
+    },
+  };
+
   return {
     parcels: {
       async get(trackingNumber) {
@@ -283,17 +295,7 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
         open();
         return Promise.all(entries.map(({ view, expectedRevision }) => saveQueued(view, expectedRevision)));
       },
-      checkpoints: {
-        async load(subscriptionId) {
-          open();
-          return (loadCheckpoint.get(subscriptionId) as { position: number } | undefined)?.position;
-        },
-        async save(subscriptionId, position) {
-          // After the saves queued before it, in the WAL's order: a crash that loses them loses this too.
-          current();
-          saveCheckpoint.run(subscriptionId, position);
-        },
-      },
+      checkpoints,
     },
     tokens: {
       async put(record) {
@@ -314,7 +316,7 @@ export function createSqliteProjectionStore(options: SqliteProjectionStoreOption
       },
     },
     idempotency: createSqliteIdempotencyStore(db, open),
-    manifests: createSqliteManifestStore(db, open),
+    manifests: { ...createSqliteManifestStore(db, open), checkpoints },
     async shred() {
       current();
       // The WAL still holds the pages as they were before (the database's old bytes are zeroed).

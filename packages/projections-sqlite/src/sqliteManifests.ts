@@ -30,7 +30,7 @@ const list = (carrier: boolean, before: boolean) => `SELECT doc FROM manifests W
 const parse = (rows: unknown[]): StoredManifest[] =>
   (rows as { doc: string }[]).map((row) => JSON.parse(row.doc) as StoredManifest);
 
-export function createSqliteManifestStore(db: DatabaseSync, open: () => void): ManifestStore {
+export function createSqliteManifestStore(db: DatabaseSync, open: () => void): Omit<ManifestStore, 'checkpoints'> {
   const put = db.prepare(
     `INSERT INTO manifests (manifest_id, client_id, carrier, created_ms, doc) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (manifest_id) DO NOTHING`,

@@ -46,14 +46,17 @@ export interface ParcelViewStore {
    * (not all or nothing): true for each view written, in the order given.
    */
   saveMany(entries: readonly ViewToSave[]): Promise<boolean[]>;
-  /**
-   * The checkpoint of the subscription that keeps these views (`SubscriptionSettings.checkpoints`),
-   * kept beside them: a save is written after every view saved before it, so a crash of the
-   * machine that loses the last views written takes the checkpoint back too, and their events
-   * come again, where a checkpoint in the event store would have passed them.
-   */
-  checkpoints: CheckpointStore;
+  /** The checkpoint of the subscription that keeps these views (`ProjectionCheckpoints`). */
+  checkpoints: ProjectionCheckpoints;
 }
+
+/**
+ * The checkpoints of the subscriptions that write to a projection store (`SubscriptionSettings.checkpoints`),
+ * kept in that store, one set for all its parts: a save is written after everything written there
+ * before it, so a crash of the machine that loses the last writes takes the checkpoint back too and
+ * their events come again, where a checkpoint in the event store would have passed them.
+ */
+export type ProjectionCheckpoints = CheckpointStore;
 
 export interface ErasureDueQuery {
   createdBefore: Date;
@@ -159,6 +162,8 @@ export interface ManifestStore {
    * in this order (an id the account has not: none).
    */
   listForClient(clientId: string, query: ManifestListQuery): Promise<StoredManifest[]>;
+  /** The checkpoint of the subscription that finishes manifests (`ProjectionCheckpoints`). */
+  checkpoints: ProjectionCheckpoints;
 }
 
 export interface ManifestListQuery {

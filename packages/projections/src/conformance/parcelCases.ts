@@ -302,7 +302,7 @@ export function parcelCases(ctx: Context): void {
     }
   });
 
-  it('checkpoints: none until one is saved, then the last one saved, per subscription id', async () => {
+  it('checkpoints: none until one is saved, then the last one saved, per subscription id, one set for views and manifests', async () => {
     const checkpoints = () => parcels().checkpoints;
     expect(await checkpoints().load(ctx.id('views'))).toBeUndefined();
     const view = parcelView({ trackingNumber: ctx.id('C1'), clientId: ctx.id('client') });
@@ -310,9 +310,10 @@ export function parcelCases(ctx: Context): void {
     const [written] = await Promise.all([parcels().save(view, -1), checkpoints().save(ctx.id('views'), 41)]);
     expect(written).toBe(true);
     await checkpoints().save(ctx.id('views'), 2 ** 40);
-    await checkpoints().save(ctx.id('other'), 7);
+    await ctx.store.manifests.checkpoints.save(ctx.id('other'), 7);
     expect(await checkpoints().load(ctx.id('views'))).toBe(2 ** 40);
     expect(await checkpoints().load(ctx.id('other'))).toBe(7);
+    expect(await ctx.store.manifests.checkpoints.load(ctx.id('views'))).toBe(2 ** 40);
     expect(await parcels().get(view.trackingNumber)).toEqual(view);
   });
 }

@@ -104,7 +104,7 @@ test(
     expect(await r.projections.manifests.getForClient('demo', 'MFCRASHED')).toBeNull();
     expect(await r.projections.parcels.openForManifest('demo', 'LMX', 10)).toHaveLength(2);
 
-    const worker = startManifestWorker({ ...r.deps, pollIntervalMs: 20 });
+    const worker = startManifestWorker({ ...r.deps, manifests: r.projections.manifests, pollIntervalMs: 20 });
     await worker.caughtUp();
     await worker.stop();
 
