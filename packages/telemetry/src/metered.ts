@@ -7,7 +7,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { BusRemoteError, BusTimeoutError } from '@parcel-logistics/bus';
 import type { Bus, Message } from '@parcel-logistics/bus';
 import { DuplicateEventIdError, settingsOf, WrongExpectedRevisionError } from '@parcel-logistics/eventstore';
-import type { EventStore, RecordedEvent, Subscription } from '@parcel-logistics/eventstore';
+import type { CheckpointStore, EventStore, RecordedEvent, Subscription } from '@parcel-logistics/eventstore';
 import { timed } from './metrics.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -48,19 +48,26 @@ const appendOutcome = (error: unknown): string =>
  * `parcel_eventstore_subscription_lag_events`: for each subscription opened through this decorator,
  * the head less the furthest of the position it last handled here and its stored checkpoint (the
  * latter is all a process standing by for a subscription that another process serves has). The
- * head and the checkpoints are read with `store.progress` when scraped; a store without it reports no lag.
+ * head and the checkpoints are read with `store.progress` when scraped, a subscription's own
+ * checkpoint store (`SubscriptionSettings.checkpoints`) read instead of the store's where it has
+ * one; a store without `progress` reports no lag.
  */
 export function meteredEventStore(store: EventStore, metrics: Metrics): EventStore {
   const { appendDuration } = metrics;
   /** Open subscriptions per id (a test may open one id twice), and the last position handled per id. */
   const open = new Map<string, number>();
   const handled = new Map<string, number>();
+  /** The checkpoint stores of the subscriptions that keep theirs outside the event store, per id. */
+  const own = new Map<string, CheckpointStore>();
   const removeSource = metrics.addLagSource(async () => {
     if (!store.progress) return { head: 0, lags: new Map() };
     const ids = [...open.keys()];
     const { head, checkpoints } = await store.progress(ids);
+    const stored = async (id: string) => (await own.get(id)?.load(id)) ?? checkpoints.get(id) ?? 0;
     const lags = new Map(
-      ids.map((id) => [id, Math.max(0, head - Math.max(handled.get(id) ?? 0, checkpoints.get(id) ?? 0))]),
+      await Promise.all(
+        ids.map(async (id) => [id, Math.max(0, head - Math.max(handled.get(id) ?? 0, await stored(id)))] as const),
+      ),
     );
     return { head, lags };
   });
@@ -79,6 +86,7 @@ export function meteredEventStore(store: EventStore, metrics: Metrics): EventSto
         else {
           open.delete(id);
           handled.delete(id);
+          own.delete(id);
         }
       },
     };
@@ -93,6 +101,7 @@ export function meteredEventStore(store: EventStore, metrics: Metrics): EventSto
     subscribeToAll: (options) => {
       const settings = settingsOf(options);
       const id = settings.subscriptionId;
+      if (settings.checkpoints) own.set(id, settings.checkpoints);
       const reached = (event: RecordedEvent | undefined): void => {
         if (event && event.globalPosition > (handled.get(id) ?? 0)) handled.set(id, event.globalPosition);
       };

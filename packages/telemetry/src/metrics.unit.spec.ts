@@ -187,6 +187,27 @@ describe('meteredEventStore', () => {
     ]);
   });
 
+  test('lag: a subscription that keeps its checkpoint in a store of its own is measured from that one, not the event store checkpoint', async () => {
+    const metrics = createMetrics({ processMetrics: false });
+    // The event store holds a checkpoint of that id from before it kept its own: stale.
+    const fake = fakeStore({ head: 20, checkpoints: new Map([['parcel-view', 2]]) });
+    const kept = new Map<string, number>();
+    const checkpoints = { load: async (id: string) => kept.get(id), save: async () => undefined };
+    meteredEventStore(fake.store, metrics).subscribeToAll({
+      subscriptionId: 'parcel-view',
+      checkpoints,
+      handler: async () => undefined,
+    });
+    // Nothing kept of its own yet: the event store's, as the subscription itself starts from.
+    expect(await samples(metrics, 'parcel_eventstore_subscription_lag_events')).toEqual([
+      { labels: { subscription: 'parcel-view' }, value: 18 },
+    ]);
+    kept.set('parcel-view', 17); // the process serving it moved on
+    expect(await samples(metrics, 'parcel_eventstore_subscription_lag_events')).toEqual([
+      { labels: { subscription: 'parcel-view' }, value: 3 },
+    ]);
+  });
+
   test('a store that cannot be read is left out of the scrape, which still succeeds', async () => {
     const metrics = createMetrics({ processMetrics: false });
     const fake = fakeStore({ head: 1, checkpoints: new Map() });
